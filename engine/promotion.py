@@ -145,7 +145,8 @@ def promotion_moves(
         if len(eligible) < places.up:
             raise InputError(
                 "cannot_be_promoted",
-                f"{division.name} has {len(eligible)} teams that may go up, for {places.up} places",
+                f"{division.name} has {places.up} promotion places but only {len(eligible)} "
+                "eligible team(s) above its drop zone",
             )
         moves += [
             Move(team, division.name, division.tier, rank, Direction.UP)
