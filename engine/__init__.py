@@ -3,4 +3,86 @@
 The site, the Celery jobs, the command line (``python -m engine``) and the tests all score games
 through this package, so a rule lives here and nowhere else. Rulings (R1…) refer to
 ``shared/RULINGS.md``.
+
+>>> import engine
+>>> engine.Pick.parse("d++(1)").notation()
+'D++(1)'
 """
+
+from engine.competitions import (
+    RULES,
+    Competition,
+    DoubleForfeit,
+    OnrRule,
+    Rules,
+    TieRule,
+    rules_for,
+)
+from engine.dice import Dice, Draw, commitment
+from engine.errors import EngineError, InputError, NotationError, PickNotAllowed
+from engine.game import (
+    DRAWN,
+    BonusDraw,
+    Decided,
+    MatchResult,
+    Round,
+    RoundResult,
+    TeamEntry,
+    TeamResult,
+    play_round,
+    round_from_json,
+)
+from engine.notation import ONR, Pick, display, refusal
+from engine.standings import StandingRow, best_of, standings, standings_from_json, tie_key
+from engine.week import (
+    Allotment,
+    Grant,
+    Replacement,
+    Sanction,
+    StockRequest,
+    allot_stocks,
+    onr_sanction,
+)
+
+__all__ = [
+    "DRAWN",
+    "ONR",
+    "RULES",
+    "Allotment",
+    "BonusDraw",
+    "Competition",
+    "Decided",
+    "Dice",
+    "DoubleForfeit",
+    "Draw",
+    "EngineError",
+    "Grant",
+    "InputError",
+    "MatchResult",
+    "NotationError",
+    "OnrRule",
+    "Pick",
+    "PickNotAllowed",
+    "Replacement",
+    "Round",
+    "RoundResult",
+    "Rules",
+    "Sanction",
+    "StandingRow",
+    "StockRequest",
+    "TeamEntry",
+    "TeamResult",
+    "TieRule",
+    "allot_stocks",
+    "best_of",
+    "commitment",
+    "display",
+    "onr_sanction",
+    "play_round",
+    "refusal",
+    "round_from_json",
+    "rules_for",
+    "standings",
+    "standings_from_json",
+    "tie_key",
+]

@@ -54,6 +54,15 @@ class OnrRule(enum.Enum):
     """R15: the team loses by forfeit."""
 
 
+class DoubleForfeit(enum.Enum):
+    """R15: what happens when both teams of a cup game are ONR."""
+
+    LUCKY_LOSER = "lucky_loser"
+    """Both are out; the round's best loser goes on in their place (KDH)."""
+    DIE = "die"
+    """A die picks which of the two goes on (WG knockout)."""
+
+
 class TieRule(enum.Enum):
     """R8: what settles a game still tied after extra time."""
 
@@ -83,11 +92,20 @@ class Rules:
     tie: TieRule
     columns: tuple[str, ...]
     rounds: int
+    double_forfeit: DoubleForfeit | None = None
+    """R15: what a game between two ONR teams gives (``None`` where ONR teams play, R4)."""
+    stock_priority: int = 0
+    """R6: the order in which a week's extra-goal requests are granted (lowest first)."""
 
     @property
     def knockout(self) -> bool:
         """Whether the round sends winners on (and so has a ``qualified`` list)."""
         return self.tie is not TieRule.DRAW
+
+    @property
+    def onr_sanctioned(self) -> bool:
+        """Whether an ONR here counts towards the R14 sanctions (R15: cup forfeits do not)."""
+        return self.onr is OnrRule.SCORE
 
 
 def _columns(n: int) -> tuple[str, ...]:
@@ -121,6 +139,8 @@ RULES: Mapping[Competition, Rules] = MappingProxyType(
             tie=TieRule.SHOOTOUT,
             columns=_columns(7),
             rounds=7,
+            double_forfeit=DoubleForfeit.LUCKY_LOSER,
+            stock_priority=2,
         ),
         Competition.WG_GROUP: Rules(
             competition=Competition.WG_GROUP,
@@ -133,6 +153,7 @@ RULES: Mapping[Competition, Rules] = MappingProxyType(
             tie=TieRule.DRAW,
             columns=_columns(8),
             rounds=8,
+            stock_priority=1,
         ),
         Competition.WG_KNOCKOUT: Rules(
             competition=Competition.WG_KNOCKOUT,
@@ -145,6 +166,8 @@ RULES: Mapping[Competition, Rules] = MappingProxyType(
             tie=TieRule.GROUP_GOALS,
             columns=_columns(8),
             rounds=8,
+            double_forfeit=DoubleForfeit.DIE,
+            stock_priority=1,
         ),
     }
 )
@@ -153,10 +176,10 @@ RULES: Mapping[Competition, Rules] = MappingProxyType(
 def rules_for(competition: Competition | str) -> Rules:
     """The rules of a competition, given as a :class:`Competition` or its name.
 
-    >>> rules_for("nhl")
+    >>> rules_for("nhl")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engine.errors.InputError: competition: unknown competition 'nhl' (expected championship, kdh, wg-group or wg-knockout)
+    engine.errors.InputError: competition: unknown competition 'nhl' (expected championship, ...)
     """
     if isinstance(competition, Competition):
         return RULES[competition]
@@ -164,9 +187,9 @@ def rules_for(competition: Competition | str) -> Rules:
         return RULES[Competition(competition)]
     except ValueError:
         names = [c.value for c in Competition]
+        expected = f"{', '.join(names[:-1])} or {names[-1]}"
         raise InputError(
-            "competition",
-            f"unknown competition {competition!r} (expected {', '.join(names[:-1])} or {names[-1]})",
+            "competition", f"unknown competition {competition!r} (expected {expected})"
         ) from None
 
 
@@ -174,11 +197,12 @@ __all__ = [
     "EXTRA_TIME_DIE",
     "RULES",
     "SHOOTOUT_DIE",
-    "X",
     "Competition",
+    "DoubleForfeit",
     "EngineError",
     "OnrRule",
     "Rules",
     "TieRule",
+    "X",
     "rules_for",
 ]

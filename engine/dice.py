@@ -94,7 +94,5 @@ class Dice:
         for i in range(len(order) - 1, 0, -1):
             j = self._below(i + 1)
             order[i], order[j] = order[j], order[i]
-        self.draws.append(
-            Draw(what, tuple(str(o) for o in items), " ".join(str(o) for o in order))
-        )
+        self.draws.append(Draw(what, tuple(str(o) for o in items), " ".join(str(o) for o in order)))
         return order

@@ -23,11 +23,24 @@ class NotationError(EngineError):
 
 
 class PickNotAllowed(EngineError):
-    """A pick that parses but that its competition or the team's remaining choices refuse."""
+    """A pick that parses but that its competition refuses (R6, R7, R19).
+
+    >>> str(PickNotAllowed("F#(3)", "great saves (#) are played only in the championship"))
+    "pick 'F#(3)': great saves (#) are played only in the championship"
+    """
+
+    def __init__(self, pick: str, reason: str) -> None:
+        self.pick = pick
+        self.reason = reason
+        super().__init__(f"pick {pick!r}: {reason}")
 
 
 class InputError(EngineError):
-    """A malformed engine input: ``field`` names where it is (``teams.a.pick``, ``fixtures[2]``)."""
+    """A malformed engine input: ``field`` names where it is (``teams.a.pick``, ``fixtures[2]``).
+
+    >>> str(InputError("fixtures[2]", "unknown team 'yetis'"))
+    "fixtures[2]: unknown team 'yetis'"
+    """
 
     def __init__(self, field: str, reason: str) -> None:
         self.field = field

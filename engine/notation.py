@@ -1,0 +1,239 @@
+"""Pick notation (R10): ``COLUMN`` ``+``×extra goals ``#``×great saves ``(ET)`` [``(SHOOTOUT)``].
+
+A :class:`Pick` is what a coach sends for one round of one competition. It reads and writes the
+league's notation, the way python-chess reads and writes UCI moves:
+
+>>> pick = Pick.parse(" c + ( 1 )( 4 ) ")
+>>> pick
+Pick.parse('C+(1)(4)')
+>>> pick.column, pick.extra_time, pick.shootout, pick.extra_goals, pick.great_saves
+('C', '1', '4', 1, 0)
+>>> pick.notation()
+'C+(1)(4)'
+
+Parsing knows nothing of competitions (any column A–Z, any shootout value); whether a pick may be
+played in one is :meth:`Pick.validate_for`'s business. Results are shown with :func:`display`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.competitions import Rules, X
+from engine.errors import NotationError, PickNotAllowed
+
+COLUMNS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+"""Every column letter the notation accepts (a competition uses the first few, R19)."""
+EXTRA_TIME_VALUES = ("0", "1", "2", "3", X)
+"""R7: the extra-time values the notation accepts."""
+SHOOTOUT_VALUES = ("0", "1", "2", "3", "4", "5", X)
+"""R7: the shootout values the notation accepts."""
+ONR = "ONR"
+"""R10/R15: what a cup team with no picks received shows instead of a pick."""
+
+# One compiled pattern for the well-formed case (the hot path); errors are diagnosed apart.
+_PICK = re.compile(r"([A-Z])([+#]*)\(([0-3X])\)(?:\(([0-5X])\))?")
+_EXTRA_TIME_SET = frozenset(EXTRA_TIME_VALUES)
+_SHOOTOUT_SET = frozenset(SHOOTOUT_VALUES)
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One team's pick for one round (R10).
+
+    Every ``Pick`` is well-formed notation: the constructor refuses anything ``parse`` would.
+
+    >>> Pick("F", "2", extra_goals=1)
+    Pick.parse('F+(2)')
+    >>> Pick("F", "7")
+    Traceback (most recent call last):
+    ...
+    engine.errors.NotationError: pick 'F(7)': (7): bad extra-time value: must be 0, 1, 2, 3 or X
+    """
+
+    column: str
+    """The column played, one letter A–Z (R19)."""
+    extra_time: str
+    """The extra-time value: ``"0"``–``"3"`` or ``"X"`` (R7)."""
+    shootout: str | None = None
+    """The shootout value, ``"0"``–``"5"`` or ``"X"``, KDH only (R7); ``None`` elsewhere."""
+    extra_goals: int = 0
+    """Extra goals asked for (``+``, R6)."""
+    great_saves: int = 0
+    """Great saves asked for (``#``, championship only, R6)."""
+
+    def __post_init__(self) -> None:
+        if self.column not in COLUMNS:
+            raise NotationError(self._raw(), str(self.column), "column must be a single letter A–Z")
+        if self.extra_time not in _EXTRA_TIME_SET:
+            raise NotationError(
+                self._raw(), f"({self.extra_time})", "bad extra-time value: must be 0, 1, 2, 3 or X"
+            )
+        if self.shootout is not None and self.shootout not in _SHOOTOUT_SET:
+            raise NotationError(
+                self._raw(),
+                f"({self.shootout})",
+                "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X",
+            )
+        if type(self.extra_goals) is not int or self.extra_goals < 0:
+            raise NotationError(self._raw(), "+", "extra goals must be a whole number ≥ 0")
+        if type(self.great_saves) is not int or self.great_saves < 0:
+            raise NotationError(self._raw(), "#", "great saves must be a whole number ≥ 0")
+
+    def _raw(self) -> str:
+        # The would-be notation of a refused pick, to quote it in the error.
+        shootout = "" if self.shootout is None else f"({self.shootout})"
+        return f"{self.column}({self.extra_time}){shootout}"
+
+    @classmethod
+    def parse(cls, text: str) -> Pick:
+        """Read a pick in R10 notation; case and spaces are free, ``+`` and ``#`` mix freely.
+
+        >>> Pick.parse("d#+#(x)")
+        Pick.parse('D+##(X)')
+        >>> Pick.parse("F+")
+        Traceback (most recent call last):
+        ...
+        engine.errors.NotationError: pick 'F+': F+: missing extra-time value, e.g. F+(2)
+        """
+        normal = "".join(text.split()).upper()
+        match = _PICK.fullmatch(normal)
+        if match is None:
+            raise _diagnose(text, normal)
+        column, marks, extra_time, shootout = match.groups()
+        return cls(column, extra_time, shootout, marks.count("+"), marks.count("#"))
+
+    def notation(self) -> str:
+        """The canonical notation: ``+`` before ``#``, capitals, no spaces.
+
+        >>> Pick("C", "1", "4", extra_goals=1).notation()
+        'C+(1)(4)'
+        """
+        return display(
+            self.column, self.extra_time, self.shootout, self.extra_goals, self.great_saves
+        )
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"Pick.parse({self.notation()!r})"
+
+    def validate_for(self, rules: Rules) -> None:
+        """Raise :class:`PickNotAllowed` unless this pick may be sent in ``rules``' competition.
+
+        What the team has already used is not checked here: a stale pick is redrawn, not
+        refused (R11).
+
+        >>> from engine.competitions import rules_for
+        >>> Pick.parse("K(2)(1)").validate_for(rules_for("kdh"))
+        Traceback (most recent call last):
+        ...
+        engine.errors.PickNotAllowed: pick 'K(2)(1)': column K is not played in the kdh (A–G)
+        """
+        reason = refusal(self, rules)
+        if reason is not None:
+            raise PickNotAllowed(self.notation(), reason)
+
+
+def refusal(pick: Pick, rules: Rules) -> str | None:
+    """Why ``rules``' competition refuses ``pick``, or ``None`` when it may be played there.
+
+    >>> from engine.competitions import rules_for
+    >>> refusal(Pick.parse("C+(1)(4)"), rules_for("kdh")) is None
+    True
+    >>> refusal(Pick.parse("C+(3)(4)"), rules_for("kdh"))
+    'extra-time value 3 is not played in the kdh (values 0, 1, 2, X)'
+    """
+    name = rules.competition.value
+    if pick.column not in rules.columns:
+        return (
+            f"column {pick.column} is not played in the {name} "
+            f"({rules.columns[0]}–{rules.columns[-1]})"
+        )
+    if pick.great_saves and not rules.great_saves:
+        return f"great saves (#) are played only in the championship, not in the {name} (R6)"
+    if pick.extra_time not in rules.extra_time_quota:
+        return (
+            f"extra-time value {pick.extra_time} is not played in the {name} "
+            f"(values {', '.join(sorted(rules.extra_time_quota))})"
+        )
+    quota = rules.shootout_quota
+    if quota is None:
+        if pick.shootout is not None:
+            return f"a shootout value is played only in the KDH, not in the {name} (R7)"
+    elif pick.shootout is None:
+        return f"the {name} needs a shootout value after the extra-time one, e.g. C+(1)(4) (R7)"
+    elif pick.shootout not in quota:
+        return (
+            f"shootout value {pick.shootout} is not played in the {name} "
+            f"(values {', '.join(sorted(quota))})"
+        )
+    return None
+
+
+def display(
+    column: str,
+    extra_time: str,
+    shootout: str | None = None,
+    extra_goals: int = 0,
+    great_saves: int = 0,
+    *,
+    bonus_goal: bool = False,
+    onr: bool = False,
+) -> str:
+    """A played pick as results show it (R10): ``*`` for the bonus goal, ``ONR : `` when drawn.
+
+    >>> display("D", "1", extra_goals=2, bonus_goal=True)
+    'D++*(1)'
+    >>> display("F", "X", onr=True)
+    'ONR : F(X)'
+
+    A cup team that forfeits (R15) has no pick at all and shows :data:`ONR`.
+    """
+    text = (
+        f"{column}{'+' * extra_goals}{'#' * great_saves}{'*' if bonus_goal else ''}({extra_time})"
+    )
+    if shootout is not None:
+        text = f"{text}({shootout})"
+    return f"ONR : {text}" if onr else text
+
+
+def _diagnose(text: str, normal: str) -> NotationError:
+    """The error for a pick that does not match the notation, naming the part at fault."""
+    if not normal:
+        return NotationError(text, "pick", "empty pick: expected a column and a value, e.g. F+(2)")
+    head = normal[0]
+    if not ("A" <= head <= "Z"):
+        return NotationError(text, head, "no column: a pick starts with its column letter A–Z")
+    i = 1
+    while i < len(normal) and "A" <= normal[i] <= "Z":
+        i += 1
+    if i > 1:
+        return NotationError(text, normal[:i], "column must be a single letter A–Z")
+    while i < len(normal) and normal[i] in "+#":
+        i += 1
+    if i == len(normal):
+        return NotationError(text, normal, f"missing extra-time value, e.g. {normal}(2)")
+    groups: list[str] = []
+    while i < len(normal):
+        char = normal[i]
+        if char != "(":
+            return NotationError(
+                text, char, "unknown character (extra goals are +, great saves are #)"
+            )
+        end = normal.find(")", i)
+        if end == -1:
+            return NotationError(text, normal[i:], "unclosed parenthesis")
+        groups.append(normal[i : end + 1])
+        i = end + 1
+    if len(groups) > 2:
+        return NotationError(
+            text,
+            "".join(groups[2:]),
+            "too many parentheses groups: a pick has (extra time) and, in the KDH, (shootout)",
+        )
+    if groups[0][1:-1] not in _EXTRA_TIME_SET:
+        return NotationError(text, groups[0], "bad extra-time value: must be 0, 1, 2, 3 or X")
+    return NotationError(text, groups[1], "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X")

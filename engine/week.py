@@ -1,0 +1,179 @@
+"""A team's week across competitions: sharing out its stocks (R6) and ONR sanctions (R14, R15).
+
+A week's picks may ask for more extra goals than the team has left: they are granted
+championship first, then WG, then KDH, and the excess is simply not played (R6).
+
+>>> allotment = allot_stocks(
+...     [StockRequest("kdh", 3, extra_goals=2), StockRequest("championship", 3, extra_goals=2)],
+...     extra_goals=3, great_saves=None)
+>>> [(grant.request.competition.value, grant.extra_goals) for grant in allotment.grants]
+[('kdh', 1), ('championship', 2)]
+>>> allotment.extra_goals_left
+0
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.competitions import Competition, rules_for
+from engine.errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class StockRequest:
+    """What one of a team's picks this week asks of its stocks (its ``+`` and ``#``)."""
+
+    competition: Competition
+    """The round's competition (a :class:`Competition` or its name)."""
+    round: int
+    """The round's number in its competition: the last championship week has two (R20)."""
+    extra_goals: int = 0
+    great_saves: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "competition", rules_for(self.competition).competition)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a request actually gets to play (R6)."""
+
+    request: StockRequest
+    extra_goals: int
+    great_saves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Allotment:
+    """A week's grants, in the order the requests were given, and what is left after them."""
+
+    grants: tuple[Grant, ...]
+    extra_goals_left: int | None
+    """``None`` when the stock had no limit."""
+    great_saves_left: int | None
+
+
+def allot_stocks(
+    requests: Sequence[StockRequest], *, extra_goals: int | None, great_saves: int | None
+) -> Allotment:
+    """Share a team's stocks between its week's requests (R6).
+
+    Requests are served in the competitions' priority order (championship, WG, KDH; the data
+    is :attr:`Rules.stock_priority <engine.competitions.Rules.stock_priority>`), rounds of one
+    competition in round order; each gets what it asks, up to what is left. Great saves are
+    played only in the championship.
+
+    >>> allot_stocks([StockRequest("championship", 10, great_saves=2),
+    ...               StockRequest("championship", 11, great_saves=1)],
+    ...              extra_goals=None, great_saves=2).great_saves_left
+    0
+    """
+    for name, stock in (("extra_goals", extra_goals), ("great_saves", great_saves)):
+        if stock is not None and (type(stock) is not int or stock < 0):
+            raise InputError(name, f"must be a whole number ≥ 0 or None, not {stock!r}")
+    for index, request in enumerate(requests):
+        for name in ("extra_goals", "great_saves"):
+            value = getattr(request, name)
+            if type(value) is not int or value < 0:
+                raise InputError(
+                    f"requests[{index}].{name}", f"must be a whole number ≥ 0, not {value!r}"
+                )
+        if request.great_saves and not rules_for(request.competition).great_saves:
+            raise InputError(
+                f"requests[{index}].great_saves",
+                f"great saves are played only in the championship, not in the "
+                f"{request.competition.value} (R6)",
+            )
+    served = sorted(
+        range(len(requests)),
+        key=lambda i: (rules_for(requests[i].competition).stock_priority, requests[i].round),
+    )
+    grants: dict[int, Grant] = {}
+    goals_left, saves_left = extra_goals, great_saves
+    for index in served:
+        request = requests[index]
+        goals = _granted(request.extra_goals, goals_left)
+        saves = _granted(request.great_saves, saves_left)
+        if goals_left is not None:
+            goals_left -= goals
+        if saves_left is not None:
+            saves_left -= saves
+        grants[index] = Grant(request, goals, saves)
+    return Allotment(tuple(grants[i] for i in range(len(requests))), goals_left, saves_left)
+
+
+def _granted(asked: int, left: int | None) -> int:
+    return asked if left is None or asked <= left else left
+
+
+class Replacement(enum.Enum):
+    """R14: who takes over a team at its third ONR."""
+
+    DUMMY = "dummy"
+    """A dummy team plays the rest of the season with random picks (Elite, D2; D3 without a
+    waiting list)."""
+    WAITING_LIST = "waiting_list"
+    """The first team of the waiting list takes over (D3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """What a week's ONR costs a team (R14). The replacement keeps the team's record."""
+
+    onr_count: int
+    """The team's sanctioned ONRs this season, this week included."""
+    extra_goals_removed: int
+    great_saves_removed: int
+    barred_from_promotion: bool
+    """From the second ONR on, the team cannot be promoted this season (R14, R22)."""
+    replacement: Replacement | None
+    """From the third ONR on, who replaces the team; ``None`` before."""
+
+
+_REPLACEMENT = {1: Replacement.DUMMY, 2: Replacement.DUMMY, 3: Replacement.WAITING_LIST}
+
+
+def onr_sanction(
+    *,
+    onr_before: int,
+    onr_in: Iterable[Competition | str],
+    tier: int,
+    extra_goals: int,
+    great_saves: int,
+    waiting_list: bool,
+) -> Sanction:
+    """The R14 sanction for one team's week.
+
+    ``onr_in`` lists the competitions in which the team was ONR this week. Only those whose
+    ONRs are sanctioned count (championship, WG group stage; R15: never a cup forfeit), and
+    the week counts once however many of them it was ONR in.
+
+    >>> sanction = onr_sanction(onr_before=0, onr_in=["championship", "wg-group"], tier=1,
+    ...                         extra_goals=0, great_saves=3, waiting_list=False)
+    >>> sanction.onr_count, sanction.extra_goals_removed, sanction.great_saves_removed
+    (1, 0, 1)
+    """
+    if type(onr_before) is not int or onr_before < 0:
+        raise InputError("onr_before", f"must be a whole number ≥ 0, not {onr_before!r}")
+    if tier not in _REPLACEMENT:
+        raise InputError("tier", f"must be 1 (Elite), 2 (D2) or 3 (D3), not {tier!r}")
+    for name, stock in (("extra_goals", extra_goals), ("great_saves", great_saves)):
+        if type(stock) is not int or stock < 0:
+            raise InputError(name, f"must be a whole number ≥ 0, not {stock!r}")
+    sanctioned = any(rules_for(competition).onr_sanctioned for competition in onr_in)
+    count = onr_before + sanctioned
+    if not sanctioned:
+        return Sanction(count, 0, 0, count >= 2, None)
+    if count == 1:
+        # 1st ONR: one extra goal and one great save, stocks never below 0 (R6).
+        return Sanction(count, min(1, extra_goals), min(1, great_saves), False, None)
+    replacement = None
+    if count >= 3:
+        replacement = _REPLACEMENT[tier]
+        if replacement is Replacement.WAITING_LIST and not waiting_list:
+            replacement = Replacement.DUMMY
+    # 2nd ONR on: every extra goal and great save left, and no promotion this season.
+    return Sanction(count, extra_goals, great_saves, True, replacement)
