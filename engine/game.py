@@ -302,7 +302,7 @@ class RoundResult:
         """The ``round`` command's output document."""
         return {
             "bonus_goal": self.bonus_goal,
-            "teams": {team: result._asdict() for team, result in self.teams.items()},
+            "teams": {team: result.as_dict() for team, result in self.teams.items()},
             "matches": [match.as_dict() for match in self.matches],
             "qualified": None if self.qualified is None else list(self.qualified),
             "draws": [draw.as_dict() for draw in self.draws],
