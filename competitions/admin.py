@@ -1,0 +1,254 @@
+"""The competitions in the admin. Results are read-only: arbitration writes them.
+
+Matrices can be edited until their season starts (R19); pool rounds get their secret seed from
+the service that creates them, and the seed shows here only once the round is published (R23).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from competitions import services
+from competitions.models import (
+    Fixture,
+    FixtureResult,
+    Matrix,
+    MatrixCell,
+    Pool,
+    PoolMember,
+    PoolRound,
+    Round,
+    TeamResult,
+)
+from league.models import Season
+from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+
+
+def _editable_matrix(matrix: Matrix | None) -> bool:
+    return matrix is None or matrix.season.status == Season.Status.PREPARING
+
+
+class MatrixCellInline(admin.TabularInline):
+    model = MatrixCell
+    fields = ["round_number", "column", "value"]
+    extra = 0
+    ordering = ["round_number", "column"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Matrix | None = None) -> bool:
+        return _editable_matrix(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Matrix | None = None) -> bool:
+        return _editable_matrix(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Matrix | None = None) -> bool:
+        return _editable_matrix(obj) and super().has_delete_permission(request, obj)
+
+
+@admin.register(Matrix)
+class MatrixAdmin(admin.ModelAdmin):
+    """A new matrix is filled by a die (R19); its cells can be changed before the season starts."""
+
+    list_display = ["season", "competition"]
+    list_filter = ["season", "competition"]
+    search_fields = ["season__name", "=season__number"]
+    inlines = [MatrixCellInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Matrix | None = None) -> list[str]:
+        return ["season", "competition"] if obj is not None else []
+
+    def get_inline_instances(self, request: HttpRequest, obj: Matrix | None = None) -> list[Any]:
+        return super().get_inline_instances(request, obj) if obj is not None else []
+
+    def save_model(
+        self, request: HttpRequest, obj: Matrix, form: forms.ModelForm, change: bool
+    ) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        adopt(obj, services.matrix_create(season=obj.season, competition=obj.competition))
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["season", "competition", "number", "week", "stage", "deadline", "status"]
+    list_filter = ["season", "competition", "stage", "status"]
+    search_fields = ["=number", "=season__number"]
+    date_hierarchy = "deadline"
+
+
+class PoolMemberInline(admin.TabularInline):
+    model = PoolMember
+    fields = ["entry", "group"]
+    autocomplete_fields = ["entry"]
+    extra = 0
+
+
+class PoolForm(forms.ModelForm):
+    class Meta:
+        model = Pool
+        fields = ["season", "competition", "division", "slug", "referees"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("slug"):
+            division = data.get("division")
+            data["slug"] = division.slug if division is not None else data.get("competition", "")
+        return data
+
+
+@admin.register(Pool)
+class PoolAdmin(admin.ModelAdmin):
+    form = PoolForm
+    list_display = ["slug", "competition", "season", "division", "referee_names"]
+    list_filter = ["season", "competition"]
+    search_fields = ["slug", "referees__username"]
+    filter_horizontal = ["referees"]
+    inlines = [PoolMemberInline]
+    list_select_related = ["season", "division"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).prefetch_related("referees")
+
+    @admin.display(description=_("referees"))
+    def referee_names(self, pool: Pool) -> str:
+        return ", ".join(r.get_username() for r in pool.referees.all())
+
+
+class FixtureFormSet(forms.BaseInlineFormSet):
+    def clean(self) -> None:
+        super().clean()
+        seen: set[int] = set()
+        for form in self.forms:
+            if not hasattr(form, "cleaned_data") or form.cleaned_data.get("DELETE"):
+                continue
+            for side in ("home", "away"):
+                entry = form.cleaned_data.get(side)
+                if entry is None:
+                    continue
+                if entry.pk in seen:
+                    raise forms.ValidationError(
+                        _("%(team)s plays twice in this round.") % {"team": entry.team}
+                    )
+                seen.add(entry.pk)
+
+
+class FixtureInline(admin.TabularInline):
+    model = Fixture
+    formset = FixtureFormSet
+    fields = ["home", "away", "label"]
+    autocomplete_fields = ["home", "away"]
+    extra = 0
+
+
+class TeamResultInline(ReadOnlyInline):
+    model = TeamResult
+    fields = ["entry", "display", "goals", "onr", "redrawn", "bonus_goal"]
+    readonly_fields = fields
+
+
+class PoolRoundAddForm(forms.ModelForm):
+    class Meta:
+        model = PoolRound
+        fields = ["pool", "round"]
+
+
+@admin.register(PoolRound)
+class PoolRoundAdmin(admin.ModelAdmin):
+    list_display = ["round", "pool", "status", "seed_hash", "arbitrated_at", "published_at"]
+    list_filter = ["round__season", "round__competition", "status"]
+    search_fields = ["pool__slug", "=round__number", "seed_hash"]
+    list_select_related = ["round__season", "pool"]
+    inlines = [FixtureInline, TeamResultInline]
+    fields = [
+        "pool",
+        "round",
+        "status",
+        "seed_hash",
+        "published_seed",
+        "draw_log",
+        "arbitrated_at",
+        "arbitrated_by",
+        "published_at",
+        "published_by",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description=_("seed"))
+    def published_seed(self, pool_round: PoolRound) -> str:
+        return pool_round.public_seed or str(_("(secret until published)"))
+
+    def get_form(
+        self,
+        request: HttpRequest,
+        obj: PoolRound | None = None,
+        change: bool = False,
+        **kwargs: Any,
+    ) -> type[forms.ModelForm]:
+        if obj is None:
+            kwargs["form"] = PoolRoundAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: PoolRound | None = None) -> list[str]:
+        return self.fields if obj is not None else PoolRoundAddForm.Meta.fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: PoolRound | None = None) -> list[str]:
+        return self.readonly_fields if obj is not None else []
+
+    def get_inline_instances(self, request: HttpRequest, obj: PoolRound | None = None) -> list[Any]:
+        return super().get_inline_instances(request, obj) if obj is not None else []
+
+    def save_model(
+        self, request: HttpRequest, obj: PoolRound, form: forms.ModelForm, change: bool
+    ) -> None:
+        if not change:
+            adopt(obj, services.pool_round_create(pool=obj.pool, round=obj.round))
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = ["pool_round", "home", "away", "label"]
+    list_filter = ["pool_round__round__season", "pool_round__round__competition", "label"]
+    search_fields = ["home__team__name", "away__team__name"]
+    autocomplete_fields = ["home", "away"]
+    list_select_related = [
+        "pool_round__pool",
+        "pool_round__round__season",
+        "home__team",
+        "away__team",
+    ]
+
+
+@admin.register(FixtureResult)
+class FixtureResultAdmin(ReadOnlyAdmin):
+    list_display = ["fixture", "home_goals", "away_goals", "decided", "winner", "created_at"]
+    list_filter = [
+        "decided",
+        "fixture__pool_round__round__season",
+        "fixture__pool_round__round__competition",
+    ]
+    search_fields = ["fixture__home__team__name", "fixture__away__team__name"]
+    date_hierarchy = "created_at"
+    list_select_related = ["fixture__home__team", "fixture__away__team", "winner__team"]
+
+
+@admin.register(TeamResult)
+class TeamResultAdmin(ReadOnlyAdmin):
+    list_display = ["pool_round", "entry", "display", "goals", "onr", "redrawn", "bonus_goal"]
+    list_filter = [
+        "onr",
+        "redrawn",
+        "bonus_goal",
+        "pool_round__round__season",
+        "pool_round__round__competition",
+    ]
+    search_fields = ["entry__team__name", "entry__team__slug"]
+    list_select_related = ["pool_round__pool", "pool_round__round__season", "entry__team"]

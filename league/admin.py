@@ -1,0 +1,320 @@
+"""The league in the admin. Histories (picks, stock movements, audit log) are read-only.
+
+The admin is for staff only, so the picks it lists — including those of rounds not yet
+published — are never shown to coaches or visitors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from league import services
+from league.models import (
+    AuditLog,
+    Division,
+    Entry,
+    Pick,
+    Season,
+    StockKind,
+    StockMovement,
+    StockReason,
+    Team,
+    WaitingListEntry,
+)
+from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = [
+        "number",
+        "name",
+        "status",
+        "is_current",
+        "starts_on",
+        "deadline_weekday",
+        "deadline_time",
+        "time_zone",
+    ]
+    list_filter = ["status", "is_current"]
+    search_fields = ["=number", "name"]
+    date_hierarchy = "starts_on"
+    actions = ["make_current"]
+
+    @admin.action(description=_("Make the selected season the current one"))
+    def make_current(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+        if queryset.count() != 1:
+            self.message_user(request, _("Select exactly one season."), messages.ERROR)
+            return
+        season = services.season_make_current(season=queryset.get())
+        self.message_user(request, _("%(season)s is now the current season.") % {"season": season})
+
+
+@admin.register(Division)
+class DivisionAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "tier", "group"]
+    list_filter = ["tier"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "coach", "is_dummy", "created_at"]
+    list_filter = ["is_dummy"]
+    search_fields = ["name", "slug", "coach__username", "coach__email"]
+    prepopulated_fields = {"slug": ["name"]}
+    autocomplete_fields = ["coach"]
+    date_hierarchy = "created_at"
+    list_select_related = ["coach"]
+
+
+class EntryAddForm(forms.ModelForm):
+    """A new entry with its starting stocks, written to the ledger as ``season_start``."""
+
+    starting_extra_goals = forms.IntegerField(
+        label=_("starting extra goals"), min_value=0, initial=0
+    )
+    starting_great_saves = forms.IntegerField(
+        label=_("starting great saves"), min_value=0, initial=2
+    )
+
+    class Meta:
+        model = Entry
+        fields = ["season", "team", "division", "code"]
+
+
+class StockMovementInline(ReadOnlyInline):
+    model = StockMovement
+    fields = [
+        "created_at",
+        "kind",
+        "delta",
+        "balance_after",
+        "reason",
+        "round",
+        "note",
+        "created_by",
+    ]
+    readonly_fields = fields
+    ordering = ["-created_at", "-id"]
+    verbose_name_plural = _("stock ledger")
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = [
+        "team",
+        "season",
+        "division",
+        "code_display",
+        "extra_goals",
+        "great_saves",
+        "onr_count",
+        "promotion_barred",
+        "is_playing",
+    ]
+    list_filter = ["season", "division", "promotion_barred"]
+    search_fields = ["team__name", "team__slug"]
+    list_select_related = ["team", "season", "division"]
+    autocomplete_fields = ["team"]
+    readonly_fields = ["extra_goals", "great_saves", "stock_link", "replaces", "replaced_at"]
+    fields = [
+        "season",
+        "team",
+        "division",
+        "code",
+        "extra_goals",
+        "great_saves",
+        "stock_link",
+        "onr_count",
+        "promotion_barred",
+        "replaces",
+        "replaced_at",
+    ]
+    inlines = [StockMovementInline]
+
+    @admin.display(description=_("code"), ordering="code")
+    def code_display(self, entry: Entry) -> str:
+        return f"{entry.code:02d}"
+
+    @admin.display(description=_("playing"), boolean=True)
+    def is_playing(self, entry: Entry) -> bool:
+        return entry.is_playing
+
+    @admin.display(description=_("stocks"))
+    def stock_link(self, entry: Entry) -> str:
+        url = reverse("admin:league_entry_stock", args=[entry.pk])
+        return format_html('<a class="button" href="{}">{}</a>', url, _("Move a stock…"))
+
+    def get_form(
+        self, request: HttpRequest, obj: Entry | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm]:
+        if obj is None:
+            kwargs["form"] = EntryAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Entry | None = None) -> list[str]:
+        if obj is None:
+            return [*EntryAddForm.Meta.fields, "starting_extra_goals", "starting_great_saves"]
+        return self.fields
+
+    def get_inline_instances(self, request: HttpRequest, obj: Entry | None = None) -> list[Any]:
+        return super().get_inline_instances(request, obj) if obj is not None else []
+
+    def save_model(
+        self, request: HttpRequest, obj: Entry, form: forms.ModelForm, change: bool
+    ) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        data = form.cleaned_data
+        entry = services.entry_create(
+            season=data["season"],
+            team=data["team"],
+            division=data["division"],
+            code=data["code"],
+            extra_goals=data["starting_extra_goals"],
+            great_saves=data["starting_great_saves"],
+            by=request.user,
+        )
+        adopt(obj, entry)
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view(self.stock_move_view)
+        return [path("<int:pk>/stock/", view, name="league_entry_stock"), *super().get_urls()]
+
+    def stock_move_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        entry = get_object_or_404(Entry.objects.select_related("team", "season", "division"), pk=pk)
+        if not self.has_change_permission(request, entry):
+            return redirect("admin:index")
+        form = StockMoveForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                movement = services.stock_move(
+                    entry=entry,
+                    kind=form.cleaned_data["kind"],
+                    delta=form.cleaned_data["delta"],
+                    reason=form.cleaned_data["reason"],
+                    note=form.cleaned_data["note"],
+                    by=request.user,
+                )
+            except services.StockBelowZero as error:
+                form.add_error("delta", error)
+            else:
+                self.message_user(
+                    request,
+                    _("%(team)s: %(movement)s.") % {"team": entry.team, "movement": movement},
+                )
+                return redirect("admin:league_entry_change", entry.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Move a stock of %(entry)s") % {"entry": entry},
+            "entry": entry,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/league/entry/stock_move.html", context)
+
+
+class StockMoveForm(forms.Form):
+    kind = forms.ChoiceField(label=_("stock"), choices=StockKind.choices)
+    delta = forms.IntegerField(
+        label=_("change"), help_text=_("Negative to take away, positive to give.")
+    )
+    reason = forms.ChoiceField(
+        label=_("reason"),
+        choices=[
+            (r.value, r.label)
+            for r in (StockReason.ADMIN, StockReason.ONR_SANCTION, StockReason.SEASON_START)
+        ],
+        initial=StockReason.ADMIN,
+    )
+    note = forms.CharField(label=_("note"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def clean_delta(self) -> int:
+        delta = self.cleaned_data["delta"]
+        if delta == 0:
+            raise forms.ValidationError(_("A movement changes the stock: give a non-zero number."))
+        return delta
+
+
+@admin.register(StockMovement)
+class StockMovementAdmin(ReadOnlyAdmin):
+    list_display = [
+        "created_at",
+        "entry",
+        "kind",
+        "delta",
+        "balance_after",
+        "reason",
+        "round",
+        "created_by",
+    ]
+    list_filter = ["kind", "reason", "entry__season", "entry__division"]
+    search_fields = ["entry__team__name", "entry__team__slug", "note"]
+    date_hierarchy = "created_at"
+    list_select_related = [
+        "entry__team",
+        "entry__season",
+        "entry__division",
+        "round__season",
+        "created_by",
+    ]
+
+
+@admin.register(WaitingListEntry)
+class WaitingListEntryAdmin(admin.ModelAdmin):
+    list_display = ["name", "email", "registered_at", "status", "team"]
+    list_filter = ["status"]
+    search_fields = ["name", "email", "user__username"]
+    date_hierarchy = "registered_at"
+    autocomplete_fields = ["user", "team"]
+
+
+@admin.register(Pick)
+class PickAdmin(ReadOnlyAdmin):
+    """Every pick received. Staff only: picks of unpublished rounds are secret to everyone else."""
+
+    list_display = [
+        "received_at",
+        "entry",
+        "round",
+        "normalized",
+        "notation",
+        "channel",
+        "entered_by",
+        "short_receipt",
+    ]
+    list_filter = ["channel", "round__competition", "round__season"]
+    search_fields = ["entry__team__name", "entry__team__slug", "=receipt"]
+    date_hierarchy = "received_at"
+    list_select_related = [
+        "entry__team",
+        "entry__season",
+        "entry__division",
+        "round__season",
+        "entered_by",
+    ]
+
+    @admin.display(description=_("receipt"))
+    def short_receipt(self, pick: Pick) -> str:
+        return pick.receipt[:12] + "…"
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ReadOnlyAdmin):
+    list_display = ["at", "actor", "action", "content_type", "object_repr"]
+    list_filter = ["action", "content_type"]
+    search_fields = ["action", "object_repr", "actor__username"]
+    date_hierarchy = "at"
+    list_select_related = ["actor", "content_type"]

@@ -1,0 +1,247 @@
+"""Django settings for the Matrix Hockey league server.
+
+Everything that differs between a laptop and production comes from the environment, read through
+the typed helpers of :mod:`matrixhockey.env` (README.md lists every variable). With nothing set
+this is the embedded default: debug on, SQLite in ``var/``, Celery tasks run eagerly, emails to
+the console.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from matrixhockey.beat import SCHEDULE
+from matrixhockey.env import (
+    REQUIRED,
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+    env_url,
+    env_url_list,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Core -------------------------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+SECRET_KEY = env_str(
+    "DJANGO_SECRET_KEY",
+    "django-insecure-matrix-hockey-development-key-never-use-in-production" if DEBUG else REQUIRED,
+)
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else REQUIRED
+)
+CSRF_TRUSTED_ORIGINS = env_url_list("CSRF_TRUSTED_ORIGINS", [], schemes=["http", "https"])
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=["http", "https"])
+LEAGUE_NAME = env_str("LEAGUE_NAME", "Matrix Hockey")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "league",
+    "competitions",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "matrixhockey.urls"
+WSGI_APPLICATION = "matrixhockey.wsgi.application"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "matrixhockey.context_processors.league",
+            ],
+        },
+    },
+]
+
+# --- Database and cache -----------------------------------------------------------------------
+
+_SQLITE_DEFAULT = f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}"
+_database_url = env_url(
+    "DATABASE_URL",
+    _SQLITE_DEFAULT,
+    schemes=["sqlite", "postgres", "postgresql", "pgsql", "postgis"],
+)
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            _database_url,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=True,
+        )
+    }
+except ValueError as error:
+    raise ImproperlyConfigured(f"DATABASE_URL={_database_url!r} is not valid: {error}") from None
+if _database_url == _SQLITE_DEFAULT:
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+
+REDIS_URL = env_url("REDIS_URL", None, schemes=["redis", "rediss"])
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "matrixhockey",
+        }
+    }
+
+# --- Celery: a real broker when REDIS_URL is set, tasks run in-process otherwise ----------------
+
+CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "Europe/Paris"
+CELERY_BEAT_SCHEDULE = SCHEDULE
+
+# --- Email ------------------------------------------------------------------------------------
+
+EMAIL_BACKEND = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+}[env_choice("EMAIL_BACKEND", "console", ["console", "file", "smtp"])]
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 30
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Matrix Hockey <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Picks by email (the coaches' mailbox, read by the email-picks command).
+IMAP_HOST = env_str("IMAP_HOST", "")
+IMAP_SSL = env_bool("IMAP_SSL", True)
+IMAP_PORT = env_int("IMAP_PORT", 993 if IMAP_SSL else 143, minimum=1, maximum=65535)
+IMAP_USER = env_str("IMAP_USER", "")
+IMAP_PASSWORD = env_str("IMAP_PASSWORD", "")
+IMAP_FOLDER = env_str("IMAP_FOLDER", "INBOX")
+
+# --- Security: strict unless debugging (manage.py check --deploy is clean with DEBUG off) --------
+
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
+if env_bool("DJANGO_BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Languages and time -----------------------------------------------------------------------
+
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", _("French")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "Europe/Paris"
+USE_TZ = True
+
+# --- Static files -----------------------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed names need collectstatic first: production (the Dockerfile) runs it.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- API --------------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_rate("API_THROTTLE_ANON", "60/minute"),
+        "user": env_rate("API_THROTTLE_USER", "600/minute"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Matrix Hockey API",
+    "DESCRIPTION": "Picks, arbitrations, results and standings of the Matrix Hockey league.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Logging ----------------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {
+        "handlers": ["console"],
+        "level": env_choice(
+            "LOG_LEVEL", "info", ["debug", "info", "warning", "error", "critical"]
+        ).upper(),
+    },
+}

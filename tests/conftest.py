@@ -1,0 +1,237 @@
+"""Shared test set-up: the services the suite needs, and the people of the league.
+
+Database tests run on PostgreSQL (``DATABASE_URL``) and Celery worker tests on Redis
+(``REDIS_URL``); ``make test`` points both at 127.0.0.1 when they are unset. Both services are
+checked once at session start: when one is unreachable the tests that need it are skipped with
+the reason, or fail when ``REQUIRE_SERVICES=1`` (as in CI).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+
+import psycopg2
+import pytest
+import redis
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, User
+
+from competitions import services as competitions
+from competitions.models import Competition, Pool, Round
+from league import services as league
+from league.models import Division, Entry, Season, Team
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
+DB_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "") == "1"
+
+
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+@cache
+def database_problem() -> str | None:
+    """Why database tests cannot run here, or ``None`` when PostgreSQL answers."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        return "database tests run on PostgreSQL: set DATABASE_URL=postgresql://… (make test does)"
+    try:
+        psycopg2.connect(
+            dbname="postgres",
+            user=db.get("USER") or None,
+            password=db.get("PASSWORD") or None,
+            host=db.get("HOST") or None,
+            port=db.get("PORT") or None,
+            connect_timeout=3,
+        ).close()
+    except psycopg2.Error as error:
+        return f"PostgreSQL at {db.get('HOST')}:{db.get('PORT')} is unreachable: {error}".strip()
+    return None
+
+
+@cache
+def redis_problem() -> str | None:
+    """Why Celery worker tests cannot run here, or ``None`` when Redis answers."""
+    try:
+        redis.Redis.from_url(redis_url(), socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        return f"Redis at {redis_url()} is unreachable: {error}"
+    return None
+
+
+def _needs_database(item: pytest.Item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DB_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    problem = None
+    if _needs_database(item):
+        problem = database_problem()
+    if problem is None and item.get_closest_marker("celery_worker") is not None:
+        problem = redis_problem()
+    if problem is None:
+        return
+    if services_required():
+        pytest.fail(f"REQUIRE_SERVICES=1 and {problem}", pytrace=False)
+    pytest.skip(problem)
+
+
+# --- The league: a current season, its divisions, a pool ----------------------------------------
+
+
+@pytest.fixture
+def divisions(db: None) -> dict[str, Division]:
+    """The seven divisions, by slug."""
+    return {d.slug: d for d in league.divisions_create_standard()}
+
+
+@pytest.fixture
+def season(db: None) -> Season:
+    """Season 1, current and running; week 1 starts on Monday 2 March 2026."""
+    season = league.season_create(number=1, name="Saison 2026", starts_on=date(2026, 3, 2))
+    season.status = Season.Status.RUNNING
+    season.save(update_fields=["status"])
+    return league.season_make_current(season=season)
+
+
+@dataclass
+class TeamMaker:
+    season: Season
+    division: Division
+
+    def __call__(
+        self,
+        name: str,
+        *,
+        code: int,
+        coach: AbstractBaseUser | None = None,
+        division: Division | None = None,
+        extra_goals: int = 0,
+        great_saves: int = 2,
+    ) -> Entry:
+        team = league.team_create(name=name, coach=coach)
+        return league.entry_create(
+            season=self.season,
+            team=team,
+            division=division or self.division,
+            code=code,
+            extra_goals=extra_goals,
+            great_saves=great_saves,
+        )
+
+
+@pytest.fixture
+def enter_team(season: Season, divisions: dict[str, Division]) -> TeamMaker:
+    """Make a team and enter it in the current season (the Elite unless told otherwise)."""
+    return TeamMaker(season=season, division=divisions["elite"])
+
+
+@pytest.fixture
+def fill_division(enter_team: TeamMaker) -> Callable[..., list[Entry]]:
+    """Enter ``count`` teams in a division (the Elite by default), codes 1…count."""
+
+    def fill(count: int = 12, division: Division | None = None) -> list[Entry]:
+        prefix = (division.slug if division else "elite").upper()
+        return [
+            enter_team(f"{prefix} Team {code:02d}", code=code, division=division)
+            for code in range(1, count + 1)
+        ]
+
+    return fill
+
+
+@pytest.fixture
+def championship_round(season: Season) -> Round:
+    """Championship round 1, in week 1."""
+    return competitions.round_create(
+        season=season, competition=Competition.CHAMPIONSHIP, number=1, week=1
+    )
+
+
+# --- The people ---------------------------------------------------------------------------------
+
+
+def _user(username: str, **extra: object) -> User:
+    return User.objects.create_user(
+        username=username, email=f"{username}@example.org", password="secret-password", **extra
+    )
+
+
+@pytest.fixture
+def coach(enter_team: TeamMaker) -> User:
+    """The coach of the Sleigh Dogs (Elite, code 01)."""
+    user = _user("sleigh-coach")
+    enter_team("Sleigh Dogs", code=1, coach=user, extra_goals=3)
+    return user
+
+
+@pytest.fixture
+def other_coach(enter_team: TeamMaker) -> User:
+    """The coach of the Freezing Ass (Elite, code 02)."""
+    user = _user("freezing-coach")
+    enter_team("Freezing Ass", code=2, coach=user)
+    return user
+
+
+@pytest.fixture
+def elite_pool(season: Season, divisions: dict[str, Division]) -> Pool:
+    return competitions.pool_create(
+        season=season, competition=Competition.CHAMPIONSHIP, division=divisions["elite"]
+    )
+
+
+@pytest.fixture
+def referee(elite_pool: Pool) -> User:
+    """A referee of the Elite's pool."""
+    user = _user("referee")
+    elite_pool.referees.add(user)
+    return user
+
+
+@pytest.fixture
+def admin_user(db: None) -> User:
+    """A league admin: staff and superuser."""
+    return User.objects.create_superuser(
+        username="admin", email="admin@example.org", password="admin-password"
+    )
+
+
+@pytest.fixture
+def visitor(db: None) -> User:
+    """A signed-up user with no team and no pool: concerned by nothing."""
+    return _user("visitor")
+
+
+@pytest.fixture
+def admin_client(client: object, admin_user: User) -> object:
+    """A test client signed in as the league admin."""
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def team_of() -> Callable[[User], Team]:
+    return lambda user: Team.objects.get(coach=user)
+
+
+def pytest_report_header() -> list[str]:
+    database = database_problem() or "PostgreSQL answers"
+    broker = redis_problem() or f"Redis answers at {redis_url()}"
+    strict = " (REQUIRE_SERVICES=1: missing services fail)" if services_required() else ""
+    return [f"services{strict}: {database}; {broker}"]

@@ -1,0 +1,142 @@
+"""``stock_move``: the ledger of extra goals and great saves (R6: never below 0)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+
+from league.models import Entry, StockKind, StockMovement, StockReason
+from league.services import StockBelowZero, stock_move
+
+pytestmark = pytest.mark.django_db
+
+
+def ledger(entry: Entry, kind: StockKind) -> list[tuple[int, int, str]]:
+    rows = StockMovement.objects.filter(entry=entry, kind=kind).order_by("id")
+    return [(m.delta, m.balance_after, m.reason) for m in rows]
+
+
+def test_an_entry_starts_with_its_stocks_in_the_ledger(enter_team: Callable[..., Entry]) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=4, great_saves=3)
+    assert (entry.extra_goals, entry.great_saves) == (4, 3)
+    assert ledger(entry, StockKind.EXTRA_GOALS) == [(4, 4, "season_start")]
+    assert ledger(entry, StockKind.GREAT_SAVES) == [(3, 3, "season_start")]
+
+
+def test_a_movement_changes_the_balance_and_is_logged_with_its_reason(
+    enter_team: Callable[..., Entry], admin_user: object
+) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=4)
+    movement = stock_move(
+        entry=entry,
+        kind=StockKind.EXTRA_GOALS,
+        delta=-1,
+        reason=StockReason.ONR_SANCTION,
+        note="first ONR",
+        by=admin_user,
+    )
+    entry.refresh_from_db()
+    assert entry.extra_goals == 3
+    assert (movement.delta, movement.balance_after, movement.created_by) == (-1, 3, admin_user)
+    assert ledger(entry, StockKind.EXTRA_GOALS)[-1] == (-1, 3, "onr_sanction")
+
+
+def test_the_ledger_adds_up_to_the_balance(enter_team: Callable[..., Entry]) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=2)
+    for delta in (3, -4, 1, -2):
+        stock_move(entry=entry, kind="extra_goals", delta=delta, reason="admin")
+    entry.refresh_from_db()
+    rows = ledger(entry, StockKind.EXTRA_GOALS)
+    assert sum(delta for delta, _, _ in rows) == entry.extra_goals == 0
+    running = 0
+    for delta, balance_after, _ in rows:
+        running += delta
+        assert balance_after == running
+
+
+def test_a_stock_cannot_go_below_zero_and_nothing_is_written(
+    enter_team: Callable[..., Entry],
+) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=1)
+    with pytest.raises(StockBelowZero, match="Sleigh Dogs"):
+        stock_move(entry=entry, kind="extra_goals", delta=-2, reason="played")
+    entry.refresh_from_db()
+    assert entry.extra_goals == 1
+    assert len(ledger(entry, StockKind.EXTRA_GOALS)) == 1
+
+
+def test_the_two_stocks_are_separate(enter_team: Callable[..., Entry]) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=0, great_saves=2)
+    stock_move(entry=entry, kind="great_saves", delta=-2, reason="played")
+    with pytest.raises(StockBelowZero):
+        stock_move(entry=entry, kind="extra_goals", delta=-1, reason="played")
+    entry.refresh_from_db()
+    assert (entry.extra_goals, entry.great_saves) == (0, 0)
+
+
+def _concurrently(workers: list[Callable[[], None]]) -> list[BaseException]:
+    """Run ``workers`` in threads (each with its own database connection), all at once."""
+    start = threading.Barrier(len(workers))
+    errors: list[BaseException] = []
+
+    def run(work: Callable[[], None]) -> None:
+        try:
+            start.wait(timeout=10)
+            work()
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return errors
+
+
+@pytest.fixture
+def slow_ledger_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Widen the window between reading the balance and writing the movement."""
+    create = StockMovement.objects.create
+
+    def slow_create(**kwargs: object) -> StockMovement:
+        time.sleep(0.2)
+        return create(**kwargs)
+
+    monkeypatch.setattr(StockMovement.objects, "create", slow_create)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_spending_never_takes_a_stock_below_zero(
+    enter_team: Callable[..., Entry], slow_ledger_writes: None
+) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=3)
+    spend = lambda: stock_move(entry=entry, kind="extra_goals", delta=-1, reason="played")  # noqa: E731
+
+    errors = _concurrently([spend] * 5)
+
+    entry.refresh_from_db()
+    assert entry.extra_goals == 0
+    assert len(errors) == 2 and all(isinstance(e, StockBelowZero) for e in errors), errors
+    assert [b for _, b, _ in ledger(entry, StockKind.EXTRA_GOALS)] == [3, 2, 1, 0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_movements_are_all_counted(
+    enter_team: Callable[..., Entry], slow_ledger_writes: None
+) -> None:
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=0)
+    give = lambda: stock_move(entry=entry, kind="extra_goals", delta=1, reason="admin")  # noqa: E731
+
+    errors = _concurrently([give] * 4)
+
+    entry.refresh_from_db()
+    assert errors == []
+    assert entry.extra_goals == 4
+    assert sorted(b for _, b, _ in ledger(entry, StockKind.EXTRA_GOALS)) == [0, 1, 2, 3, 4]
