@@ -242,10 +242,13 @@ def _match_from_json(index: int, game: Any) -> MatchResult:
         ) from None
     home, away = game["home"], game["away"]
     home_goals, away_goals = game["home_goals"], game["away_goals"]
+    for name, goals in (("home_goals", home_goals), ("away_goals", away_goals)):
+        if type(goals) is not int or goals < 0:
+            raise InputError(f"{where}.{name}", f"must be a whole number ≥ 0, not {goals!r}")
     winner = game.get("winner")
     if winner is None and decided is not Decided.DRAW:
         # No winner given: the score tells it, or a tied forfeit was lost by both (R15).
-        if isinstance(home_goals, int) and isinstance(away_goals, int) and home_goals != away_goals:
+        if home_goals != away_goals:
             winner = home if home_goals > away_goals else away
         elif decided is not Decided.FORFEIT:
             raise InputError(

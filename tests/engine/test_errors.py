@@ -1,0 +1,32 @@
+"""The engine's errors: ValueErrors that quote the input and name the field or part."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import EngineError, InputError, NotationError, PickNotAllowed
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (NotationError("F+(9)", "(9)", "bad extra-time value"),
+         "pick 'F+(9)': (9): bad extra-time value"),
+        (PickNotAllowed("F#(1)(1)", "great saves only in the championship"),
+         "pick 'F#(1)(1)': great saves only in the championship"),
+        (InputError("teams.a.pick", "missing"), "teams.a.pick: missing"),
+    ],
+    ids=["notation", "not-allowed", "input"],
+)  # fmt: skip
+def test_messages_quote_the_input(error: EngineError, message: str) -> None:
+    assert str(error) == message
+    assert isinstance(error, EngineError) and isinstance(error, ValueError)
+
+
+def test_errors_keep_their_parts() -> None:
+    notation = NotationError("x", "x", "no column")
+    assert (notation.text, notation.part, notation.reason) == ("x", "x", "no column")
+    refused = PickNotAllowed("L(1)", "column L")
+    assert (refused.pick, refused.reason) == ("L(1)", "column L")
+    bad = InputError("fixtures[2]", "unknown team")
+    assert (bad.field, bad.reason) == ("fixtures[2]", "unknown team")
