@@ -10,8 +10,11 @@ Our decisions where the rules are silent:
 * divisions may have any size that holds their places (Elite ≥ 4, D2 ≥ 6, D3 ≥ 2 teams), but
   tiers must be 1–3, every team may appear only once, and the places must balance: as many teams
   go down from a tier as come up into it (4 Elite places = 2 D2 groups × 2; 2 D2 groups × 4 =
-  4 D3 groups × 2). A division without enough eligible teams to fill its promotion places is an
-  error rather than a guess;
+  4 D3 groups × 2);
+* a division without enough eligible teams above its drop zone leaves promotion places unfilled
+  (a relegated team is never promoted), and as many relegation places of the tier above are
+  saved so that every division keeps its size: the best-ranked of that tier's relegated teams
+  stay, by rank, then by the order of their divisions in the input;
 * the default placement of the moving teams is a serpentine by rank (:func:`place_moves`); an
   admin may place any of them instead.
 
@@ -124,6 +127,16 @@ def promotion_moves(
 ) -> list[Move]:
     """Every team that changes tier (R22), division by division, promoted before relegated.
 
+    >>> tiny = [Division("E", 1, ("e1", "e2", "e3", "e4")),
+    ...         Division("2A", 2, ("a1", "a2", "a3", "a4", "a5", "a6")),
+    ...         Division("2B", 2, ("b1", "b2", "b3", "b4", "b5", "b6"))]
+    >>> tiny += [Division(f"3{g}", 3, (f"{g}1", f"{g}2")) for g in "CDFG"]
+    >>> [m.team for m in promotion_moves(tiny, {"a1", "a2"}) if m.from_division in ("E", "2A")]
+    ['e3', 'e4', 'a3', 'a4', 'a5', 'a6']
+
+    2A's two promotion places are unfilled (a1 and a2 are barred, a3–a6 are going down), so the
+    Elite's two best-ranked relegated teams, e1 and e2, stay.
+
     >>> d3 = [Division(f"D3{g}", 3, (f"{g}1", f"{g}2", f"{g}3")) for g in "AB"]
     >>> promotion_moves(d3)
     Traceback (most recent call last):
@@ -132,7 +145,9 @@ def promotion_moves(
     """
     _check(divisions, cannot_be_promoted)
     barred = set(cannot_be_promoted)
-    moves = []
+    ups: dict[str, list[Move]] = {}
+    downs: dict[str, list[Move]] = {}
+    unfilled = dict.fromkeys(PLACES, 0)
     for division in divisions:
         places = PLACES[division.tier]
         safe = len(division.ranking) - places.down
@@ -141,22 +156,30 @@ def promotion_moves(
             (rank, team)
             for rank, team in enumerate(division.ranking[:safe], start=1)
             if team not in barred
+        ][: places.up]
+        unfilled[division.tier] += places.up - len(eligible)
+        ups[division.name] = [
+            Move(team, division.name, division.tier, rank, Direction.UP) for rank, team in eligible
         ]
-        if len(eligible) < places.up:
-            raise InputError(
-                "cannot_be_promoted",
-                f"{division.name} has {places.up} promotion places but only {len(eligible)} "
-                "eligible team(s) above its drop zone",
-            )
-        moves += [
-            Move(team, division.name, division.tier, rank, Direction.UP)
-            for rank, team in eligible[: places.up]
-        ]
-        moves += [
+        downs[division.name] = [
             Move(team, division.name, division.tier, rank, Direction.DOWN)
             for rank, team in enumerate(division.ranking[safe:], start=safe + 1)
         ]
-    return moves
+    order = {division.name: index for index, division in enumerate(divisions)}
+    saved: set[Move] = set()
+    for tier in (1, 2):
+        # Our decision: unfilled promotion places below save the best-ranked relegated teams.
+        relegated = sorted(
+            (move for d in divisions if d.tier == tier for move in downs[d.name]),
+            key=lambda m: (m.rank, order[m.from_division]),
+        )
+        saved.update(relegated[: unfilled[tier + 1]])
+    return [
+        move
+        for division in divisions
+        for move in ups[division.name] + downs[division.name]
+        if move not in saved
+    ]
 
 
 def _serpentine(groups: int) -> Iterator[int]:

@@ -92,12 +92,42 @@ def test_barred_teams_are_skipped(barred: set[str], goes_up: set[str], stays: se
     assert Counter(direction for direction, _ in moves.values()) == Counter(up=12, down=12)
 
 
-def test_never_promotes_from_the_drop_zone() -> None:
-    # Seven of D2B's eight safe teams barred: D2B-9 does not fill the second place; an error.
-    with pytest.raises(InputError) as error:
-        promotion_moves(standard(), {f"D2B-{r}" for r in range(1, 8)})
-    assert error.value.field == "cannot_be_promoted"
-    assert "D2B has 2 promotion places but only 1 eligible team" in str(error.value)
+def test_never_promotes_from_the_drop_zone_and_saves_a_relegation_instead() -> None:
+    # Seven of D2B's eight safe teams barred: D2B-8 goes up, D2B-9 does not; one Elite place
+    # goes unfilled, so the Elite's best-ranked relegated team stays.
+    moves = moved(promotion_moves(standard(), {f"D2B-{r}" for r in range(1, 8)}))
+    assert moves["D2B-8"] == ("up", 1)
+    assert moves["D2B-9"] == ("down", 3)
+    assert "Elite-9" not in moves
+    assert {t for t, (d, _) in moves.items() if t.startswith("Elite")} == {
+        "Elite-10",
+        "Elite-11",
+        "Elite-12",
+    }
+
+
+@pytest.mark.parametrize(
+    ("barred", "saved"),
+    [
+        pytest.param(
+            {f"D3A-{r}" for r in range(1, 13)},
+            {"D2A-9", "D2B-9"},
+            id="R22-d3-group-all-barred-saves-two-d2-places-by-rank-then-division",
+        ),
+        pytest.param(
+            {f"D3{g}-{r}" for g in "ABC" for r in range(1, 13)},
+            {"D2A-9", "D2B-9", "D2A-10", "D2B-10", "D2A-11", "D2B-11"},
+            id="R22-three-d3-groups-barred",
+        ),
+    ],
+)
+def test_unfilled_promotion_places_save_relegated_teams(barred: set[str], saved: set[str]) -> None:
+    moves = promotion_moves(standard(), barred)
+    assert saved.isdisjoint(m.team for m in moves)
+    assert Counter(m.to_tier for m in moves) == Counter(m.from_tier for m in moves)
+    nxt = place_moves(standard(), moves)
+    assert all(len(teams) == 12 for teams in nxt.values())
+    assert saved <= set(nxt["D2A"]) | set(nxt["D2B"])
 
 
 def test_a_barred_team_in_the_drop_zone_still_goes_down() -> None:
@@ -122,19 +152,16 @@ def test_moves_balance_and_follow_the_ranking(league: tuple[int, list[str], set[
         for i, (name, tier) in enumerate(NAMES)
     ]
     barred = {teams[i] for i in barred_indexes}
-    try:
-        moves = promotion_moves(divisions, barred)
-    except InputError as error:
-        # Only when a division has too few eligible teams above its drop zone.
-        assert error.field == "cannot_be_promoted"
-        return
+    moves = promotion_moves(divisions, barred)
     tier_of = {t: d.tier for d in divisions for t in d.ranking}
     # As many teams into each tier as out of it.
     assert Counter(m.to_tier for m in moves) == Counter(m.from_tier for m in moves)
-    assert len({m.team for m in moves}) == len(moves) == 24
+    assert len({m.team for m in moves}) == len(moves)
     for m in moves:
         assert abs(m.to_tier - tier_of[m.team]) == 1
         assert m.direction is (Direction.UP if m.to_tier < m.from_tier else Direction.DOWN)
+    unfilled: Counter[int] = Counter()
+    saved: Counter[int] = Counter()
     for division in divisions:
         mine = [m for m in moves if m.from_division == division.name]
         ups = [m.team for m in mine if m.direction is Direction.UP]
@@ -142,7 +169,12 @@ def test_moves_balance_and_follow_the_ranking(league: tuple[int, list[str], set[
         safe = division.ranking[: size - 4] if division.tier < 3 else division.ranking
         eligible = [t for t in safe if t not in barred]
         assert ups == (eligible[:2] if division.tier > 1 else [])
-        assert downs == (list(division.ranking[-4:]) if division.tier < 3 else [])
+        unfilled[division.tier] += 2 - len(ups) if division.tier > 1 else 0
+        drop_zone = list(division.ranking[-4:]) if division.tier < 3 else []
+        # The saved ones are the best-ranked of the drop zone: the rest is its tail.
+        assert downs == drop_zone[len(drop_zone) - len(downs) :]
+        saved[division.tier] += len(drop_zone) - len(downs)
+    assert saved[1] == unfilled[2] and saved[2] == unfilled[3]
     nxt = place_moves(divisions, moves)
     assert {n: len(t) for n, t in nxt.items()} == {d.name: size for d in divisions}
 
