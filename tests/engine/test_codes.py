@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import engine.codes
 from engine.codes import draw_codes, ordered_codes
 from engine.dice import Dice
 from engine.errors import InputError
@@ -23,11 +20,6 @@ divisions = st.integers(min_value=2, max_value=16).flatmap(
         ),
     )
 )
-
-
-def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.codes)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import engine.matrices
 from engine.calendar import SeasonCompetition
 from engine.competitions import Competition
 from engine.dice import Dice
@@ -41,11 +38,6 @@ def example_rows() -> list[dict[str, object]]:
 def full_rows(competition: str, value: object = 3) -> list[dict[str, object]]:
     rules = SeasonCompetition.of(competition).rules
     return [dict.fromkeys(rules.columns, value) for _ in range(rules.rounds)]
-
-
-def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.matrices)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize(

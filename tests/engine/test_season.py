@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import random
 from collections import Counter, defaultdict
 
@@ -11,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine.season
 from engine.calendar import SeasonCompetition, week_of
 from engine.competitions import Competition, rules_for
 from engine.dice import Dice
@@ -78,11 +76,6 @@ def played_by_team(season: SeasonResult) -> dict[tuple[str, SeasonCompetition], 
         for team, result in played_round.result.teams.items():
             played[team, competition].append((played_round, result))
     return played
-
-
-def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.season)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import copy
-import doctest
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import engine.season_end
 from engine.errors import InputError
 from engine.season_end import SeasonRecord, next_stocks, stocks_from_json
 
@@ -41,11 +39,6 @@ NOBODY = {
 
 def record(**changes: Any) -> SeasonRecord:
     return SeasonRecord(**{**NOBODY, **changes})
-
-
-def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.season_end)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_cli_example_gives_14_points_4_extra_goals_5_great_saves() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 from collections import Counter
 
@@ -10,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import engine.wg
 from engine.competitions import Competition
 from engine.dice import Dice
 from engine.errors import InputError
@@ -46,11 +44,6 @@ def records(scorers: list[str], defenders: list[str]) -> list[GoalRecord]:
         )
         for team in [*WINNERS, "k1", "k2", "h", *OTHERS]
     ]
-
-
-def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.wg)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize(
