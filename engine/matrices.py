@@ -47,6 +47,8 @@ class Matrix:
     rows: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
+        # Lists from callers become tuples, so a matrix cannot change once built.
+        object.__setattr__(self, "rows", tuple(tuple(values) for values in self.rows))
         columns = self.competition.rules.columns
         rounds = self.competition.rules.rounds
         if len(self.rows) != rounds:

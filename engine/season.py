@@ -59,6 +59,7 @@ from engine.wg import (
     FINAL_ROUND,
     GROUP_NAMES,
     GROUP_ROUNDS,
+    WG_TEAMS,
     GoalRecord,
     Qualifier,
     admin_qualifiers,
@@ -403,7 +404,7 @@ class _Season:
         # WG (R18): twelve teams, three groups, six group rounds, then the knockout.
         if setup.wg_teams is None:
             drawn = self._dice(f"{self.seed}/wg/teams").shuffle("wg.teams", sorted(self.teams))
-            self.wg_teams = tuple(drawn[:12])
+            self.wg_teams = tuple(drawn[:WG_TEAMS])
         else:
             self.wg_teams = admin_qualifiers(setup.wg_teams)
             for index, team in enumerate(self.wg_teams):
@@ -432,6 +433,20 @@ class _Season:
                 )
         # R22's structure (tiers, balance, one team once) is checked before a ball is played.
         promotion_moves([Division(d.name, d.tier, d.teams) for d in setup.divisions])
+        teams = {team for division in setup.divisions for team in division.teams}
+        for team, stocks in setup.stocks.items():
+            if team not in teams:
+                raise InputError(f"stocks.{team}", f"unknown team {team!r}")
+            if len(stocks) != 2 or any(
+                isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in stocks
+            ):
+                raise InputError(
+                    f"stocks.{team}", f"must be (extra goals, great saves) ≥ 0, not {stocks!r}"
+                )
+        names = {division.name for division in setup.divisions}
+        for name in setup.relegated_into:
+            if name not in names:
+                raise InputError(f"relegated_into.{name}", f"unknown division {name!r}")
 
     # The week's rounds --------------------------------------------------------------------
 

@@ -145,6 +145,12 @@ def test_matrix_built_directly_is_checked_too(
     assert error.value.field == field
 
 
+def test_matrix_built_from_lists_is_frozen_into_tuples() -> None:
+    matrix = Matrix(SeasonCompetition.KDH, [[2] * 7 for _ in range(7)])  # type: ignore[arg-type]
+    assert matrix.rows == ((2,) * 7,) * 7
+    assert hash(matrix) == hash(Matrix(SeasonCompetition.KDH, ((2,) * 7,) * 7))
+
+
 @pytest.mark.parametrize("round_number", [0, 9])
 def test_row_of_a_round_the_competition_lacks(round_number: int) -> None:
     with pytest.raises(InputError) as error:

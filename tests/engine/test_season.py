@@ -368,6 +368,15 @@ def test_admin_matrices_and_wg_teams_are_used() -> None:
             {"wg_teams": tuple(f"ghost-{i}" for i in range(12))}, "wg_teams[0]", id="unknown-wg"
         ),
         pytest.param({"wg_teams": ("elite-01",) * 12}, "teams[1]", id="R18-wg-twice"),
+        pytest.param({"stocks": {"ghost": (1, 2)}}, "stocks.ghost", id="stocks-unknown-team"),
+        pytest.param({"stocks": {"elite-01": (-1, 2)}}, "stocks.elite-01", id="stocks-negative"),
+        pytest.param({"stocks": {"elite-01": (1,)}}, "stocks.elite-01", id="stocks-not-a-pair"),
+        pytest.param(
+            {"stocks": {"elite-01": (True, 2)}}, "stocks.elite-01", id="stocks-not-numbers"
+        ),
+        pytest.param(
+            {"relegated_into": {"d3z": ("elite-01",)}}, "relegated_into.d3z", id="R16-unknown"
+        ),
         pytest.param(
             {"matrices": {SeasonCompetition.WG: draw_matrix("kdh", Dice("s"))}},
             "matrices.wg",
