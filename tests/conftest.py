@@ -9,7 +9,7 @@ the reason, or fail when ``REQUIRE_SERVICES=1`` (as in CI).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -19,11 +19,13 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
+from django.test import Client
+from django.utils import translation
 
 from competitions import services as competitions
 from competitions.models import Competition, Pool, Round
 from league import services as league
-from league.models import Division, Entry, Season, Team
+from league.models import Division, Entry, Season
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -90,6 +92,19 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if services_required():
         pytest.fail(f"REQUIRE_SERVICES=1 and {problem}", pytrace=False)
     pytest.skip(problem)
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """Messages in English unless a test asks for French (the league's default language)."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def client() -> Client:
+    """A browser that asks for English pages."""
+    return Client(headers={"accept-language": "en"})
 
 
 # --- The league: a current season, its divisions, a pool ----------------------------------------
@@ -219,15 +234,10 @@ def visitor(db: None) -> User:
 
 
 @pytest.fixture
-def admin_client(client: object, admin_user: User) -> object:
+def admin_client(client: Client, admin_user: User) -> Client:
     """A test client signed in as the league admin."""
     client.force_login(admin_user)
     return client
-
-
-@pytest.fixture
-def team_of() -> Callable[[User], Team]:
-    return lambda user: Team.objects.get(coach=user)
 
 
 def pytest_report_header() -> list[str]:

@@ -1,0 +1,69 @@
+# Matrix Hockey league server. On a fresh machine:
+#   make run    serve the league at http://127.0.0.1:8000 (SQLite, eager Celery, console email)
+#   make test   run every test (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL)
+#   make lint   ruff check and ruff format --check
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+MANAGE := $(PY) manage.py
+STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+TEST_DATABASE_URL := postgresql://postgres@127.0.0.1:5432/matrixhockey
+TEST_REDIS_URL := redis://127.0.0.1:6379/15
+
+# Loads the demo league only into an empty database (no season yet).
+DATABASE_IS_EMPTY := import sys; from league.models import Season; sys.exit(Season.objects.exists())
+DEMO_ACCOUNTS := from django.contrib.auth.models import User; \
+	print("Demo accounts: admin/admin, referee/referee, and one coach per team" \
+	" (username = team slug, password: demo).") \
+	if User.objects.filter(username__in=["admin", "referee"]).count() == 2 else None
+
+.PHONY: help install messages run test lint
+
+help:
+	@echo "make run    serve the demo league at http://127.0.0.1:8000"
+	@echo "make test   run every test"
+	@echo "make lint   ruff check and format check"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when pyproject.toml changed.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(STAMP)
+
+# Compiled catalogues (.mo) are built here, not committed; msgfmt comes with gettext.
+messages: install
+	@command -v msgfmt >/dev/null 2>&1 || { \
+		echo "Installing gettext (msgfmt) to compile the translation catalogues"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y gettext; }
+	$(MANAGE) compilemessages --ignore=.venv --ignore=var --ignore=staticfiles -v 0
+
+run: messages
+	$(MANAGE) migrate --noinput
+	@if $(MANAGE) help load_demo >/dev/null 2>&1; then \
+		if $(MANAGE) shell -c '$(DATABASE_IS_EMPTY)'; then $(MANAGE) load_demo; fi; \
+		$(MANAGE) shell -c '$(DEMO_ACCOUNTS)'; \
+	fi
+	$(MANAGE) runserver 127.0.0.1:8000
+
+# The engine's branch coverage is a gate of its own; the rest of the suite runs either way.
+test: export DATABASE_URL ?= $(TEST_DATABASE_URL)
+test: export REDIS_URL ?= $(TEST_REDIS_URL)
+test: messages
+	@status=0; \
+	$(PY) -m pytest tests/engine --cov=engine --cov-branch --cov-fail-under=100 || status=1; \
+	$(PY) -m pytest tests --ignore=tests/engine || status=1; \
+	exit $$status
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
