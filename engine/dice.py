@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -38,9 +37,11 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
-@dataclass(frozen=True)
-class Draw:
-    """One logged draw: what it decided, the options in the order offered, and the result."""
+class Draw(NamedTuple):
+    """One logged draw: what it decided, the options in the order offered, and the result.
+
+    A named tuple: rounds log several draws each, on the arbitration's hot path.
+    """
 
     what: str
     options: tuple[str, ...]
@@ -79,7 +80,7 @@ class Dice:
         if not options:
             raise ValueError(f"draw {what!r}: nothing to choose from")
         result = options[self._below(len(options))]
-        self.draws.append(Draw(what, tuple(str(o) for o in options), str(result)))
+        self.draws.append(Draw(what, tuple(map(str, options)), str(result)))
         return result
 
     def shuffle(self, what: str, items: Sequence[T]) -> list[T]:
@@ -94,5 +95,5 @@ class Dice:
         for i in range(len(order) - 1, 0, -1):
             j = self._below(i + 1)
             order[i], order[j] = order[j], order[i]
-        self.draws.append(Draw(what, tuple(str(o) for o in items), " ".join(str(o) for o in order)))
+        self.draws.append(Draw(what, tuple(map(str, items)), " ".join(map(str, order))))
         return order

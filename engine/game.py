@@ -27,10 +27,10 @@ Build a :class:`Round` (it checks its input and names the field at fault), then
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from engine.competitions import (
     EXTRA_TIME_DIE,
@@ -92,9 +92,17 @@ class BonusDraw(enum.Enum):
 DRAWN = BonusDraw.DRAWN
 
 
-@dataclass(frozen=True, slots=True)
-class TeamEntry:
-    """One team of a round's pool: its pick and what it has already used (R1, R6, R7, R11)."""
+class TeamEntry(NamedTuple):
+    """One team of a round's pool: its pick and what it has already used (R1, R6, R7, R11).
+
+    Entries and results are named tuples rather than frozen dataclasses: every round builds
+    one per team, and a named tuple is four times cheaper to build. A :class:`Round` keeps
+    its entries' ``used_*`` values as tuples, whatever sequence they were given as.
+
+    >>> entry = TeamEntry(Pick.parse("F+(2)"), extra_goals=1)
+    >>> entry.pick, entry.used_columns, entry.extra_goals
+    (Pick.parse('F+(2)'), (), 1)
+    """
 
     pick: Pick | None = None
     """The pick received, or ``None`` when no picks were received (ONR, R4/R15)."""
@@ -113,13 +121,6 @@ class TeamEntry:
     dummy: bool = False
     """R14: a dummy team plays a random legal pick as a regular pick (its ``pick`` is ignored)."""
 
-    def __post_init__(self) -> None:
-        # Lists from callers become tuples, so an entry cannot change once built.
-        for name in ("used_columns", "used_extra_time", "used_shootout"):
-            value = getattr(self, name)
-            if not isinstance(value, tuple):
-                object.__setattr__(self, name, tuple(value))
-
 
 # Remaining-value order for draws: values in notation order, each with its season quota (R7).
 _VALUE_ORDER = ("0", "1", "2", "3", "4", "5", X)
@@ -130,14 +131,17 @@ class _Facts(NamedTuple):
 
     rules: Rules
     name: str
-    column_quota: Mapping[str, int]
+    column_limits: dict[str, int]
+    column_values: frozenset[str]
     column_span: str
-    extra_time_quota: Mapping[str, int]
     extra_time_items: tuple[tuple[str, int], ...]
+    extra_time_values: frozenset[str]
     extra_time_total: int
-    shootout_quota: Mapping[str, int]
+    extra_time_limits: dict[str, int]
     shootout_items: tuple[tuple[str, int], ...]
+    shootout_values: frozenset[str]
     shootout_total: int
+    shootout_limits: dict[str, int]
     forfeits: bool
 
 
@@ -146,14 +150,17 @@ def _facts(rules: Rules) -> _Facts:
     return _Facts(
         rules=rules,
         name=rules.competition.value,
-        column_quota=dict.fromkeys(rules.columns, 1),
+        column_limits=dict.fromkeys(rules.columns, 1),
+        column_values=frozenset(rules.columns),
         column_span=f"{rules.columns[0]}–{rules.columns[-1]}",
-        extra_time_quota=rules.extra_time_quota,
         extra_time_items=_quota_items(rules.extra_time_quota),
+        extra_time_values=frozenset(rules.extra_time_quota),
         extra_time_total=sum(rules.extra_time_quota.values()),
-        shootout_quota=shootout,
+        extra_time_limits=dict(rules.extra_time_quota),
         shootout_items=_quota_items(shootout),
+        shootout_values=frozenset(shootout),
         shootout_total=sum(shootout.values()),
+        shootout_limits=dict(shootout),
         forfeits=rules.onr is OnrRule.FORFEIT,
     )
 
@@ -193,6 +200,9 @@ class Round:
     _order: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _columns: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _unpaired: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    # Plain-dict twins of matrix_row and teams for play_round (a read-only proxy is slower).
+    _row: dict[str, int] = field(init=False, repr=False, compare=False)
+    _entries: dict[str, TeamEntry] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         rules = rules_for(self.competition)
@@ -202,15 +212,14 @@ class Round:
         freeze(self, "_facts", facts)
         if not isinstance(self.seed, str):
             raise InputError("seed", "must be a string")
-        freeze(self, "matrix_row", MappingProxyType(_checked_row(self.matrix_row, facts)))
+        row = _checked_row(self.matrix_row, facts)
+        freeze(self, "_row", row)
+        freeze(self, "matrix_row", MappingProxyType(row))
         columns = tuple(c for c in rules.columns if c in self.matrix_row)
         column_set = frozenset(columns)
         freeze(self, "_columns", columns)
-        if not isinstance(self.teams, Mapping):
-            raise InputError("teams", "must map team ids to their entries")
-        teams = dict(self.teams)
-        for team, entry in teams.items():
-            _check_entry(team, entry, facts, columns, column_set)
+        teams = _checked_teams(self.teams, facts, columns, column_set)
+        freeze(self, "_entries", teams)
         freeze(self, "teams", MappingProxyType(teams))
         freeze(self, "_order", tuple(sorted(teams)))
         fixtures = _checked_fixtures(self.fixtures, teams)
@@ -223,11 +232,7 @@ class Round:
 
 
 class TeamResult(NamedTuple):
-    """What one team played and scored in a round (the ``teams`` of the ``round`` output).
-
-    Results are named tuples rather than dataclasses: a round builds one per team on the
-    arbitration's hot path, and a named tuple is four times cheaper to build.
-    """
+    """What one team played and scored in a round (the ``teams`` of the ``round`` output)."""
 
     column: str | None
     """The column played, after ONR draws and R11 redraws; ``None`` for a cup forfeit."""
@@ -247,11 +252,30 @@ class TeamResult(NamedTuple):
     """The team scored the bonus goal (R5)."""
     goals: int
     """Its final score, golden goal included (the match's score)."""
-    display: str
-    """The pick as results show it (R10): ``D++*(1)``, ``ONR : F(X)``, ``ONR``."""
+
+    @property
+    def display(self) -> str:
+        """The pick as results show it (R10): ``D++*(1)``, ``ONR : F(X)``, or ``ONR`` alone for
+        a cup forfeit (R15).
+
+        >>> TeamResult("D", "1", None, 2, 0, False, False, True, 6).display
+        'D++*(1)'
+        """
+        if self.column is None:
+            return ONR
+        return display(
+            self.column,
+            self.extra_time,  # type: ignore[arg-type]
+            self.shootout,
+            self.extra_goals_used,
+            self.great_saves_used,
+            bonus_goal=self.bonus_goal,
+            onr=self.onr,
+        )
 
     def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
+        """The team's part of the ``round`` output, ``display`` included."""
+        return {**self._asdict(), "display": self.display}
 
 
 class MatchResult(NamedTuple):
@@ -323,8 +347,8 @@ def play_round(round_: Round) -> RoundResult:
     """
     facts = round_._facts
     rules = facts.rules
-    row = round_.matrix_row
-    entries = round_.teams
+    row = round_._row
+    entries = round_._entries
     order = round_._order
     dice = Dice(round_.seed)
 
@@ -336,15 +360,15 @@ def play_round(round_: Round) -> RoundResult:
             bonus = dice.choice("bonus_goal", order) if order else None
 
     forfeits = facts.forfeits
-    et_quota = facts.extra_time_quota
-    so_quota = facts.shootout_quota
+    et_quota = facts.extra_time_limits
+    so_quota = facts.shootout_limits
     played: dict[str, tuple[Any, ...]] = {}
     crowd: dict[str, int] = {}
     for team in order:
         entry = entries[team]
-        pick = entry.pick
-        if entry.dummy or pick is None:
-            if entry.dummy:
+        pick, used_columns, used_extra_time, used_shootout, eg_stock, gs_stock, _, dummy = entry
+        if dummy or pick is None:
+            if dummy:
                 # R14: a dummy's random pick is a regular pick: it crowds, without stocks.
                 column, extra_time, shootout = _draw_pick(dice, "dummy", team, entry, round_)
                 crowd[column] = crowd.get(column, 0) + 1
@@ -360,30 +384,26 @@ def play_round(round_: Round) -> RoundResult:
         shootout = pick.shootout
         redrawn = False
         # R11: only the stale part of an advance pick is redrawn; no penalty.
-        if column in entry.used_columns:
+        if column in used_columns:
             column = dice.choice(f"redraw_column:{team}", _columns_left(round_, entry))
             redrawn = True
-        if entry.used_extra_time.count(extra_time) >= et_quota[extra_time]:
+        if used_extra_time and used_extra_time.count(extra_time) >= et_quota[extra_time]:
             extra_time = dice.choice(
-                f"redraw_extra_time:{team}",
-                _values_left(facts.extra_time_items, entry.used_extra_time),
+                f"redraw_extra_time:{team}", _values_left(facts.extra_time_items, used_extra_time)
             )
             redrawn = True
-        if shootout is not None and entry.used_shootout.count(shootout) >= so_quota[shootout]:
+        if used_shootout and used_shootout.count(shootout) >= so_quota[shootout]:
             shootout = dice.choice(
-                f"redraw_shootout:{team}",
-                _values_left(facts.shootout_items, entry.used_shootout),
+                f"redraw_shootout:{team}", _values_left(facts.shootout_items, used_shootout)
             )
             redrawn = True
         # R6: stocks cap what is played; the excess is simply not played.
         extra_goals = pick.extra_goals
-        stock = entry.extra_goals
-        if stock is not None and extra_goals > stock:
-            extra_goals = stock
+        if eg_stock is not None and extra_goals > eg_stock:
+            extra_goals = eg_stock
         great_saves = pick.great_saves
-        stock = entry.great_saves
-        if stock is not None and great_saves > stock:
-            great_saves = stock
+        if gs_stock is not None and great_saves > gs_stock:
+            great_saves = gs_stock
         crowd[column] = crowd.get(column, 0) + 1
         played[team] = (column, extra_time, shootout, extra_goals, great_saves, False, redrawn)
 
@@ -463,30 +483,8 @@ def play_round(round_: Round) -> RoundResult:
             qualified += _lucky_losers(dice, matches, shootouts, double_forfeits)
         qualified = tuple(qualified)
 
-    teams = {}
-    for team in order:
-        column, extra_time, shootout, extra_goals, great_saves, onr, redrawn = played[team]
-        scored_bonus = team == bonus
-        if column is None:
-            shown = ONR
-        elif onr:
-            shown = display(column, extra_time, shootout, onr=True)
-        else:
-            shown = display(
-                column, extra_time, shootout, extra_goals, great_saves, bonus_goal=scored_bonus
-            )
-        teams[team] = TeamResult(
-            column,
-            extra_time,
-            shootout,
-            extra_goals,
-            great_saves,
-            onr,
-            redrawn,
-            scored_bonus,
-            goals[team],
-            shown,
-        )
+    # A team's record is the first seven fields of its result, in order.
+    teams = {team: TeamResult(*played[team], team == bonus, goals[team]) for team in order}
     return RoundResult(bonus, teams, tuple(matches), qualified, tuple(dice.draws))
 
 
@@ -633,9 +631,8 @@ def _lucky_losers(
 def _checked_row(row: Any, facts: _Facts) -> dict[str, int]:
     if not isinstance(row, Mapping) or not row:
         raise InputError("matrix_row", 'must map columns to values, e.g. {"A": 3, "B": 5}')
-    columns = facts.column_quota
     for column, value in row.items():
-        if column not in columns:
+        if column not in facts.column_values:
             raise InputError(
                 f"matrix_row.{column}", f"not a column of the {facts.name} ({facts.column_span})"
             )
@@ -646,89 +643,165 @@ def _checked_row(row: Any, facts: _Facts) -> dict[str, int]:
     return dict(row)
 
 
-def _check_entry(
-    team: Any, entry: Any, facts: _Facts, columns: tuple[str, ...], column_set: frozenset[str]
-) -> None:
-    """Refuse an entry the round cannot play, naming the field (``teams.<id>.<field>``)."""
-    if type(team) is not str:
-        raise InputError("teams", f"team ids must be strings, not {team!r}")
-    if not isinstance(entry, TeamEntry):
-        raise InputError(f"teams.{team}", "must be a TeamEntry")
-    pick = entry.pick
-    dummy = entry.dummy
-    if dummy is not True and dummy is not False:
-        raise InputError(f"teams.{team}.dummy", f"must be true or false, not {dummy!r}")
-    if pick is not None and not dummy:
-        if type(pick) is not Pick:
-            raise InputError(f"teams.{team}.pick", f"must be a Pick or None, not {pick!r}")
-        reason = refusal(pick, facts.rules)
-        if reason is None and pick.column not in column_set:
-            reason = f"column {pick.column} is not in the matrix row ({', '.join(columns)})"
-        if reason is not None:
-            raise InputError(f"teams.{team}.pick", f"pick {pick.notation()!r}: {reason}")
-    used_columns = entry.used_columns
-    used_extra_time = entry.used_extra_time
-    used_shootout = entry.used_shootout
-    if used_columns:
-        _check_used(team, "used_columns", used_columns, facts.column_quota, facts.name)
-    if used_extra_time:
-        _check_used(team, "used_extra_time", used_extra_time, facts.extra_time_quota, facts.name)
-    if used_shootout:
-        _check_used(team, "used_shootout", used_shootout, facts.shootout_quota, facts.name)
-    for stock in (entry.extra_goals, entry.great_saves):
-        if stock is not None and (type(stock) is not int or stock < 0):
-            name = "extra_goals" if stock is entry.extra_goals else "great_saves"
-            raise InputError(
-                f"teams.{team}.{name}", f"must be a whole number ≥ 0 or null, not {stock!r}"
+def _checked_teams(
+    teams: Any, facts: _Facts, columns: tuple[str, ...], column_set: frozenset[str]
+) -> dict[str, TeamEntry]:
+    """The entries, their ``used_*`` as tuples, or an error naming the field (``teams.<id>.…``).
+
+    One loop with everything it reads bound once: this runs for every round.
+    """
+    if not isinstance(teams, Mapping):
+        raise InputError("teams", "must map team ids to their entries")
+    rules = facts.rules
+    extra_time_values = facts.extra_time_values
+    extra_time_items = facts.extra_time_items
+    shootout_values = facts.shootout_values
+    great_saves_allowed = rules.great_saves
+    shootout_needed = bool(shootout_values)
+    column_values = facts.column_values
+    name = facts.name
+    checked: dict[str, TeamEntry] = {}
+    for team, entry in teams.items():
+        if type(team) is not str:
+            raise InputError("teams", f"team ids must be strings, not {team!r}")
+        if not isinstance(entry, TeamEntry):
+            raise InputError(f"teams.{team}", "must be a TeamEntry")
+        (pick, used_columns, used_extra_time, used_shootout, extra_goals, great_saves,
+         group_goals, dummy) = entry  # fmt: skip
+        if dummy is not True and dummy is not False:
+            raise InputError(f"teams.{team}.dummy", f"must be true or false, not {dummy!r}")
+        if (
+            pick is not None
+            and not dummy
+            and not (
+                type(pick) is Pick
+                and pick.column in column_set
+                and pick.extra_time in extra_time_values
+                and (great_saves_allowed or not pick.great_saves)
+                and (pick.shootout in shootout_values if shootout_needed else pick.shootout is None)
             )
-    group_goals = entry.group_goals
-    if type(group_goals) is not int or group_goals < 0:
-        raise InputError(
-            f"teams.{team}.group_goals", f"must be a whole number ≥ 0, not {group_goals!r}"
-        )
-    if pick is None and facts.forfeits and not dummy:
-        return  # R15: a forfeiting team plays nothing.
-    # A drawn or redrawn part needs something left to draw from (R4, R11, R14). The counts
-    # are within their quotas (checked above), so "nothing left" means "every one used".
-    if len(used_columns) >= len(columns) and column_set.issubset(used_columns):
-        raise InputError(f"teams.{team}.used_columns", "no column of the matrix row is left")
-    if len(used_extra_time) == facts.extra_time_total:
-        raise InputError(f"teams.{team}.used_extra_time", "no extra-time value is left")
-    if len(used_shootout) == facts.shootout_total and facts.shootout_total:
-        raise InputError(f"teams.{team}.used_shootout", "no shootout value is left")
+        ):
+            _refuse_pick(team, pick, rules, columns)
+        if (
+            type(used_columns) is not tuple
+            or type(used_extra_time) is not tuple
+            or type(used_shootout) is not tuple
+        ):
+            used_columns = tuple(used_columns)
+            used_extra_time = tuple(used_extra_time)
+            used_shootout = tuple(used_shootout)
+            entry = entry._replace(
+                used_columns=used_columns,
+                used_extra_time=used_extra_time,
+                used_shootout=used_shootout,
+            )
+        if used_columns:
+            distinct = set(used_columns)
+            if len(distinct) != len(used_columns) or not distinct <= column_values:
+                _refuse_used(team, "used_columns", used_columns, facts.column_limits, name)
+        if used_extra_time:
+            _check_used(
+                team, "used_extra_time", used_extra_time, extra_time_values, extra_time_items, name
+            )
+        if used_shootout:
+            _check_used(
+                team, "used_shootout", used_shootout, shootout_values, facts.shootout_items, name
+            )
+        if extra_goals is not None and (type(extra_goals) is not int or extra_goals < 0):
+            raise InputError(
+                f"teams.{team}.extra_goals",
+                f"must be a whole number ≥ 0 or null, not {extra_goals!r}",
+            )
+        if great_saves is not None and (type(great_saves) is not int or great_saves < 0):
+            raise InputError(
+                f"teams.{team}.great_saves",
+                f"must be a whole number ≥ 0 or null, not {great_saves!r}",
+            )
+        if type(group_goals) is not int or group_goals < 0:
+            raise InputError(
+                f"teams.{team}.group_goals", f"must be a whole number ≥ 0, not {group_goals!r}"
+            )
+        checked[team] = entry
+        if pick is None and facts.forfeits and not dummy:
+            continue  # R15: a forfeiting team plays nothing.
+        # A drawn or redrawn part needs something left to draw from (R4, R11, R14). Counts
+        # are within their quotas (checked above), so "nothing left" means "every one used".
+        if len(used_columns) >= len(columns) and column_set.issubset(used_columns):
+            raise InputError(f"teams.{team}.used_columns", "no column of the matrix row is left")
+        if len(used_extra_time) == facts.extra_time_total:
+            raise InputError(f"teams.{team}.used_extra_time", "no extra-time value is left")
+        if shootout_needed and len(used_shootout) == facts.shootout_total:
+            raise InputError(f"teams.{team}.used_shootout", "no shootout value is left")
+    return checked
+
+
+def _refuse_pick(team: str, pick: Any, rules: Rules, columns: tuple[str, ...]) -> NoReturn:
+    if type(pick) is not Pick:
+        raise InputError(f"teams.{team}.pick", f"must be a Pick or None, not {pick!r}")
+    reason = refusal(pick, rules)
+    if reason is None:
+        reason = f"column {pick.column} is not in the matrix row ({', '.join(columns)})"
+    raise InputError(f"teams.{team}.pick", f"pick {pick.notation()!r}: {reason}")
 
 
 def _check_used(
-    team: str, field: str, used: tuple[Any, ...], quota: Mapping[str, int], name: str
+    team: str,
+    field: str,
+    used: tuple[Any, ...],
+    values: frozenset[str],
+    items: tuple[tuple[str, int], ...],
+    name: str,
 ) -> None:
-    for value in used:
-        if value not in quota:
-            raise InputError(f"teams.{team}.{field}", f"{value!r} is not played in the {name}")
-        if used.count(value) > quota[value]:
-            raise InputError(
-                f"teams.{team}.{field}",
-                f"{value} used {used.count(value)} times; the season quota is {quota[value]}",
-            )
+    """Refuse used values that are not the competition's, or used over their quota (R7)."""
+    if values.issuperset(used):
+        for value, quota in items:
+            if used.count(value) > quota:
+                break
+        else:
+            return
+    _refuse_used(team, field, used, dict(items), name)
+
+
+def _refuse_used(
+    team: str, field: str, used: tuple[Any, ...], quota: Mapping[str, int], name: str
+) -> NoReturn:
+    bad = next(value for value in used if value not in quota or used.count(value) > quota[value])
+    if bad not in quota:
+        raise InputError(f"teams.{team}.{field}", f"{bad!r} is not played in the {name}")
+    raise InputError(
+        f"teams.{team}.{field}",
+        f"{bad} used {used.count(bad)} times; the season quota is {quota[bad]}",
+    )
+
+
+def _is_sequence(value: Any) -> bool:
+    """A list or a tuple (the fast check), or another sequence that is not a string."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return True
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
 
 def _checked_fixtures(fixtures: Any, teams: Mapping[str, TeamEntry]) -> tuple[tuple[str, str], ...]:
-    if isinstance(fixtures, str | bytes) or not isinstance(fixtures, Iterable):
+    if not _is_sequence(fixtures):
         raise InputError("fixtures", "must be a list of [home, away] pairs")
     checked: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
     for index, fixture in enumerate(fixtures):
-        where = f"fixtures[{index}]"
-        if isinstance(fixture, str) or not isinstance(fixture, Sequence) or len(fixture) != 2:
-            raise InputError(where, "must be a [home, away] pair")
-        if fixture[0] == fixture[1]:
-            raise InputError(where, f"team {fixture[0]!r} cannot play itself")
-        for team in fixture:
-            if not isinstance(team, str) or team not in teams:
-                raise InputError(where, f"unknown team {team!r} (not in teams)")
+        if not _is_sequence(fixture) or len(fixture) != 2:
+            raise InputError(f"fixtures[{index}]", "must be a [home, away] pair")
+        home, away = fixture
+        if home == away:
+            raise InputError(f"fixtures[{index}]", f"team {home!r} cannot play itself")
+        for team in (home, away):
+            if type(team) is not str or team not in teams:
+                raise InputError(f"fixtures[{index}]", f"unknown team {team!r} (not in teams)")
             if team in seen:
-                raise InputError(where, f"team {team!r} already plays in fixtures[{seen[team]}]")
+                raise InputError(
+                    f"fixtures[{index}]", f"team {team!r} already plays in fixtures[{seen[team]}]"
+                )
             seen[team] = index
-        checked.append((fixture[0], fixture[1]))
+        checked.append((home, away))
     return tuple(checked)
 
 

@@ -146,28 +146,36 @@ def refusal(pick: Pick, rules: Rules) -> str | None:
     >>> refusal(Pick.parse("C+(3)(4)"), rules_for("kdh"))
     'extra-time value 3 is not played in the kdh (values 0, 1, 2, X)'
     """
-    name = rules.competition.value
     if pick.column not in rules.columns:
         return (
-            f"column {pick.column} is not played in the {name} "
+            f"column {pick.column} is not played in the {rules.competition.value} "
             f"({rules.columns[0]}–{rules.columns[-1]})"
         )
     if pick.great_saves and not rules.great_saves:
-        return f"great saves (#) are played only in the championship, not in the {name} (R6)"
+        return (
+            "great saves (#) are played only in the championship, "
+            f"not in the {rules.competition.value} (R6)"
+        )
     if pick.extra_time not in rules.extra_time_quota:
         return (
-            f"extra-time value {pick.extra_time} is not played in the {name} "
+            f"extra-time value {pick.extra_time} is not played in the {rules.competition.value} "
             f"(values {', '.join(sorted(rules.extra_time_quota))})"
         )
     quota = rules.shootout_quota
     if quota is None:
         if pick.shootout is not None:
-            return f"a shootout value is played only in the KDH, not in the {name} (R7)"
+            return (
+                "a shootout value is played only in the KDH, "
+                f"not in the {rules.competition.value} (R7)"
+            )
     elif pick.shootout is None:
-        return f"the {name} needs a shootout value after the extra-time one, e.g. C+(1)(4) (R7)"
+        return (
+            f"the {rules.competition.value} needs a shootout value after the extra-time one, "
+            "e.g. C+(1)(4) (R7)"
+        )
     elif pick.shootout not in quota:
         return (
-            f"shootout value {pick.shootout} is not played in the {name} "
+            f"shootout value {pick.shootout} is not played in the {rules.competition.value} "
             f"(values {', '.join(sorted(quota))})"
         )
     return None

@@ -18,6 +18,7 @@ import pytest
 
 from engine.cli import COMMANDS, main, run
 
+ROOT = Path(__file__).resolve().parents[2]
 ROW = {"A": 3, "B": 3, "C": 1, "D": 4, "E": 3, "F": 5, "G": 1, "H": 1, "I": 4, "J": 3, "K": 2}
 
 
@@ -75,7 +76,11 @@ PROMOTION = {
 def engine(*args: str, stdin: bytes | str = b"") -> subprocess.CompletedProcess[bytes]:
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
-        [sys.executable, "-m", "engine", *args], input=data, capture_output=True, timeout=60
+        [sys.executable, "-m", "engine", *args],
+        input=data,
+        capture_output=True,
+        timeout=60,
+        cwd=ROOT,
     )
 
 

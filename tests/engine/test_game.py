@@ -910,6 +910,17 @@ PARTIAL_ROW = {"A": 1, "B": 1, "C": 1, "F": 2}
             id="no-shootout-value-left",
         ),
         pytest.param(
+            with_team(
+                "a",
+                entry("F(1)(1)", used_shootout=["5", "5"]),
+                competition="kdh",
+                matrix_row=KDH_ROW,
+            ),
+            "teams.a.used_shootout",
+            "5 used 2 times; the season quota is 1",
+            id="R7-shootout-value-twice",
+        ),
+        pytest.param(
             good_round(bonus_goal="x"), "bonus_goal", "unknown team 'x'", id="R5-unknown-bonus-team"
         ),
         pytest.param(
@@ -963,9 +974,13 @@ def test_round_is_frozen_and_keeps_its_own_copy() -> None:
         round_.teams["c"] = entry("B(1)")  # type: ignore[index]
 
 
-def test_team_entry_keeps_tuples() -> None:
-    team = TeamEntry(None, used_columns=["A"], used_extra_time=("1",))  # type: ignore[arg-type]
-    assert team.used_columns == ("A",) and team.used_extra_time == ("1",)
+def test_round_keeps_its_entries_used_values_as_tuples() -> None:
+    listed = TeamEntry(None, used_columns=["A"], used_extra_time=["1"], used_shootout=[])  # type: ignore[arg-type]
+    round_ = Round("championship", "s", dict(WEEK_1), {"a": listed}, [])
+    kept = round_.teams["a"]
+    assert (kept.used_columns, kept.used_extra_time, kept.used_shootout) == (("A",), ("1",), ())
+    ready = TeamEntry(None, used_columns=("A",))
+    assert Round("championship", "s", dict(WEEK_1), {"a": ready}, []).teams["a"] is ready
 
 
 def test_empty_pool_plays_nothing() -> None:
