@@ -73,8 +73,27 @@ class MatrixAdmin(admin.ModelAdmin):
         adopt(obj, services.matrix_create(season=obj.season, competition=obj.competition))
 
 
+class RoundForm(forms.ModelForm):
+    class Meta:
+        model = Round
+        fields = ["season", "competition", "number", "week", "stage", "deadline", "status"]
+        help_texts = {"deadline": _("Empty: the season's deadline for this week (R13).")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["deadline"].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        season, week = data.get("season"), data.get("week")
+        if not data.get("deadline") and season is not None and week:
+            data["deadline"] = season.deadline_for_week(week)
+        return data
+
+
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
+    form = RoundForm
     list_display = ["season", "competition", "number", "week", "stage", "deadline", "status"]
     list_filter = ["season", "competition", "stage", "status"]
     search_fields = ["=number", "=season__number"]

@@ -220,10 +220,6 @@ class Round(models.Model):
             return "wg-group" if self.stage == Stage.GROUP else "wg-knockout"
         return self.competition
 
-    @property
-    def deadline_passed(self) -> bool:
-        return timezone.now() >= self.deadline
-
 
 class Pool(models.Model):
     """What a referee arbitrates in a season: a division (championship) or a whole cup."""

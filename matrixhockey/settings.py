@@ -245,4 +245,6 @@ LOGGING = {
             "LOG_LEVEL", "info", ["debug", "info", "warning", "error", "critical"]
         ).upper(),
     },
+    # Django's own loggers print to the console already: no second copy through the root.
+    "loggers": {"django": {"level": "INFO", "propagate": False}},
 }

@@ -112,6 +112,19 @@ def test_a_running_seasons_matrix_is_read_only(admin_client: Client, season: Sea
     assert dict(matrix.cells.values_list("id", "value")) == before
 
 
+def test_a_new_rounds_deadline_defaults_to_the_seasons_for_its_week(
+    admin_client: Client, season: Season
+) -> None:
+    url = reverse("admin:competitions_round_add")
+    page = admin_client.get(url)
+    data = form_data(
+        page, season=season.pk, competition="championship", number=5, week=5, stage="regular"
+    )
+    response = admin_client.post(url, {**data, "deadline_0": "", "deadline_1": ""})
+    assert response.status_code == 302, errors(response)
+    assert Round.objects.get(number=5).deadline == season.deadline_for_week(5)
+
+
 def test_adding_a_pool_round_keeps_its_seed_secret(
     admin_client: Client, elite_pool: Pool, championship_round: Round
 ) -> None:

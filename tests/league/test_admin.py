@@ -23,6 +23,7 @@ from league.models import (
     Team,
 )
 from league.services import audit_record, pick_record
+from matrixhockey.admin import ReadOnlyAdmin
 from tests.admin_forms import errors, form_data
 
 pytestmark = pytest.mark.django_db
@@ -37,14 +38,20 @@ def change_url(obj: object) -> str:
     return reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
 
 
-def test_every_admin_list_opens(
+def test_every_admin_list_and_form_opens(
     admin_client: Client, coach: User, championship_round: Round, referee: User
 ) -> None:
-    for model in admin.site._registry:
-        if model._meta.app_label not in ("league", "competitions"):
+    for model, model_admin in admin.site._registry.items():
+        meta = model._meta
+        if meta.app_label not in ("league", "competitions"):
             continue
-        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
-        assert admin_client.get(url).status_code == 200, url
+        listing = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        assert admin_client.get(listing).status_code == 200, listing
+        adding = reverse(f"admin:{meta.app_label}_{meta.model_name}_add")
+        expected = 403 if isinstance(model_admin, ReadOnlyAdmin) else 200
+        assert admin_client.get(adding).status_code == expected, adding
+        for row in model.objects.all()[:3]:
+            assert admin_client.get(change_url(row)).status_code == 200, change_url(row)
 
 
 @pytest.mark.parametrize("who", ["coach", "referee", "visitor"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -23,8 +24,6 @@ def test_the_api_docs_load_their_scripts_from_the_site_itself(client: Client) ->
 
 
 def test_the_api_authenticates_by_token_and_session_and_throttles() -> None:
-    from django.conf import settings
-
     api = settings.REST_FRAMEWORK
     assert api["DEFAULT_AUTHENTICATION_CLASSES"] == [
         "rest_framework.authentication.TokenAuthentication",
