@@ -28,6 +28,7 @@ from competitions.models import (
 )
 from engine.dice import commitment
 from league.models import Division, Entry, Season
+from matrixhockey.db import save_valid
 
 _die = random.SystemRandom()
 
@@ -46,9 +47,7 @@ def matrix_create(
     """
     competition = Competition(competition)
     rules = competition.rules
-    matrix = Matrix(season=season, competition=competition)
-    matrix.full_clean()
-    matrix.save()
+    matrix = save_valid(Matrix(season=season, competition=competition))
     rows = range(1, rules.rounds + 1)
     if values is None:
         values = {row: {col: _die.randint(1, 6) for col in rules.columns} for row in rows}
@@ -84,17 +83,16 @@ def round_create(
     deadline: datetime | None = None,
 ) -> Round:
     """A round of ``competition``; its deadline defaults to the season's for ``week`` (R13)."""
-    round = Round(
-        season=season,
-        competition=Competition(competition),
-        number=number,
-        week=week,
-        stage=Stage(stage),
-        deadline=deadline or season.deadline_for_week(week),
+    return save_valid(
+        Round(
+            season=season,
+            competition=Competition(competition),
+            number=number,
+            week=week,
+            stage=Stage(stage),
+            deadline=deadline or season.deadline_for_week(week),
+        )
     )
-    round.full_clean()
-    round.save()
-    return round
 
 
 @transaction.atomic
@@ -107,14 +105,14 @@ def pool_create(
 ) -> Pool:
     """A championship division's pool (give ``division``) or a cup's pool (named after it)."""
     competition = Competition(competition)
-    pool = Pool(
-        season=season,
-        competition=competition,
-        division=division,
-        slug=division.slug if division is not None else competition.value,
+    pool = save_valid(
+        Pool(
+            season=season,
+            competition=competition,
+            division=division,
+            slug=division.slug if division is not None else competition.value,
+        )
     )
-    pool.full_clean()
-    pool.save()
     pool.referees.set(referees)
     return pool
 
@@ -124,10 +122,7 @@ def pool_round_create(*, pool: Pool, round: Round) -> PoolRound:
     """``pool``'s part of ``round``, with a fresh secret seed and its public SHA-256 (R23)."""
     where = f"{round.season.number}/{pool.slug}/{round.competition}-{round.number}"
     seed = f"{where}/{secrets.token_hex(16)}"
-    pool_round = PoolRound(pool=pool, round=round, seed=seed, seed_hash=commitment(seed))
-    pool_round.full_clean()
-    pool_round.save()
-    return pool_round
+    return save_valid(PoolRound(pool=pool, round=round, seed=seed, seed_hash=commitment(seed)))
 
 
 @transaction.atomic
@@ -135,7 +130,6 @@ def fixture_create(
     *, pool_round: PoolRound, home: Entry, away: Entry, label: Fixture.Label | str = ""
 ) -> Fixture:
     """A game of ``pool_round``; a team plays at most once per pool round."""
-    fixture = Fixture(pool_round=pool_round, home=home, away=away, label=Fixture.Label(label))
-    fixture.full_clean()
-    fixture.save()
-    return fixture
+    return save_valid(
+        Fixture(pool_round=pool_round, home=home, away=away, label=Fixture.Label(label))
+    )

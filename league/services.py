@@ -8,7 +8,6 @@ message rather than half-saved rows; the database constraints stay the last line
 from __future__ import annotations
 
 from datetime import date, datetime, time
-from typing import TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
@@ -30,6 +29,7 @@ from league.models import (
     StockReason,
     Team,
 )
+from matrixhockey.db import save_valid
 
 STANDARD_DIVISIONS: tuple[tuple[str, str, int, str], ...] = (
     ("elite", "Elite", 1, ""),
@@ -47,15 +47,6 @@ class StockBelowZero(ValidationError):
     """A stock movement that would leave a negative balance: refused, nothing written."""
 
 
-M = TypeVar("M", bound=models.Model)
-
-
-def _saved(instance: M, *, exclude: tuple[str, ...] = ()) -> M:
-    instance.full_clean(exclude=exclude)
-    instance.save()
-    return instance
-
-
 @transaction.atomic
 def season_create(
     *,
@@ -67,7 +58,7 @@ def season_create(
     deadline_time: time = time(17, 0),
 ) -> Season:
     """A new season in preparation (R13's deadline defaults: Friday 17:00 Europe/Paris)."""
-    return _saved(
+    return save_valid(
         Season(
             number=number,
             name=name,
@@ -108,7 +99,7 @@ def team_create(
     is_dummy: bool = False,
 ) -> Team:
     """A new team; its slug defaults to the slugified name. A user coaches one team at most."""
-    return _saved(Team(name=name, slug=slug or slugify(name), coach=coach, is_dummy=is_dummy))
+    return save_valid(Team(name=name, slug=slug or slugify(name), coach=coach, is_dummy=is_dummy))
 
 
 @transaction.atomic
@@ -127,7 +118,7 @@ def entry_create(
     The starting stocks (R21) are written as ``season_start`` movements, so the ledger always
     adds up to the balances.
     """
-    entry = _saved(Entry(season=season, team=team, division=division, code=code))
+    entry = save_valid(Entry(season=season, team=team, division=division, code=code))
     for kind, amount in (
         (StockKind.EXTRA_GOALS, extra_goals),
         (StockKind.GREAT_SAVES, great_saves),
@@ -196,7 +187,7 @@ def entry_replace(*, entry: Entry, team: Team, by: AbstractBaseUser | None = Non
         raise ValidationError(_("This team entry was already replaced."))
     old.replaced_at = timezone.now()
     old.save(update_fields=["replaced_at"])
-    new = _saved(
+    new = save_valid(
         Entry(
             season=old.season,
             team=team,
@@ -249,7 +240,7 @@ def pick_record(
         entered_by=entered_by,
         received_at=received_at or timezone.now(),
     )
-    return _saved(pick, exclude=("receipt",))
+    return save_valid(pick, exclude=("receipt",))
 
 
 def audit_record(

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from django.db import models
+
+M = TypeVar("M", bound=models.Model)
+
+
+def save_valid(instance: M, *, exclude: tuple[str, ...] = ()) -> M:
+    """Validate ``instance`` (fields, ``clean()``, constraints) and save it; services write rows
+    this way so that callers get a ``ValidationError`` with a message, not an IntegrityError."""
+    instance.full_clean(exclude=exclude)
+    instance.save()
+    return instance
 
 
 def choices_constraint(
