@@ -100,15 +100,20 @@ def random_division(seed: int, week: int = 6) -> tuple[dict[str, str | None], di
 def entries(
     notations: dict[str, str | None], used: dict[str, dict[str, tuple[str, ...]]] | None = None
 ) -> dict[str, TeamEntry]:
-    return {
-        team: TeamEntry(
-            None if text is None else Pick.parse(text),
+    """The round's entries, built the way a service would build them from its rows."""
+    used = used or {}
+    none: dict[str, tuple[str, ...]] = {"used_columns": (), "used_extra_time": ()}
+    built = {}
+    for team, text in notations.items():
+        done = used.get(team, none)
+        built[team] = TeamEntry(
+            pick=None if text is None else Pick.parse(text),
+            used_columns=done["used_columns"],
+            used_extra_time=done["used_extra_time"],
             extra_goals=3,
             great_saves=2,
-            **(used or {}).get(team, {}),
         )
-        for team, text in notations.items()
-    }
+    return built
 
 
 def ratio_case(

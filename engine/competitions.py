@@ -173,6 +173,9 @@ RULES: Mapping[Competition, Rules] = MappingProxyType(
 )
 
 
+_BY_NAME: Mapping[str, Rules] = MappingProxyType({c.value: rules for c, rules in RULES.items()})
+
+
 def rules_for(competition: Competition | str) -> Rules:
     """The rules of a competition, given as a :class:`Competition` or its name.
 
@@ -184,8 +187,8 @@ def rules_for(competition: Competition | str) -> Rules:
     if isinstance(competition, Competition):
         return RULES[competition]
     try:
-        return RULES[Competition(competition)]
-    except ValueError:
+        return _BY_NAME[competition]
+    except (KeyError, TypeError):
         names = [c.value for c in Competition]
         expected = f"{', '.join(names[:-1])} or {names[-1]}"
         raise InputError(

@@ -215,17 +215,19 @@ class Round:
         row = _checked_row(self.matrix_row, facts)
         freeze(self, "_row", row)
         freeze(self, "matrix_row", MappingProxyType(row))
-        columns = tuple(c for c in rules.columns if c in self.matrix_row)
-        column_set = frozenset(columns)
+        if len(row) == len(rules.columns):  # the usual full row
+            columns, column_set = rules.columns, facts.column_values
+        else:
+            columns = tuple([c for c in rules.columns if c in row])
+            column_set = frozenset(columns)
         freeze(self, "_columns", columns)
         teams = _checked_teams(self.teams, facts, columns, column_set)
         freeze(self, "_entries", teams)
         freeze(self, "teams", MappingProxyType(teams))
         freeze(self, "_order", tuple(sorted(teams)))
-        fixtures = _checked_fixtures(self.fixtures, teams)
+        fixtures, paired = _checked_fixtures(self.fixtures, teams)
         freeze(self, "fixtures", fixtures)
-        paired = {team for fixture in fixtures for team in fixture}
-        freeze(self, "_unpaired", tuple(t for t in self._order if t not in paired))
+        freeze(self, "_unpaired", tuple([t for t in self._order if t not in paired]))
         bonus = self.bonus_goal
         if rules.bonus_goal and bonus is not DRAWN and bonus is not None and bonus not in teams:
             raise InputError("bonus_goal", f"unknown team {bonus!r}")
@@ -782,7 +784,10 @@ def _is_sequence(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
 
-def _checked_fixtures(fixtures: Any, teams: Mapping[str, TeamEntry]) -> tuple[tuple[str, str], ...]:
+def _checked_fixtures(
+    fixtures: Any, teams: Mapping[str, TeamEntry]
+) -> tuple[tuple[tuple[str, str], ...], dict[str, int]]:
+    """The fixtures as ``(home, away)`` tuples, and each team's fixture index."""
     if not _is_sequence(fixtures):
         raise InputError("fixtures", "must be a list of [home, away] pairs")
     checked: list[tuple[str, str]] = []
@@ -802,7 +807,7 @@ def _checked_fixtures(fixtures: Any, teams: Mapping[str, TeamEntry]) -> tuple[tu
                 )
             seen[team] = index
         checked.append((home, away))
-    return tuple(checked)
+    return tuple(checked), seen
 
 
 def round_from_json(doc: Any) -> Round:
