@@ -487,7 +487,7 @@ def play_round(round_: Round) -> RoundResult:
 
     # A team's record is the first seven fields of its result, in order.
     teams = {team: TeamResult(*played[team], team == bonus, goals[team]) for team in order}
-    return RoundResult(bonus, teams, tuple(matches), qualified, tuple(dice.draws))
+    return RoundResult(bonus, MappingProxyType(teams), tuple(matches), qualified, tuple(dice.draws))
 
 
 def _columns_left(round_: Round, entry: TeamEntry) -> list[str]:
