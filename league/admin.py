@@ -17,13 +17,16 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from league import services
+from league import emails, services
 from league.models import (
     AuditLog,
     Division,
     Entry,
+    OutboundEmail,
     Pick,
+    Profile,
     Season,
     StockKind,
     StockMovement,
@@ -318,3 +321,75 @@ class AuditLogAdmin(ReadOnlyAdmin):
     search_fields = ["action", "object_repr", "actor__username"]
     date_hierarchy = "at"
     list_select_related = ["actor", "content_type"]
+
+
+@admin.register(OutboundEmail)
+class OutboundEmailAdmin(admin.ModelAdmin):
+    """The outbox: what was sent, what waits for the mail server, what failed. Read-only, with
+    a "resend" action."""
+
+    list_display = ["created_at", "subject", "recipients", "template", "language", "status"]
+    list_display += ["attempts", "sent_at"]
+    list_filter = ["status", "template", "language"]
+    search_fields = ["subject", "to", "last_error"]
+    date_hierarchy = "created_at"
+    readonly_fields = [
+        "template",
+        "language",
+        "to",
+        "reply_to",
+        "headers",
+        "subject",
+        "body_text",
+        "html_preview",
+        "status",
+        "attempts",
+        "last_error",
+        "created_at",
+        "sent_at",
+    ]
+    fields = readonly_fields
+    actions = ["resend"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: OutboundEmail | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: OutboundEmail | None = None) -> bool:
+        return False
+
+    @admin.display(description=_("to"))
+    def recipients(self, email: OutboundEmail) -> str:
+        return ", ".join(email.to)
+
+    @admin.display(description=_("HTML body"))
+    def html_preview(self, email: OutboundEmail) -> str:
+        # Sandboxed: the email's HTML is shown as the recipient sees it, without scripts.
+        return format_html(
+            '<iframe sandbox srcdoc="{}" title="{}" style="width:100%;min-height:28rem;'
+            'border:1px solid var(--hairline-color)"></iframe>',
+            email.body_html,
+            email.subject,
+        )
+
+    @admin.action(description=_("Resend the selected emails"))
+    def resend(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]) -> None:
+        count = 0
+        for email in queryset:
+            emails.email_resend(email=email)
+            count += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d email queued again.", "%(count)d emails queued again.", count)
+            % {"count": count},
+        )
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_filter = ["language"]
+    search_fields = ["user__username", "user__email"]
+    autocomplete_fields = ["user"]

@@ -499,3 +499,81 @@ class AuditLog(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"
+
+
+class Language(models.TextChoices):
+    """The languages the league speaks to its people in (French is the league's own)."""
+
+    FRENCH = "fr", "Français"
+    ENGLISH = "en", "English"
+
+
+class Profile(models.Model):
+    """A person's own settings: the language of their emails and pages."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="profile",
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.FRENCH
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+        constraints = [choices_constraint("language", Language, "profile_language_valid")]
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
+class OutboundEmailStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+
+
+class OutboundEmail(models.Model):
+    """The outbox: every email the league sends, rendered once and kept with its fate.
+
+    A Celery task delivers it; while the mail server fails, the row stays ``queued`` and the task
+    retries with backoff, so a failing server delays mail and never loses it. ``failed`` means
+    the retries ran out: an admin can resend.
+    """
+
+    Status = OutboundEmailStatus
+
+    template = models.CharField(_("template"), max_length=64)
+    language = models.CharField(_("language"), max_length=8, choices=Language.choices)
+    to = models.JSONField(_("to"), default=list)
+    reply_to = models.JSONField(_("reply to"), default=list, blank=True)
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
+    subject = models.CharField(_("subject"), max_length=255)
+    body_text = models.TextField(_("text body"))
+    body_html = models.TextField(_("HTML body"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("outbound email")
+        verbose_name_plural = _("outbox")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            choices_constraint("status", OutboundEmailStatus, "outbound_email_status_valid"),
+            choices_constraint("language", Language, "outbound_email_language_valid"),
+            models.CheckConstraint(
+                condition=~Q(status="sent") | Q(sent_at__isnull=False),
+                name="outbound_email_sent_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject} → {', '.join(self.to)}"

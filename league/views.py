@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -21,3 +22,9 @@ def healthz(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok", content_type="text/plain")
+
+
+@login_required
+def picks(request: HttpRequest) -> HttpResponse:
+    """The coach's picks for every open round of their team."""
+    return render(request, "league/picks.html", {})

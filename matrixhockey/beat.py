@@ -9,4 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-SCHEDULE: dict[str, dict[str, Any]] = {}
+from celery.schedules import crontab
+
+SCHEDULE: dict[str, dict[str, Any]] = {
+    # Emails whose delivery task was lost (broker down when queued) go out late, not never.
+    "emails-requeue-stale": {
+        "task": "league.emails_requeue_stale",
+        "schedule": crontab(minute="*/5"),
+    },
+}

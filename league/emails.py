@@ -1,0 +1,212 @@
+"""The league's emails, as healthchecks does them: one helper, one small function per kind.
+
+:func:`email_send` renders ``templates/emails/<name>-subject.txt``, ``<name>-body.txt`` and
+``<name>-body.html`` in the recipient's language, stores the result in the outbox
+(:class:`~league.models.OutboundEmail`) and, once the transaction commits, asks a Celery task to
+deliver it (``league.tasks.email_deliver``). The task calls :func:`email_deliver`; while the mail
+server fails it retries with backoff, so mail is delayed, never lost.
+
+Each kind of email is a small function (``email_pick_receipt``…) that picks the recipient, the
+language and the context, and calls :func:`email_send`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from league.models import Language, OutboundEmail, Pick, Profile
+
+logger = logging.getLogger(__name__)
+
+STALE_QUEUED_AFTER = timedelta(minutes=10)
+"""A queued email older than this whose task was lost (broker down) is queued again."""
+
+
+class EmailDeliveryFailed(Exception):
+    """The mail server refused or could not be reached; the email stays queued for a retry."""
+
+
+def user_language(user: AbstractBaseUser) -> str:
+    """The language ``user`` chose in « My account » (French, the league's, by default)."""
+    profile = Profile.objects.filter(user=user).first()
+    return profile.language if profile else Language.FRENCH
+
+
+def site_url(path: str) -> str:
+    """An absolute address on the site, for links in emails (``SITE_URL``)."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def email_send(
+    *,
+    template: str,
+    to: str | list[str],
+    context: dict[str, object],
+    language: str,
+    reply_to: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> OutboundEmail:
+    """Render ``emails/<template>-*`` in ``language``, store it in the outbox and queue it.
+
+    The subject is one line whatever the template's line breaks. The email goes out once the
+    caller's transaction commits (nothing is sent for a rolled-back action).
+    """
+    language = Language(language).value
+    recipients = [to] if isinstance(to, str) else list(to)
+    context = {"league_name": settings.LEAGUE_NAME, "site_url": site_url("/"), **context}
+    with translation.override(language):
+        subject = _one_line(render_to_string(f"emails/{template}-subject.txt", context))
+        body_text = render_to_string(f"emails/{template}-body.txt", context).strip() + "\n"
+        body_html = render_to_string(f"emails/{template}-body.html", context)
+    email = OutboundEmail.objects.create(
+        template=template,
+        language=language,
+        to=recipients,
+        reply_to=list(reply_to or []),
+        headers=dict(headers or {}),
+        subject=subject[:255],
+        body_text=body_text,
+        body_html=body_html,
+    )
+    email_enqueue(email=email)
+    return email
+
+
+def email_enqueue(*, email: OutboundEmail) -> None:
+    """Ask a worker to deliver ``email`` once the current transaction commits.
+
+    If the broker cannot take the task, the email stays queued: :func:`emails_requeue_stale`
+    (run by beat) queues it again later.
+    """
+    from league.tasks import email_deliver as deliver_task
+
+    def enqueue() -> None:
+        try:
+            deliver_task.delay(email.pk)
+        except Exception:  # the broker is down: the row is the source of truth, beat retries
+            logger.exception("Could not queue email %s; it stays queued", email.pk)
+
+    transaction.on_commit(enqueue)
+
+
+def email_deliver(*, email_id: int) -> OutboundEmail | None:
+    """Send queued email ``email_id`` through Django's email backend.
+
+    The row is locked while it is sent (``skip_locked``: a second worker finds nothing to do),
+    so it goes out once. On an SMTP or connection error the attempt and the error are recorded,
+    the row stays ``queued`` and :class:`EmailDeliveryFailed` tells the task to retry. Returns
+    the email, or ``None`` when there was nothing to send (already sent, failed, or being sent).
+    """
+    with transaction.atomic():
+        email = (
+            OutboundEmail.objects.select_for_update(skip_locked=True)
+            .filter(pk=email_id, status=OutboundEmail.Status.QUEUED)
+            .first()
+        )
+        if email is None:
+            return None
+        message = EmailMultiAlternatives(
+            subject=email.subject,
+            body=email.body_text,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=email.to,
+            reply_to=email.reply_to or None,
+            headers=email.headers or None,
+        )
+        if email.body_html:
+            message.attach_alternative(email.body_html, "text/html")
+        email.attempts += 1
+        try:
+            message.send(fail_silently=False)
+        except OSError as error:  # smtplib.SMTPException and socket errors are OSErrors
+            failure = f"{type(error).__name__}: {error}"
+        else:
+            email.status = OutboundEmail.Status.SENT
+            email.sent_at = timezone.now()
+            email.last_error = ""
+            email.save(update_fields=["status", "sent_at", "attempts", "last_error"])
+            return email
+        email.last_error = failure
+        email.save(update_fields=["attempts", "last_error"])
+    raise EmailDeliveryFailed(failure)
+
+
+def email_mark_failed(*, email_id: int) -> None:
+    """The retries ran out: the email is ``failed`` (kept, and an admin can resend it)."""
+    OutboundEmail.objects.filter(pk=email_id, status=OutboundEmail.Status.QUEUED).update(
+        status=OutboundEmail.Status.FAILED
+    )
+
+
+@transaction.atomic
+def email_resend(*, email: OutboundEmail) -> OutboundEmail:
+    """Queue ``email`` again (an admin's action): the same content, to the same people.
+
+    A sent email goes out once more; a queued one is only queued again.
+    """
+    email = OutboundEmail.objects.select_for_update().get(pk=email.pk)
+    email.status = OutboundEmail.Status.QUEUED
+    email.sent_at = None
+    email.save(update_fields=["status", "sent_at"])
+    email_enqueue(email=email)
+    return email
+
+
+def emails_requeue_stale(*, older_than: timedelta = STALE_QUEUED_AFTER) -> int:
+    """Queue again the emails never tried ``older_than`` after being queued (their task was
+    lost, e.g. the broker was down). Emails already tried have a retry on its way."""
+    stale = OutboundEmail.objects.filter(
+        status=OutboundEmail.Status.QUEUED,
+        attempts=0,
+        created_at__lt=timezone.now() - older_than,
+    )
+    count = 0
+    for email in stale.only("pk"):
+        email_enqueue(email=email)
+        count += 1
+    return count
+
+
+# --- One function per kind of email --------------------------------------------------------------
+
+
+def email_pick_receipt(*, pick: Pick) -> OutboundEmail | None:
+    """The receipt of a received pick, to the team's coach in their language.
+
+    Only the team's own coach gets it (a pick is secret until its round is published). Nothing
+    is sent for a team without a coach or a coach without an address.
+    """
+    coach = pick.entry.team.coach
+    if coach is None or not coach.email:
+        return None
+    zone = ZoneInfo(pick.round.season.time_zone)
+    return email_send(
+        template="pick-receipt",
+        to=coach.email,
+        language=user_language(coach),
+        context={
+            "coach": coach,
+            "team": pick.entry.team,
+            "round": pick.round,
+            "pick": pick,
+            "received_at": timezone.localtime(pick.received_at, zone),
+            "deadline": timezone.localtime(pick.round.deadline, zone),
+            "time_zone": pick.round.season.time_zone,
+            "picks_url": site_url(reverse("picks")),
+        },
+    )

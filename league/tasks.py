@@ -1,0 +1,53 @@
+"""The league's Celery tasks: they take ids, call one service, and retry there."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Task, shared_task
+
+from league import emails
+
+logger = logging.getLogger(__name__)
+
+EMAIL_MAX_RETRIES = 12
+"""About a day of retries (backoff doubling up to an hour) before an email is marked failed."""
+EMAIL_RETRY_BASE_SECONDS = 30
+EMAIL_RETRY_MAX_SECONDS = 3600
+
+
+def email_retry_countdown(retries: int) -> int:
+    """Seconds before retry number ``retries + 1``: 30 s, 1 min, 2 min… capped at an hour."""
+    return min(EMAIL_RETRY_BASE_SECONDS * 2**retries, EMAIL_RETRY_MAX_SECONDS)
+
+
+@shared_task(bind=True, name="league.email_deliver", max_retries=EMAIL_MAX_RETRIES)
+def email_deliver(self: Task, email_id: int) -> str:
+    """Deliver outbox email ``email_id``; on a mail server failure, retry later with backoff.
+
+    The email stays queued between attempts; when the retries run out it is marked failed (an
+    admin can resend). Running eagerly (no broker), a failure leaves it queued for the next
+    ``emails_requeue_stale``.
+    """
+    try:
+        email = emails.email_deliver(email_id=email_id)
+    except emails.EmailDeliveryFailed as error:
+        if self.request.is_eager:
+            logger.warning("Email %s not sent (%s); it stays queued", email_id, error)
+            return "queued"
+        if self.request.retries >= self.max_retries:
+            emails.email_mark_failed(email_id=email_id)
+            logger.error(
+                "Email %s failed after %d attempts: %s", email_id, self.max_retries + 1, error
+            )
+            return "failed"
+        raise self.retry(
+            exc=error, countdown=email_retry_countdown(self.request.retries)
+        ) from error
+    return "sent" if email is not None else "nothing to send"
+
+
+@shared_task(name="league.emails_requeue_stale")
+def emails_requeue_stale() -> int:
+    """Queue again the emails whose delivery task was lost (beat runs it every few minutes)."""
+    return emails.emails_requeue_stale()
