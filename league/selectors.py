@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
+from django.utils import timezone
 
-from competitions.models import Round
-from league.models import Division, Entry, Pick, Season
+from competitions import selectors as competition_selectors
+from competitions.models import Competition, Fixture, Pool, PoolRound, Round, Stage
+from league.models import Division, Entry, Pick, Season, StockKind, StockMovement, Team
 
 
 @dataclass(frozen=True)
@@ -46,3 +51,248 @@ def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
 def pick_current(*, entry: Entry, round: Round) -> Pick | None:
     """R12: the pick that counts, the last received (ties on time go to the later stored)."""
     return pick_history(entry=entry, round=round).first()
+
+
+# --- Picks: what a team may still play, which rounds it may still send picks for (issue 4) ------
+
+
+@dataclass(frozen=True)
+class EntryChoices:
+    """What a team has left in one competition: « infos équipes », and the pick form's choices.
+
+    ``extra_time`` and ``shootout`` map each value still playable to the uses left, in the
+    order 0, 1, 2, 3, X; the quotas are the engine's (R7), the columns its matrix's (R19).
+    """
+
+    competition: str
+    columns: tuple[str, ...]
+    extra_time: dict[str, int]
+    shootout: dict[str, int]
+    extra_goals: int
+    great_saves: int
+
+    @staticmethod
+    def spread(counts: dict[str, int]) -> list[str]:
+        """``{"0": 2, "X": 1}`` → ``["0", "0", "X"]``: one item per use left."""
+        return [value for value, left in counts.items() for _ in range(left)]
+
+
+def _value_order(value: str) -> tuple[bool, str]:
+    return (value == "X", value)
+
+
+def _left(quota: Mapping[str, int], used: Iterable[str]) -> dict[str, int]:
+    spent = Counter(used)
+    return {
+        value: quota[value] - spent[value]
+        for value in sorted(quota, key=_value_order)
+        if quota[value] > spent[value]
+    }
+
+
+def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:
+    """``entry``'s extra goals and great saves (R6): now, or as the published rounds left them.
+
+    Published only, the movements tied to a round whose pool round (the entry's pool in that
+    round's competition) is not published are taken back out: an arbitrated but unpublished
+    round must not show what the team spent in it.
+    """
+    if not published_only:
+        return entry.extra_goals, entry.great_saves
+    published = PoolRound.objects.filter(
+        round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
+    ).filter(
+        Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
+        | Q(pool__members__entry_id=entry.pk)
+    )
+    hidden = dict(
+        StockMovement.objects.filter(entry=entry, round__isnull=False)
+        .exclude(Exists(published))
+        .values_list("kind")
+        .annotate(total=Sum("delta"))
+        .values_list("kind", "total")
+    )
+    return (
+        entry.extra_goals - hidden.get(StockKind.EXTRA_GOALS, 0),
+        entry.great_saves - hidden.get(StockKind.GREAT_SAVES, 0),
+    )
+
+
+def entry_choices(
+    *, entry: Entry, competition: Competition | str, published_only: bool
+) -> EntryChoices:
+    """What ``entry`` may still play in ``competition``: columns, extra-time values with the uses
+    left, shootout values (KDH), extra-goal and great-save stocks.
+
+    ``published_only``: after the published rounds, what anyone may see (« infos équipes »);
+    otherwise after every arbitrated round too, the team's own pick form (its own record).
+    """
+    competition = Competition(competition)
+    rules = competition.rules
+    used = competition_selectors.entry_used(
+        entry=entry, competition=competition, published_only=published_only
+    )
+    extra_goals, great_saves = entry_stocks(entry=entry, published_only=published_only)
+    return EntryChoices(
+        competition=competition.value,
+        columns=tuple(c for c in rules.columns if c not in set(used.columns)),
+        extra_time=_left(rules.extra_time_quota, used.extra_time),
+        shootout=_left(rules.shootout_quota or {}, used.shootout),
+        extra_goals=extra_goals,
+        great_saves=great_saves,
+    )
+
+
+def entry_pool(*, entry: Entry, competition: Competition | str) -> Pool | None:
+    """The pool ``entry`` plays ``competition`` in: its division's, or the cup's when it is in."""
+    competition = Competition(competition)
+    pools = Pool.objects.filter(season_id=entry.season_id, competition=competition)
+    if competition == Competition.CHAMPIONSHIP:
+        return pools.filter(division_id=entry.division_id).first()
+    return pools.filter(members__entry_id__in=_lineage_ids(entry)).first()
+
+
+def _lineage_ids(entry: Entry) -> list[int]:
+    # R14: a replacement plays where the team it replaced was.
+    return [e.pk for e in competition_selectors.entry_lineage(entry=entry)]
+
+
+def entry_plays_round(*, entry: Entry, round: Round) -> bool:
+    """Whether ``entry`` plays ``round``: every playing team plays the championship; a cup's
+    round, when its team is in the cup (a member of its pool) and not knocked out.
+
+    Once the round's games are drawn, only their teams play it. Before that, a KDH team is out
+    after a lost game (R17; a lucky loser, R15, comes back through the draw), and a WG team is out
+    of the knockout stage once the semi-finals are drawn without it (R18).
+    """
+    if entry.season_id != round.season_id or not entry.is_playing:
+        return False
+    if round.competition == Competition.CHAMPIONSHIP:
+        return True
+    pool = entry_pool(entry=entry, competition=round.competition)
+    if pool is None:
+        return False
+    mine = _lineage_ids(entry)
+    in_game = Q(home_id__in=mine) | Q(away_id__in=mine)
+    games = Fixture.objects.filter(pool_round__pool=pool)
+    drawn = games.filter(pool_round__round=round)
+    if drawn.exists():
+        return drawn.filter(in_game).exists()
+    earlier = games.filter(pool_round__round__number__lt=round.number)
+    if round.competition == Competition.KDH:
+        lost = earlier.filter(in_game, result__isnull=False).exclude(result__winner_id__in=mine)
+        return not lost.exists()
+    if round.stage == Stage.GROUP:
+        return True
+    knockout = earlier.exclude(pool_round__round__stage=Stage.GROUP)
+    return not knockout.exists() or knockout.filter(in_game).exists()
+
+
+def round_status(*, round: Round, now: datetime | None = None) -> str:
+    """``round``'s status as the API shows it: an open round whose deadline passed is closed."""
+    now = now or timezone.now()
+    if round.status == Round.Status.OPEN and now >= round.deadline:
+        return Round.Status.CLOSED
+    return round.status
+
+
+@dataclass(frozen=True)
+class OpenRound:
+    """A round a team may still send a pick for, with its pick that counts so far (R12)."""
+
+    round: Round
+    competition: str
+    entry: Entry
+    current: Pick | None
+
+
+@dataclass(frozen=True)
+class OpenWeek:
+    """One week of open rounds: the championship's, and the cups' the team plays that week."""
+
+    week: int
+    deadline: datetime
+    rounds: list[OpenRound]
+
+
+def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWeek]:
+    """The rounds of the current season ``team`` may still send picks for, by week (R12, R13).
+
+    Every round whose deadline is still ahead counts, however far (picks in advance); a cup's
+    only while the team plays it (:func:`entry_plays_round`).
+    """
+    now = now or timezone.now()
+    season = season_current()
+    if season is None:
+        return []
+    entry = Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
+    if entry is None:
+        return []
+    rounds = Round.objects.filter(
+        season=season, deadline__gt=now, status=Round.Status.OPEN
+    ).order_by("week", "deadline", "competition", "number")
+    weeks: dict[int, OpenWeek] = {}
+    for round in rounds:
+        if not entry_plays_round(entry=entry, round=round):
+            continue
+        week = weeks.setdefault(
+            round.week, OpenWeek(week=round.week, deadline=round.deadline, rounds=[])
+        )
+        week.rounds.append(
+            OpenRound(
+                round=round,
+                competition=round.competition,
+                entry=entry,
+                current=pick_current(entry=entry, round=round),
+            )
+        )
+    return list(weeks.values())
+
+
+def pool_find(*, season: Season, competition: Competition | str, pool_slug: str) -> Pool | None:
+    """``season``'s pool ``pool_slug`` of ``competition`` (a division slug, or kdh / wg)."""
+    try:
+        competition = Competition(competition)
+    except ValueError:
+        return None
+    return (
+        Pool.objects.filter(season=season, competition=competition, slug=pool_slug)
+        .select_related("division")
+        .first()
+    )
+
+
+def pool_entries(*, pool: Pool) -> list[Entry]:
+    """The teams of ``pool`` now playing: its division's, or the cup's members (by code within
+    their division), a replaced team's place held by its replacement (R14)."""
+    if pool.competition == Competition.CHAMPIONSHIP:
+        entries = Entry.objects.filter(
+            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+        )
+    else:
+        members = [m.entry for m in pool.members.select_related("entry")]
+        holders = {_holder(entry).pk for entry in members}
+        entries = Entry.objects.filter(pk__in=holders)
+    return list(entries.select_related("team", "division").order_by("division", "code"))
+
+
+def _holder(entry: Entry) -> Entry:
+    while entry.replaced_at is not None:
+        entry = Entry.objects.get(replaces_id=entry.pk)
+    return entry
+
+
+def pool_infos(
+    *, season: Season, competition: Competition | str, pool_slug: str
+) -> dict[str, EntryChoices] | None:
+    """« Infos équipes »: for every team of the pool (by slug), what it has left after the
+    *published* rounds only; ``None`` when there is no such pool."""
+    pool = pool_find(season=season, competition=competition, pool_slug=pool_slug)
+    if pool is None:
+        return None
+    return {
+        entry.team.slug: entry_choices(
+            entry=entry, competition=pool.competition, published_only=True
+        )
+        for entry in pool_entries(pool=pool)
+    }
