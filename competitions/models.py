@@ -378,6 +378,15 @@ class PoolRound(models.Model):
         blank=True,
         related_name="+",
     )
+    qualified = models.ManyToManyField(
+        Entry,
+        verbose_name=_("qualified"),
+        blank=True,
+        related_name="qualified_in",
+        help_text=_(
+            "Cups: the teams this round sends on (R15, R17, R18), lucky losers and byes included."
+        ),
+    )
 
     class Meta:
         verbose_name = _("pool round")
@@ -564,8 +573,8 @@ class TeamResult(models.Model):
     entry = models.ForeignKey(
         Entry, verbose_name=_("team entry"), on_delete=models.PROTECT, related_name="team_results"
     )
-    column = models.CharField(_("column"), max_length=1)
-    extra_time = models.CharField(_("extra time"), max_length=1)
+    column = models.CharField(_("column"), max_length=1, blank=True)
+    extra_time = models.CharField(_("extra time"), max_length=1, blank=True)
     shootout = models.CharField(_("shootout"), max_length=1, blank=True)
     extra_goals_used = models.PositiveSmallIntegerField(_("extra goals used"), default=0)
     great_saves_used = models.PositiveSmallIntegerField(_("great saves used"), default=0)
@@ -591,11 +600,14 @@ class TeamResult(models.Model):
             models.UniqueConstraint(
                 fields=["pool_round", "entry"], name="team_result_one_per_pool_round"
             ),
+            # R15: a cup team that forfeits (ONR) plays no column and no value.
             models.CheckConstraint(
-                condition=Q(column__in=MATRIX_COLUMNS), name="team_result_column_valid"
+                condition=Q(column__in=MATRIX_COLUMNS) | Q(column="", onr=True),
+                name="team_result_column_valid",
             ),
             models.CheckConstraint(
-                condition=Q(extra_time__in=EXTRA_TIME_VALUES), name="team_result_extra_time_valid"
+                condition=Q(extra_time__in=EXTRA_TIME_VALUES) | Q(extra_time="", onr=True),
+                name="team_result_extra_time_valid",
             ),
             models.CheckConstraint(
                 condition=Q(shootout="") | Q(shootout__in=SHOOTOUT_VALUES),
@@ -620,3 +632,64 @@ class TeamResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.team} [{self.display}] {self.goals}"
+
+
+class OnrReplacement(models.TextChoices):
+    """R14: who takes over a team at its third ONR (proposed here, confirmed by an admin)."""
+
+    NONE = "", _("none")
+    DUMMY = "dummy", _("a dummy team")
+    WAITING_LIST = "waiting_list", _("the first team of the waiting list")
+
+
+class OnrSanction(models.Model):
+    """A week in which a team was ONR and sanctioned (R14), written by the arbitration.
+
+    One per team and week: a team ONR in the championship and the WG group stage the same week
+    (or in the last week's two championship rounds) is sanctioned once — the database says so.
+    At the third ONR the row carries the proposed replacement, which an admin confirms.
+    """
+
+    Replacement = OnrReplacement
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("team entry"), on_delete=models.PROTECT, related_name="onr_sanctions"
+    )
+    week = models.PositiveSmallIntegerField(_("week"), validators=[MinValueValidator(1)])
+    round = models.ForeignKey(
+        Round,
+        verbose_name=_("round"),
+        on_delete=models.PROTECT,
+        related_name="onr_sanctions",
+        help_text=_("The round whose arbitration found the ONR first this week."),
+    )
+    onr_count = models.PositiveSmallIntegerField(_("ONR count"))
+    extra_goals_removed = models.PositiveSmallIntegerField(_("extra goals removed"), default=0)
+    great_saves_removed = models.PositiveSmallIntegerField(_("great saves removed"), default=0)
+    barred_from_promotion = models.BooleanField(_("cannot be promoted"), default=False)
+    replacement = models.CharField(
+        _("proposed replacement"),
+        max_length=16,
+        choices=Replacement.choices,
+        blank=True,
+    )
+    created_at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("ONR sanction")
+        verbose_name_plural = _("ONR sanctions")
+        ordering = ["entry", "week"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "week"],
+                name="onr_sanction_once_a_week",
+                violation_error_message=_("This team was already sanctioned for an ONR this week."),
+            ),
+            models.CheckConstraint(
+                condition=Q(onr_count__gte=1), name="onr_sanction_count_positive"
+            ),
+            choices_constraint("replacement", OnrReplacement, "onr_sanction_replacement_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.team} · ONR {self.onr_count} · week {self.week}"
