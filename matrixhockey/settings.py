@@ -159,6 +159,12 @@ IMAP_PORT = env_int("IMAP_PORT", 993 if IMAP_SSL else 143, minimum=1, maximum=65
 IMAP_USER = env_str("IMAP_USER", "")
 IMAP_PASSWORD = env_str("IMAP_PASSWORD", "")
 IMAP_FOLDER = env_str("IMAP_FOLDER", "INBOX")
+IMAP_STARTTLS = env_bool("IMAP_STARTTLS", True)
+IMAP_PROCESSED_FOLDER = env_str("IMAP_PROCESSED_FOLDER", "")
+# A coach's From is trusted only when the league's own mail server (its authserv-id) vouches for
+# it in Authentication-Results (league.mail_picks.authentication_verdict).
+MAIL_AUTH_REQUIRED = env_bool("MAIL_AUTH_REQUIRED", True)
+MAIL_AUTHSERV_ID = env_list("MAIL_AUTHSERV_ID", [])
 
 # --- Security: strict unless debugging (manage.py check --deploy is clean with DEBUG off) --------
 
