@@ -19,13 +19,15 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
+from django.core.cache import cache as django_cache
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
+from rest_framework.test import APIClient
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, Round
+from competitions.models import Competition, Pool, PoolRound, Round, TeamResult
 from league import services as league
-from league.models import Division, Entry, Season
+from league.models import Division, Entry, Season, StockKind, StockReason
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -238,6 +240,67 @@ def admin_client(client: Client, admin_user: User) -> Client:
     """A test client signed in as the league admin."""
     client.force_login(admin_user)
     return client
+
+
+@pytest.fixture
+def api_client(db: None) -> APIClient:
+    """An API client asking for English, with the throttles' counters reset (they live in the
+    cache, shared by every test of a run)."""
+    django_cache.clear()
+    return APIClient(headers={"accept-language": "en"})
+
+
+@dataclass
+class ResultRecorder:
+    """Store what a team played in a pool's round, as an arbitration would (tests only)."""
+
+    def __call__(
+        self,
+        entry: Entry,
+        round: Round,
+        *,
+        pool: Pool,
+        column: str,
+        extra_time: str,
+        shootout: str = "",
+        status: str = PoolRound.Status.ARBITRATED,
+        extra_goals: int = 0,
+        great_saves: int = 0,
+    ) -> TeamResult:
+        pool_round = PoolRound.objects.filter(pool=pool, round=round).first()
+        if pool_round is None:
+            pool_round = competitions.pool_round_create(pool=pool, round=round)
+        now = timezone.now()
+        published = status == PoolRound.Status.PUBLISHED
+        PoolRound.objects.filter(pk=pool_round.pk).update(
+            status=status, arbitrated_at=now, published_at=now if published else None
+        )
+        for kind, spent in (
+            (StockKind.EXTRA_GOALS, extra_goals),
+            (StockKind.GREAT_SAVES, great_saves),
+        ):
+            if spent:
+                league.stock_move(
+                    entry=entry, kind=kind, delta=-spent, reason=StockReason.PLAYED, round=round
+                )
+        return TeamResult.objects.create(
+            pool_round=pool_round,
+            entry=entry,
+            column=column,
+            extra_time=extra_time,
+            shootout=shootout,
+            extra_goals_used=extra_goals,
+            great_saves_used=great_saves,
+            goals=0,
+            display=column,
+        )
+
+
+@pytest.fixture
+def record_played(db: None) -> ResultRecorder:
+    """``record_played(entry, round, pool=…, column=…, extra_time=…)``: a team's played pick in
+    an arbitrated (or, with ``status``, published) pool round, stocks spent with it."""
+    return ResultRecorder()
 
 
 def pytest_report_header() -> list[str]:
