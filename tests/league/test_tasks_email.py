@@ -1,0 +1,187 @@
+"""The email task against a real SMTP server (aiosmtpd on 127.0.0.1) and a real Celery worker
+on the real Redis broker: a failing mail server delays mail, it never loses it."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import Message
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from celery import Celery
+from celery.contrib.testing.worker import start_worker
+from django.contrib.auth.models import User
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from competitions.models import Round
+from league import emails, tasks
+from league.models import Entry, OutboundEmail
+from league.services import pick_record
+from matrixhockey.celery import app
+from tests.conftest import redis_url
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+
+
+@dataclass
+class MailServer:
+    """An SMTP server that answers "451 try again later" to the first ``refusals`` messages."""
+
+    refusals: int = 0
+    refused: int = 0
+    received: list[Message] = field(default_factory=list)
+
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list
+    ) -> str:
+        if self.refused < self.refusals:
+            self.refused += 1
+            return "451 4.3.0 Mailbox busy, try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.received.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 Message accepted"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def mail_server(settings: SettingsWrapper) -> Iterator[MailServer]:
+    """A real SMTP server on 127.0.0.1, and the site's email backend pointed at it."""
+    handler = MailServer()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = controller.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_TIMEOUT = 5
+    try:
+        yield handler
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
+    """A real Celery worker on the test Redis, with retries a second apart (not minutes)."""
+    keys = ("task_always_eager", "broker_url", "result_backend")
+    saved = {key: app.conf[key] for key in keys}
+    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+    monkeypatch.setattr(tasks, "EMAIL_RETRY_BASE_SECONDS", 1)
+    monkeypatch.setattr(app.tasks["league.email_deliver"], "max_retries", 3)
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+            yield app
+    finally:
+        app.conf.update(saved)
+
+
+@pytest.fixture
+def queue_receipt(coach: User, championship_round: Round) -> Callable[[], OutboundEmail]:
+    """Record a pick of the Sleigh Dogs and queue its receipt (committed: the worker sees it)."""
+
+    def queue() -> OutboundEmail:
+        entry = Entry.objects.get(team__coach=coach)
+        pick = pick_record(
+            entry=entry,
+            round=championship_round,
+            notation="F+(2)",
+            normalized="F+(2)",
+            channel="web",
+        )
+        email = emails.email_pick_receipt(pick=pick)
+        assert email is not None
+        return email
+
+    return queue
+
+
+def wait_for(email: OutboundEmail, status: str, timeout: float = 30) -> OutboundEmail:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        email.refresh_from_db()
+        if email.status == status:
+            return email
+        time.sleep(0.2)
+    raise AssertionError(
+        f"email stayed {email.status} ({email.attempts} attempts): {email.last_error}"
+    )
+
+
+def test_a_mail_server_that_refuses_then_accepts_gets_the_email_on_a_retry(
+    mail_server: MailServer, worker: Celery, queue_receipt: Callable[[], OutboundEmail]
+) -> None:
+    mail_server.refusals = 2
+    email = wait_for(queue_receipt(), OutboundEmail.Status.SENT)
+    assert email.attempts == 3
+    assert mail_server.refused == 2
+    [received] = mail_server.received
+    assert received["Subject"].strip() == email.subject
+    assert received["To"] == "sleigh-coach@example.org"
+    assert email.last_error == ""
+
+
+def test_an_unreachable_mail_server_keeps_the_email_and_records_why(
+    mail_server: MailServer,
+    worker: Celery,
+    settings: SettingsWrapper,
+    queue_receipt: Callable[[], OutboundEmail],
+) -> None:
+    settings.EMAIL_PORT = free_port()  # nobody listens there
+    email = wait_for(queue_receipt(), OutboundEmail.Status.FAILED)
+    # Three retries after the first attempt, then the email is failed, never dropped.
+    assert email.attempts == 4
+    assert "Connection refused" in email.last_error or "ConnectionRefused" in email.last_error
+    assert OutboundEmail.objects.filter(pk=email.pk).exists()
+
+
+def test_a_failed_email_resent_by_an_admin_goes_out_when_the_server_is_back(
+    mail_server: MailServer, worker: Celery, queue_receipt: Callable[[], OutboundEmail]
+) -> None:
+    mail_server.refusals = 4  # more than the attempts allowed
+    email = wait_for(queue_receipt(), OutboundEmail.Status.FAILED)
+    assert mail_server.received == []
+    emails.email_resend(email=email)
+    email = wait_for(email, OutboundEmail.Status.SENT)
+    assert len(mail_server.received) == 1
+    assert email.attempts == 5
+
+
+def test_an_email_whose_task_was_lost_is_queued_again(
+    mail_server: MailServer, worker: Celery, coach: User, championship_round: Round
+) -> None:
+    entry = Entry.objects.get(team__coach=coach)
+    pick = pick_record(
+        entry=entry, round=championship_round, notation="A(1)", normalized="A(1)", channel="web"
+    )
+    # As if the broker had been down: the row exists but no task was ever queued.
+    email = OutboundEmail.objects.create(
+        template="pick-receipt",
+        language="en",
+        to=["sleigh-coach@example.org"],
+        subject="Lost",
+        body_text="Lost and found",
+    )
+    OutboundEmail.objects.filter(pk=email.pk).update(created_at=pick.received_at.replace(year=2020))
+    assert emails.emails_requeue_stale() == 1
+    wait_for(email, OutboundEmail.Status.SENT)
+    assert [m["Subject"] for m in mail_server.received] == ["Lost"]
+
+
+def test_the_backoff_doubles_and_stops_at_an_hour() -> None:
+    waits = [tasks.email_retry_countdown(n) for n in range(10)]
+    assert waits[:3] == [30, 60, 120]
+    assert waits[-1] == 3600
+    assert waits == sorted(waits)
