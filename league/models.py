@@ -577,3 +577,124 @@ class OutboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} → {', '.join(self.to)}"
+
+
+class InboundEmailOutcome(models.TextChoices):
+    """What the league did with a message received for picks by email."""
+
+    PROCESSED = "processed", _("picks read")
+    NO_PICKS = "no_picks", _("no pick line")
+    UNKNOWN_SENDER = "unknown_sender", _("unknown sender")
+    FORGED = "forged", _("sender not authenticated")
+    BAD_SENDER = "bad_sender", _("no single sender")
+    AUTOMATIC = "automatic", _("automatic message, ignored")
+
+
+class InboundEmail(models.Model):
+    """A message received for picks by email, once: its ``Message-ID`` is unique, so the same
+    message ingested twice stores nothing new and is not answered twice."""
+
+    Outcome = InboundEmailOutcome
+
+    message_id = models.CharField(_("Message-ID"), max_length=998, unique=True)
+    sender = models.CharField(_("sender"), max_length=254, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("coach"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    subject = models.CharField(_("subject"), max_length=200, blank=True)
+    received_at = models.DateTimeField(_("received at"))
+    processed_at = models.DateTimeField(_("processed at"), default=timezone.now, db_index=True)
+    outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices)
+    authentication = models.CharField(_("sender authentication"), max_length=300, blank=True)
+    report = models.JSONField(_("lines read"), default=list, blank=True, encoder=DjangoJSONEncoder)
+    reply = models.ForeignKey(
+        "league.OutboundEmail",
+        verbose_name=_("reply"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("inbound email")
+        verbose_name_plural = _("inbound emails")
+        ordering = ["-processed_at", "-id"]
+        constraints = [
+            choices_constraint("outcome", InboundEmailOutcome, "inbound_email_outcome_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.received_at:%Y-%m-%d %H:%M} {self.sender} · {self.get_outcome_display()}"
+
+
+class LatePickStatus(models.TextChoices):
+    PENDING = "pending", _("waiting for a referee")
+    ACCEPTED = "accepted", _("accepted")
+    REJECTED = "rejected", _("rejected")
+
+
+class LatePick(models.Model):
+    """R13: a pick received by email after the deadline, waiting for a referee in their queue.
+
+    Accepted, it becomes a pick entered by the referee (channel ``referee``, ``pick``); rejected,
+    it stays here. Only one decision: the status moves once, from ``pending``.
+    """
+
+    Status = LatePickStatus
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("team entry"), on_delete=models.PROTECT, related_name="late_picks"
+    )
+    round = models.ForeignKey(
+        "competitions.Round",
+        verbose_name=_("round"),
+        on_delete=models.PROTECT,
+        related_name="late_picks",
+    )
+    notation = models.CharField(_("as received"), max_length=200)
+    received_at = models.DateTimeField(_("received at"))
+    message_id = models.CharField(_("Message-ID"), max_length=998, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    pick = models.OneToOneField(
+        Pick,
+        verbose_name=_("pick entered"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="late_pick",
+    )
+
+    class Meta:
+        verbose_name = _("late pick")
+        verbose_name_plural = _("late picks (referee's queue)")
+        ordering = ["received_at", "id"]
+        constraints = [
+            choices_constraint("status", LatePickStatus, "late_pick_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status="pending", decided_at__isnull=True, pick__isnull=True)
+                | Q(status="accepted", decided_at__isnull=False, pick__isnull=False)
+                | Q(status="rejected", decided_at__isnull=False, pick__isnull=True),
+                name="late_pick_decision_fits_status",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        # No notation: a pick is secret until its round is published.
+        return f"{self.entry.team} · {self.round} · {self.received_at:%Y-%m-%d %H:%M:%S}"
