@@ -7,11 +7,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from competitions import selectors as competition_selectors
-from competitions.models import Competition, Fixture, Pool, PoolRound, Round, Stage
+from competitions.models import Competition, Fixture, Pool, PoolRound, Round
+from engine import StandingRow
 from league.models import Division, Entry, Pick, Season, StockKind, StockMovement, Team
 
 
@@ -53,7 +55,7 @@ def pick_current(*, entry: Entry, round: Round) -> Pick | None:
     return pick_history(entry=entry, round=round).first()
 
 
-# --- Picks: what a team may still play, which rounds it may still send picks for (issue 4) ------
+# --- Picks: what a team may still play, which rounds it may still send picks for (issue 4) -----
 
 
 @dataclass(frozen=True)
@@ -159,11 +161,11 @@ def _lineage_ids(entry: Entry) -> list[int]:
 
 def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     """Whether ``entry`` plays ``round``: every playing team plays the championship; a cup's
-    round, when its team is in the cup (a member of its pool) and not knocked out.
+    round, when its team is in the cup (a member of its pool) and still in it.
 
-    Once the round's games are drawn, only their teams play it. Before that, a KDH team is out
-    after a lost game (R17; a lucky loser, R15, comes back through the draw), and a WG team is out
-    of the knockout stage once the semi-finals are drawn without it (R18).
+    Once the round's games are drawn, only their teams play it. Before that, a cup team is still
+    in when the cup's last arbitrated round sent it on (``PoolRound.qualified``: winners, lucky
+    losers and byes, R15, R17, R18), or when no round has sent anyone on yet (picks in advance).
     """
     if entry.season_id != round.season_id or not entry.is_playing:
         return False
@@ -173,19 +175,20 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     if pool is None:
         return False
     mine = _lineage_ids(entry)
-    in_game = Q(home_id__in=mine) | Q(away_id__in=mine)
-    games = Fixture.objects.filter(pool_round__pool=pool)
-    drawn = games.filter(pool_round__round=round)
+    drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
     if drawn.exists():
-        return drawn.filter(in_game).exists()
-    earlier = games.filter(pool_round__round__number__lt=round.number)
-    if round.competition == Competition.KDH:
-        lost = earlier.filter(in_game, result__isnull=False).exclude(result__winner_id__in=mine)
-        return not lost.exists()
-    if round.stage == Stage.GROUP:
-        return True
-    knockout = earlier.exclude(pool_round__round__stage=Stage.GROUP)
-    return not knockout.exists() or knockout.filter(in_game).exists()
+        return drawn.filter(Q(home_id__in=mine) | Q(away_id__in=mine)).exists()
+    last = (
+        PoolRound.objects.filter(
+            pool=pool,
+            round__number__lt=round.number,
+            status__in=competition_selectors.PLAYED,
+            qualified__isnull=False,
+        )
+        .order_by("-round__number")
+        .first()
+    )
+    return last is None or last.qualified.filter(pk__in=mine).exists()
 
 
 def round_status(*, round: Round, now: datetime | None = None) -> str:
@@ -296,3 +299,67 @@ def pool_infos(
         )
         for entry in pool_entries(pool=pool)
     }
+
+
+# --- The API's reads (issue 4) ------------------------------------------------------------------
+
+
+def user_team(*, user: AbstractBaseUser) -> Team | None:
+    """The team ``user`` coaches, if any (a user coaches one team at most)."""
+    if not user.is_authenticated:
+        return None
+    return Team.objects.filter(coach_id=user.pk).first()
+
+
+def user_roles(*, user: AbstractBaseUser) -> list[str]:
+    """What ``user`` is in the league: ``coach`` (of a team), ``referee`` (of a pool of the
+    current season, or of any season when none is current), ``admin`` (staff)."""
+    roles = []
+    if user_team(user=user) is not None:
+        roles.append("coach")
+    pools = Pool.objects.filter(referees=user)
+    season = season_current()
+    if season is not None:
+        pools = pools.filter(season=season)
+    if pools.exists():
+        roles.append("referee")
+    if user.is_staff:
+        roles.append("admin")
+    return roles
+
+
+def season_rounds(*, season: Season) -> dict[str, list[Round]]:
+    """``season``'s rounds by competition (championship, kdh, wg), each in number order."""
+    rounds: dict[str, list[Round]] = {c.value: [] for c in Competition}
+    for round in Round.objects.filter(season=season).select_related("season").order_by("number"):
+        rounds[round.competition].append(round)
+    return rounds
+
+
+def round_find(*, season: Season, competition: str, number: int) -> Round | None:
+    """Round ``number`` of ``competition`` in ``season``, if it exists."""
+    if competition not in Competition.values:
+        return None
+    return (
+        Round.objects.filter(season=season, competition=competition, number=number)
+        .select_related("season")
+        .first()
+    )
+
+
+def pool_table(*, season: Season, pool_slug: str) -> list[tuple[str, StandingRow]] | None:
+    """The public table (published rounds only, R9) of ``season``'s pool ``pool_slug``: a
+    division's, or the WG's groups one after the other, as ``(group, row)`` pairs (``""`` for a
+    division). ``None`` when there is no such pool or it has no table (the KDH, a knockout cup).
+    """
+    pool = (
+        Pool.objects.filter(season=season, slug=pool_slug)
+        .exclude(competition=Competition.KDH)
+        .first()
+    )
+    if pool is None:
+        return None
+    if pool.competition == Competition.CHAMPIONSHIP:
+        return [("", row) for row in competition_selectors.pool_standings(pool=pool)]
+    groups = competition_selectors.wg_group_standings(pool=pool)
+    return [(group, row) for group, rows in groups.items() for row in rows]

@@ -20,6 +20,7 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from rest_framework.authtoken.models import Token
 
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round
 from engine import NotationError, refusal
@@ -537,3 +538,10 @@ def pick_submit(
         entered_by=entered_by,
         received_at=received_at,
     )
+
+
+@transaction.atomic
+def api_token_obtain(*, user: AbstractBaseUser) -> str:
+    """``user``'s API token (``Authorization: Token …``), created on first use."""
+    token, _created = Token.objects.get_or_create(user=user)
+    return token.key

@@ -13,7 +13,6 @@ from django.db import connection
 from competitions import services as competitions
 from competitions.models import (
     Competition,
-    FixtureResult,
     Pool,
     PoolMember,
     PoolRound,
@@ -220,24 +219,25 @@ def test_a_team_outside_the_kdh_cannot_send_a_kdh_pick(
     assert error.code == "not_playing"
 
 
-def test_a_team_knocked_out_of_the_kdh_cannot_send_a_pick_for_its_next_round(
+def test_a_team_the_kdh_did_not_send_on_cannot_send_a_pick_for_its_next_round(
     submit: Submit,
     season: Season,
     kdh_pool: Pool,
     kdh_round: Round,
     other_coach: User,
     entry: Entry,
+    record_played: ResultRecorder,
 ) -> None:
     rival = Entry.objects.get(team__coach=other_coach)
     PoolMember.objects.create(pool=kdh_pool, entry=rival)
-    pool_round = competitions.pool_round_create(pool=kdh_pool, round=kdh_round)
-    game = competitions.fixture_create(pool_round=pool_round, home=entry, away=rival)
     next_round = cup_round(season, Competition.KDH, 2, Stage.ROUND_OF_32)
-    assert submit(next_round, "A(1)(2)")  # before the result: still in
-    FixtureResult.objects.create(
-        fixture=game, home_goals=1, away_goals=2, decided="regulation", winner=rival
-    )
+    assert submit(next_round, "A(1)(2)")  # before the first round is played: still in
+    record_played(entry, kdh_round, pool=kdh_pool, column="B", extra_time="1", shootout="3")
+    pool_round = PoolRound.objects.get(pool=kdh_pool, round=kdh_round)
+    pool_round.qualified.add(rival)
     assert refused(submit, next_round, "A(1)(2)").code == "not_playing"
+    pool_round.qualified.add(entry)  # a lucky loser (R15) goes on
+    assert submit(next_round, "A(1)(2)")
 
 
 def test_a_drawn_cup_round_is_played_only_by_its_teams(
