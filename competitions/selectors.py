@@ -49,7 +49,11 @@ def entry_lineage(*, entry: Entry) -> list[Entry]:
 
 
 def entries_used(
-    *, entries: Iterable[Entry], competition: Competition | str, published_only: bool
+    *,
+    entries: Iterable[Entry],
+    competition: Competition | str,
+    published_only: bool,
+    before_round: int | None = None,
 ) -> dict[int, Used]:
     """For each entry (by id), what its place already played this season in ``competition``.
 
@@ -57,21 +61,23 @@ def entries_used(
     share one set, R19). Only pool rounds that are arbitrated or published count, or only the
     published ones when ``published_only`` (what the public sees, « infos équipes »). A team
     that replaced another (R14) inherits the replaced entry's record. Values are in play order;
-    a cup forfeit (R15) used nothing.
+    a cup forfeit (R15) used nothing. ``before_round``: only the rounds numbered below it (what
+    a team had used when that round was played).
     """
     entries = list(entries)
     owner: dict[int, int] = {}
     for entry in entries:
         for ancestor in entry_lineage(entry=entry):
             owner[ancestor.pk] = entry.pk
-    rows = (
-        TeamResult.objects.filter(
-            entry_id__in=owner,
-            pool_round__round__competition=Competition(competition),
-            pool_round__status__in=_statuses(published_only),
-        )
-        .order_by("pool_round__round__number", "id")
-        .values_list("entry_id", "column", "extra_time", "shootout")
+    rows = TeamResult.objects.filter(
+        entry_id__in=owner,
+        pool_round__round__competition=Competition(competition),
+        pool_round__status__in=_statuses(published_only),
+    )
+    if before_round is not None:
+        rows = rows.filter(pool_round__round__number__lt=before_round)
+    rows = rows.order_by("pool_round__round__number", "id").values_list(
+        "entry_id", "column", "extra_time", "shootout"
     )
     played: dict[int, tuple[list[str], list[str], list[str]]] = {
         entry.pk: ([], [], []) for entry in entries
@@ -135,7 +141,9 @@ def _table(
         for result in results
     ]
     last = (
-        PoolRound.objects.filter(pool=pool, status__in=_statuses(published_only))
+        PoolRound.objects.filter(
+            pool=pool, status__in=_statuses(published_only), round__stage__in=stages
+        )
         .order_by("-round__number")
         .values_list("seed", flat=True)
         .first()

@@ -8,26 +8,62 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F, Q, Sum
+from django.dispatch import Signal
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competitions import selectors
 from competitions.models import (
+    KDH_STAGES,
     Competition,
     Fixture,
+    FixtureResult,
     Matrix,
     MatrixCell,
+    OnrSanction,
     Pool,
+    PoolMember,
     PoolRound,
     Round,
     Stage,
+    TeamResult,
 )
-from engine.dice import commitment
-from league.models import Division, Entry, Season
+from competitions.selectors import PLAYED
+from engine import Competition as EngineCompetition
+from engine import (
+    Dice,
+    RoundResult,
+    StockRequest,
+    TeamEntry,
+    allot_stocks,
+    commitment,
+    kdh,
+    onr_sanction,
+    play_round,
+    wg,
+)
+from engine import Pick as EnginePick
+from engine import Round as EngineRound
+from engine.calendar import round_robin, week_of
+from league.models import (
+    Division,
+    Entry,
+    Pick,
+    Season,
+    StockKind,
+    StockMovement,
+    StockReason,
+    WaitingListEntry,
+)
+from league.services import audit_record, stock_move
 from matrixhockey.db import save_valid
 
 _die = random.SystemRandom()
@@ -120,8 +156,7 @@ def pool_create(
 @transaction.atomic
 def pool_round_create(*, pool: Pool, round: Round) -> PoolRound:
     """``pool``'s part of ``round``, with a fresh secret seed and its public SHA-256 (R23)."""
-    where = f"{round.season.number}/{pool.slug}/{round.competition}-{round.number}"
-    seed = f"{where}/{secrets.token_hex(16)}"
+    seed = _seed(pool, round)
     return save_valid(PoolRound(pool=pool, round=round, seed=seed, seed_hash=commitment(seed)))
 
 
@@ -133,3 +168,820 @@ def fixture_create(
     return save_valid(
         Fixture(pool_round=pool_round, home=home, away=away, label=Fixture.Label(label))
     )
+
+
+def _seed(pool: Pool, round: Round) -> str:
+    """A fresh secret seed for ``pool``'s part of ``round`` (R23), readable where it belongs."""
+    where = f"{round.season.number}/{pool.slug}/{round.competition}-{round.number}"
+    return f"{where}/{secrets.token_hex(16)}"
+
+
+def _pool_rounds_bulk_create(pool: Pool, rounds: Sequence[Round]) -> list[PoolRound]:
+    """``pool``'s part of each of ``rounds`` in one insert, each with its seed commitment."""
+    pool_rounds = []
+    for round in rounds:
+        seed = _seed(pool, round)
+        pool_rounds.append(PoolRound(pool=pool, round=round, seed=seed, seed_hash=commitment(seed)))
+    return PoolRound.objects.bulk_create(pool_rounds)
+
+
+def _fixtures_bulk_create(
+    pool_round: PoolRound,
+    games: Iterable[tuple[str, str]],
+    entries: Mapping[str, Entry],
+    labels: Sequence[str] = (),
+) -> list[Fixture]:
+    """The drawn or scheduled games (team ids → entries) of ``pool_round``, in order."""
+    fixtures = [
+        Fixture(
+            pool_round=pool_round,
+            home=entries[home],
+            away=entries[away],
+            label=labels[index] if labels else Fixture.Label.NONE,
+        )
+        for index, (home, away) in enumerate(games)
+    ]
+    return Fixture.objects.bulk_create(fixtures)
+
+
+def _log(dice: Dice) -> list[dict[str, object]]:
+    """``dice``'s draws for a draw log: each names the seed of the generator that made it, so
+    anyone can re-run it once the seed is public (R23)."""
+    return [{"seed": dice.seed, **draw.as_dict()} for draw in dice.draws]
+
+
+# --- The season's calendar (R17, R18, R20) --------------------------------------------------------
+
+_KDH_STAGES_BY_GAMES = {
+    32: Stage.ROUND_OF_64,
+    16: Stage.ROUND_OF_32,
+    8: Stage.ROUND_OF_16,
+    4: Stage.QUARTER_FINAL,
+    2: Stage.SEMI_FINAL,
+    1: Stage.FINAL,
+}
+
+
+@transaction.atomic
+def season_rounds_create(*, season: Season) -> list[Round]:
+    """Every round of ``season``'s three competitions, with its week (R20, the engine's calendar)
+    and its deadline (R13): championship 1–11, KDH 1–7 (the qualifying round first, R17), WG
+    1–8 (six group rounds, the semi-finals, the final week, R18)."""
+    stages = {
+        Competition.CHAMPIONSHIP: [Stage.REGULAR] * Competition.CHAMPIONSHIP.rules.rounds,
+        Competition.KDH: KDH_STAGES,
+        Competition.WG: [Stage.GROUP] * wg.GROUP_ROUNDS + [Stage.SEMI_FINAL, Stage.FINAL],
+    }
+    rounds = []
+    for competition, competition_stages in stages.items():
+        for number, stage in enumerate(competition_stages, start=1):
+            week = week_of(competition.value, number)
+            rounds.append(
+                Round(
+                    season=season,
+                    competition=competition,
+                    number=number,
+                    week=week,
+                    stage=stage,
+                    deadline=season.deadline_for_week(week),
+                )
+            )
+    return Round.objects.bulk_create(rounds)
+
+
+@transaction.atomic
+def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
+    """The division's whole championship (R20): a round robin of its teams by code, every round's
+    pool round (with its seed commitment, R23) and games. The rounds must exist."""
+    entries = list(
+        Entry.objects.filter(
+            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+        )
+        .select_related("team")
+        .order_by("code")
+    )
+    by_id = {entry.team.slug: entry for entry in entries}
+    schedule = round_robin([entry.team.slug for entry in entries])
+    rounds = list(
+        Round.objects.filter(season_id=pool.season_id, competition=Competition.CHAMPIONSHIP)
+        .select_related("season")
+        .order_by("number")
+    )
+    pool_rounds = _pool_rounds_bulk_create(pool, rounds[: len(schedule)])
+    for pool_round, games in zip(pool_rounds, schedule, strict=True):
+        _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    return pool_rounds
+
+
+@transaction.atomic
+def kdh_start(*, pool: Pool) -> PoolRound:
+    """The KDH's field and first round (R17): every playing team enters (a member of the pool);
+    the teams with the highest D3 codes play the qualifying round, drawn at random.
+
+    The draws come from the first pool round's seed (``<seed>/opening-draw``) and open its draw
+    log, so they can be checked once it is published (R23).
+    """
+    entries = list(
+        Entry.objects.filter(season_id=pool.season_id, replaced_at__isnull=True).select_related(
+            "team", "division"
+        )
+    )
+    PoolMember.objects.bulk_create([PoolMember(pool=pool, entry=entry) for entry in entries])
+    by_id = {entry.team.slug: entry for entry in entries}
+    first = Round.objects.select_related("season").get(
+        season_id=pool.season_id, competition=Competition.KDH, number=1
+    )
+    (pool_round,) = _pool_rounds_bulk_create(pool, [first])
+    dice = Dice(f"{pool_round.seed}/opening-draw")
+    field = [kdh.Entrant(e.team.slug, e.division.tier, e.code) for e in entries]
+    split = kdh.split_field(field, dice)
+    teams = split.qualifying or split.exempt
+    games = kdh.draw_pairings(teams, dice, what="kdh.pairings.1")
+    _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    pool_round.draw_log = _log(dice)
+    pool_round.save(update_fields=["draw_log"])
+    return pool_round
+
+
+@transaction.atomic
+def wg_start(*, pool: Pool, entries: Sequence[Entry]) -> list[PoolRound]:
+    """The WG's twelve (R18; the first season an admin's choice), its three groups drawn at random
+    and the six group rounds' games (a double round robin per group).
+
+    The draw comes from the first pool round's seed (``<seed>/opening-draw``) and opens its draw
+    log (R23).
+    """
+    by_id = {entry.team.slug: entry for entry in entries}
+    teams = wg.admin_qualifiers([entry.team.slug for entry in entries])
+    rounds = list(
+        Round.objects.filter(
+            season_id=pool.season_id, competition=Competition.WG, stage=Stage.GROUP
+        )
+        .select_related("season")
+        .order_by("number")
+    )
+    pool_rounds = _pool_rounds_bulk_create(pool, rounds)
+    dice = Dice(f"{pool_rounds[0].seed}/opening-draw")
+    groups = wg.draw_groups(teams, dice)
+    PoolMember.objects.bulk_create(
+        [
+            PoolMember(pool=pool, entry=by_id[team], group=name)
+            for name, group in zip(wg.GROUP_NAMES, groups, strict=True)
+            for team in group
+        ]
+    )
+    for pool_round, games in zip(pool_rounds, wg.group_rounds(groups), strict=True):
+        _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    pool_rounds[0].draw_log = _log(dice)
+    pool_rounds[0].save(update_fields=["draw_log"])
+    return pool_rounds
+
+
+# --- Round statuses -------------------------------------------------------------------------------
+
+
+def rounds_close_due(*, now: datetime | None = None) -> int:
+    """Close every open round whose deadline has passed (R13); how many were closed.
+
+    Issue 5's beat task calls this; the web form already refuses late picks on its own.
+    """
+    now = now or timezone.now()
+    return Round.objects.filter(status=Round.Status.OPEN, deadline__lte=now).update(
+        status=Round.Status.CLOSED
+    )
+
+
+def _round_status_refresh(round: Round, now: datetime) -> None:
+    """A round is arbitrated when all its pool rounds are, published when all are published."""
+    statuses = set(PoolRound.objects.filter(round=round).values_list("status", flat=True))
+    if statuses and statuses <= {PoolRound.Status.PUBLISHED}:
+        status = Round.Status.PUBLISHED
+    elif statuses and statuses <= set(PLAYED):
+        status = Round.Status.ARBITRATED
+    elif now >= round.deadline:
+        status = Round.Status.CLOSED
+    else:
+        status = Round.Status.OPEN
+    Round.objects.filter(pk=round.pk).update(status=status)
+    round.status = status
+
+
+# --- Arbitration (R1–R8, R11–R15, R23) ------------------------------------------------------------
+
+
+class ArbitrationRefused(Exception):
+    """An arbitration or a publication that cannot happen now (the API answers 409).
+
+    ``code`` says which refusal it is; the message says it to a referee.
+    """
+
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ArbitrationTooEarly(ArbitrationRefused):
+    """R13: the round's deadline has not passed yet."""
+
+    code = "too_early"
+
+
+class ArbitrationInProgress(ArbitrationRefused):
+    """Another worker holds the pool round (its status is ``arbitrating``)."""
+
+    code = "in_progress"
+
+
+class ArbitrationOutOfOrder(ArbitrationRefused):
+    """An earlier round of the same pool is not arbitrated yet: what a team has used, and so this
+    round's input, depends on it."""
+
+    code = "out_of_order"
+
+
+class NotArbitrated(ArbitrationRefused):
+    """Publishing or replaying a pool round that has no result yet."""
+
+    code = "not_arbitrated"
+
+
+class SeedCommitmentBroken(ArbitrationRefused):
+    """R23: the stored seed does not hash to the published commitment; nothing is played."""
+
+    code = "seed_commitment"
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """What a pool round's arbitration plays, rebuilt the same way from stored data for a
+    replay: the engine's round and, per team id (a team's slug), the rows behind it."""
+
+    round: EngineRound
+    entries: Mapping[str, Entry]
+    picks: Mapping[str, Pick | None]
+    """The pick each team plays (R12, R13); ``None``: ONR or a dummy team."""
+    stocks_left: Mapping[str, tuple[int, int]]
+    """Per team, the extra goals and great saves its whole week leaves (R6), for R14."""
+
+
+def _playing_at(as_of: datetime) -> Q:
+    """Entries holding their place at ``as_of``: not yet replaced, and in place (R14)."""
+    return (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of)) & (
+        Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of)
+    )
+
+
+def _team_ids(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> list[int]:
+    """R2: the crowding pool's entries — a division's teams in the championship, the teams of the
+    round's games in a cup (the WG's group rounds: all twelve)."""
+    ids = {f.home_id for f in fixtures} | {f.away_id for f in fixtures}
+    pool = pool_round.pool
+    if pool.competition == Competition.CHAMPIONSHIP:
+        ids |= set(
+            Entry.objects.filter(season_id=pool.season_id, division_id=pool.division_id)
+            .filter(_playing_at(as_of))
+            .values_list("pk", flat=True)
+        )
+    return sorted(ids)
+
+
+def _current_picks(
+    entry_ids: Sequence[int],
+    rounds: Mapping[int, Round],
+    bounds: Mapping[tuple[int, int], datetime],
+) -> dict[tuple[int, int], Pick]:
+    """R12, R13: per (entry, round) the pick that counts — the latest by (received time, id)
+    among those received by the deadline, and those a referee entered after it — as it stood at
+    ``bounds[entry, round]`` (when that round was, or is being, arbitrated)."""
+    latest = max(bounds.values())
+    picks = (
+        Pick.objects.filter(entry_id__in=entry_ids, round_id__in=rounds, received_at__lte=latest)
+        .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=Pick.Channel.REFEREE))
+        .order_by("received_at", "id")
+    )
+    current: dict[tuple[int, int], Pick] = {}
+    for pick in picks:
+        key = (pick.entry_id, pick.round_id)
+        if key in bounds and pick.received_at <= bounds[key]:
+            current[key] = pick
+    return current
+
+
+def _stocks(
+    entry_ids: Sequence[int], season: Season, week: int, as_of: datetime
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """Per (entry, stock kind), from the ledger as it stood at ``as_of``: the balance, and the
+    balance at the start of ``week`` (the week's played and sanction movements taken out, R6)."""
+    rows = (
+        StockMovement.objects.filter(entry_id__in=entry_ids, created_at__lt=as_of)
+        .values("entry_id", "kind")
+        .annotate(
+            balance=Sum("delta"),
+            this_week=Sum("delta", filter=Q(round__season=season, round__week__gte=week)),
+        )
+        .values_list("entry_id", "kind", "balance", "this_week")
+    )
+    return {
+        (entry_id, kind): (balance, balance - (this_week or 0))
+        for entry_id, kind, balance, this_week in rows
+    }
+
+
+def _round_input(pool_round: PoolRound, *, as_of: datetime) -> RoundInput:
+    """The engine's input for ``pool_round`` as it stood at ``as_of`` — the one builder behind
+    both :func:`pool_round_arbitrate` (``as_of`` = now) and :func:`pool_round_replay` (``as_of`` =
+    when it was arbitrated).
+
+    Teams (R2), their current picks (R12, R13), what they already used in rounds before this one
+    (R7, R19, a replacement inheriting its predecessor's, R14), their stocks shared out over the
+    whole week from the week's starting balance (R6, so that the order in which pools are
+    arbitrated changes nothing), dummy teams (R14), the WG knockout's group goals (R8), the
+    matrix row (R19) and the seed (R23).
+    """
+    round = pool_round.round
+    season = round.season
+    competition = Competition(round.competition)
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    entries = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(pk__in=_team_ids(pool_round, fixtures, as_of))
+        .select_related("team", "division")
+        .order_by("pk")
+    }
+    slug = {pk: entry.team.slug for pk, entry in entries.items()}
+    used = selectors.entries_used(
+        entries=entries.values(),
+        competition=competition,
+        published_only=False,
+        before_round=round.number,
+    )
+
+    # The week's rounds each team plays (R6): this one, and those it has a game in.
+    week_rounds = {r.pk: r for r in Round.objects.filter(season=season, week=round.week)}
+    bounds: dict[tuple[int, int], datetime] = {(pk, round.pk): as_of for pk in entries}
+    others = (
+        Fixture.objects.filter(pool_round__round_id__in=week_rounds)
+        .exclude(pool_round=pool_round)
+        .filter(Q(home_id__in=entries) | Q(away_id__in=entries))
+        .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")
+    )
+    for home_id, away_id, round_id, arbitrated_at in others:
+        bound = arbitrated_at if arbitrated_at is not None and arbitrated_at < as_of else as_of
+        for entry_id in (home_id, away_id):
+            if entry_id in entries:
+                bounds[entry_id, round_id] = bound
+    picks = _current_picks(list(entries), week_rounds, bounds)
+    parsed = {key: EnginePick.parse(pick.normalized) for key, pick in picks.items()}
+    stocks = _stocks(list(entries), season, round.week, as_of)
+
+    teams: dict[str, TeamEntry] = {}
+    round_picks: dict[str, Pick | None] = {}
+    stocks_left: dict[str, tuple[int, int]] = {}
+    for pk, entry in entries.items():
+        team = slug[pk]
+        columns, extra_time, shootout = (
+            used[pk].columns,
+            used[pk].extra_time,
+            used[pk].shootout,
+        )
+        if entry.team.is_dummy:
+            # R14: a dummy plays random legal picks as regular ones, with no stocks.
+            teams[team] = TeamEntry(None, columns, extra_time, shootout, 0, 0, dummy=True)
+            round_picks[team] = None
+            continue
+        goals, goals_before = stocks.get((pk, StockKind.EXTRA_GOALS), (0, 0))
+        saves, saves_before = stocks.get((pk, StockKind.GREAT_SAVES), (0, 0))
+        # R6: the week's requests share the stocks the team had when the week started.
+        week_picks = [(week_rounds[r], parsed[e, r]) for e, r in picks if e == pk]
+        allotment = allot_stocks(
+            [
+                StockRequest(r.engine_competition, r.number, p.extra_goals, p.great_saves)
+                for r, p in week_picks
+            ],
+            extra_goals=max(goals_before, 0),
+            great_saves=max(saves_before, 0),
+        )
+        grant = next(
+            (g for (r, _), g in zip(week_picks, allotment.grants, strict=True) if r == round),
+            None,
+        )
+        pick = picks.get((pk, round.pk))
+        teams[team] = TeamEntry(
+            parsed[pk, round.pk] if pick else None,
+            columns,
+            extra_time,
+            shootout,
+            # A pick changed after an earlier pool's arbitration this week may find less left.
+            min(grant.extra_goals, goals) if grant else 0,
+            min(grant.great_saves, saves) if grant else 0,
+        )
+        round_picks[team] = pick
+        stocks_left[team] = (
+            min(allotment.extra_goals_left or 0, goals),
+            min(allotment.great_saves_left or 0, saves),
+        )
+
+    if round.engine_competition == EngineCompetition.WG_KNOCKOUT.value:
+        for pk, goals in _group_goals(pool_round.pool, entries.values()).items():
+            teams[slug[pk]] = teams[slug[pk]]._replace(group_goals=goals)
+
+    matrix = Matrix.objects.get(season=season, competition=competition)
+    return RoundInput(
+        round=EngineRound(
+            competition=round.engine_competition,
+            seed=pool_round.seed,
+            matrix_row=selectors.matrix_row(matrix=matrix, round_number=round.number),
+            teams=teams,
+            fixtures=[(slug[f.home_id], slug[f.away_id]) for f in fixtures],
+        ),
+        entries={slug[pk]: entry for pk, entry in entries.items()},
+        picks=round_picks,
+        stocks_left=stocks_left,
+    )
+
+
+def _group_goals(pool: Pool, entries: Iterable[Entry]) -> dict[int, int]:
+    """R8: goals each team (and the team it replaced, R14) scored in the WG's group games."""
+    goals: dict[int, int] = {}
+    for entry in entries:
+        lineage = [e.pk for e in selectors.entry_lineage(entry=entry)]
+        results = FixtureResult.objects.filter(
+            fixture__pool_round__pool=pool,
+            fixture__pool_round__round__stage=Stage.GROUP,
+            fixture__pool_round__status__in=PLAYED,
+        )
+        home = results.filter(fixture__home_id__in=lineage).aggregate(n=Sum("home_goals"))["n"]
+        away = results.filter(fixture__away_id__in=lineage).aggregate(n=Sum("away_goals"))["n"]
+        goals[entry.pk] = (home or 0) + (away or 0)
+    return goals
+
+
+def _check_ready(pool_round: PoolRound, now: datetime) -> None:
+    """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds."""
+    round = pool_round.round
+    if now < round.deadline:
+        raise ArbitrationTooEarly(
+            _("The deadline of %(round)s has not passed yet: it cannot be arbitrated before.")
+            % {"round": round}
+        )
+    earlier = (
+        PoolRound.objects.filter(pool_id=pool_round.pool_id, round__number__lt=round.number)
+        .exclude(status__in=PLAYED)
+        .order_by("round__number")
+        .first()
+    )
+    if earlier is not None:
+        raise ArbitrationOutOfOrder(
+            _("Round %(number)d of this pool is not arbitrated yet: arbitrate it first.")
+            % {"number": earlier.round.number}
+        )
+
+
+def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+    """Play ``pool_round`` through the engine and store everything it produced, once.
+
+    Refused before the round's deadline (:class:`ArbitrationTooEarly`, R13) and while an earlier
+    round of the pool is not arbitrated (:class:`ArbitrationOutOfOrder`). Idempotent: a pool
+    round already arbitrated or published is returned as stored, never played again.
+
+    The work is claimed by a conditional update (``pending``/``void`` → ``arbitrating``) that
+    must touch exactly one row, in the same transaction as the work: a second caller's update
+    waits for the first to commit, then touches nothing, and it gets the stored result; a crash
+    rolls the claim back with everything else, so a pool round is never left half done or stuck.
+    A pool round seen ``arbitrating`` outside that transaction raises
+    :class:`ArbitrationInProgress`.
+
+    Stored in that one transaction: the team results and game results exactly as the engine
+    returned them, the stocks played (``played`` movements), the draw log with the generator
+    behind each draw (R23, after checking the seed against its published SHA-256), the ONR
+    sanctions (R14, once a week), the cups' qualified teams and next round (R15, R17, R18), and
+    the statuses.
+    """
+    now = timezone.now()
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if pool_round.status in PLAYED:
+        return pool_round
+    _check_ready(pool_round, now)
+    with transaction.atomic():
+        claimed = PoolRound.objects.filter(
+            pk=pool_round.pk, status__in=[PoolRound.Status.PENDING, PoolRound.Status.VOID]
+        ).update(status=PoolRound.Status.ARBITRATING)
+        if claimed == 1:
+            return _arbitrate(pool_round, by, now)
+    pool_round.refresh_from_db()
+    if pool_round.status in PLAYED:
+        return pool_round
+    raise ArbitrationInProgress(_("This round is already being arbitrated."))
+
+
+def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
+    """The claimed work of :func:`pool_round_arbitrate`, inside its transaction."""
+    if commitment(pool_round.seed) != pool_round.seed_hash:
+        raise SeedCommitmentBroken(
+            _("The seed of %(pool_round)s does not match its published SHA-256.")
+            % {"pool_round": pool_round}
+        )
+    round = pool_round.round
+    # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
+    # team plays several) wait for each other instead of deadlocking, and read their stocks.
+    fixtures = list(pool_round.fixtures.all())
+    list(
+        Entry.objects.select_for_update()
+        .filter(pk__in=_team_ids(pool_round, fixtures, now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    given = _round_input(pool_round, as_of=now)
+    result = play_round(given.round)
+    entries = given.entries
+
+    TeamResult.objects.bulk_create(
+        [
+            TeamResult(
+                pool_round=pool_round,
+                entry=entries[team],
+                column=played.column or "",
+                extra_time=played.extra_time or "",
+                shootout=played.shootout or "",
+                extra_goals_used=played.extra_goals_used,
+                great_saves_used=played.great_saves_used,
+                onr=played.onr,
+                redrawn=played.redrawn,
+                bonus_goal=played.bonus_goal,
+                goals=played.goals,
+                display=played.display,
+                pick=given.picks[team],
+            )
+            for team, played in result.teams.items()
+        ]
+    )
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    FixtureResult.objects.bulk_create(
+        [
+            FixtureResult(
+                fixture=fixture,
+                home_goals=match.home_goals,
+                away_goals=match.away_goals,
+                decided=match.decided.value,
+                winner=None if match.winner is None else entries[match.winner],
+                created_at=now,
+            )
+            for fixture, match in zip(fixtures, result.matches, strict=True)
+        ]
+    )
+    for team in sorted(result.teams, key=lambda t: entries[t].pk):
+        played = result.teams[team]
+        for kind, used in (
+            (StockKind.EXTRA_GOALS, played.extra_goals_used),
+            (StockKind.GREAT_SAVES, played.great_saves_used),
+        ):
+            if used:
+                stock_move(
+                    entry=entries[team],
+                    kind=kind,
+                    delta=-used,
+                    reason=StockReason.PLAYED,
+                    round=round,
+                    by=by,
+                )
+    for team in sorted(result.teams, key=lambda t: entries[t].pk):
+        if result.teams[team].onr:
+            _onr_sanction(entries[team], round, given.stocks_left.get(team, (0, 0)), by)
+
+    pool_round.status = PoolRound.Status.ARBITRATED
+    pool_round.arbitrated_at = now
+    pool_round.arbitrated_by = by
+    pool_round.draw_log = [*pool_round.draw_log, *_log_result(pool_round.seed, result)]
+    pool_round.save(update_fields=["status", "arbitrated_at", "arbitrated_by", "draw_log"])
+    _cup_progress(pool_round, result, entries)
+    _round_status_refresh(round, now)
+    audit_record(
+        actor=by,
+        action="pool_round_arbitrate",
+        obj=pool_round,
+        payload={"seed_hash": pool_round.seed_hash, "games": len(result.matches)},
+    )
+    return pool_round
+
+
+def _log_result(seed: str, result: RoundResult) -> list[dict[str, object]]:
+    return [{"seed": seed, **draw.as_dict()} for draw in result.draws]
+
+
+def _onr_sanction(
+    entry: Entry, round: Round, stocks_left: tuple[int, int], by: AbstractBaseUser | None
+) -> OnrSanction | None:
+    """R14 for a team ONR in ``round``: the engine's sanction, once a week across the
+    championship and the WG group stage (a cup forfeit is never sanctioned, R15).
+
+    The stocks it takes are those the team's week leaves (``stocks_left``), so the picks of the
+    week's other rounds keep what R6 granted them whichever pool is arbitrated first. At the
+    third ONR the replacement is only proposed: an admin confirms it (issue 5).
+    """
+    extra_goals, great_saves = stocks_left
+    sanction = onr_sanction(
+        onr_before=entry.onr_count,
+        onr_in=[round.engine_competition],
+        tier=entry.division.tier,
+        extra_goals=min(extra_goals, entry.extra_goals),
+        great_saves=min(great_saves, entry.great_saves),
+        waiting_list=WaitingListEntry.objects.filter(
+            status=WaitingListEntry.Status.WAITING
+        ).exists(),
+    )
+    if sanction.onr_count == entry.onr_count:
+        return None
+    if OnrSanction.objects.filter(entry=entry, week=round.week).exists():
+        return None  # R14: already sanctioned this week (the other competition, or round 10/11).
+    row = OnrSanction.objects.create(
+        entry=entry,
+        week=round.week,
+        round=round,
+        onr_count=sanction.onr_count,
+        extra_goals_removed=sanction.extra_goals_removed,
+        great_saves_removed=sanction.great_saves_removed,
+        barred_from_promotion=sanction.barred_from_promotion,
+        replacement=sanction.replacement.value if sanction.replacement else "",
+    )
+    for kind, removed in (
+        (StockKind.EXTRA_GOALS, sanction.extra_goals_removed),
+        (StockKind.GREAT_SAVES, sanction.great_saves_removed),
+    ):
+        if removed:
+            stock_move(
+                entry=entry,
+                kind=kind,
+                delta=-removed,
+                reason=StockReason.ONR_SANCTION,
+                round=round,
+                note=f"ONR {sanction.onr_count}",
+                by=by,
+            )
+    entry.onr_count = sanction.onr_count
+    entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
+    Entry.objects.filter(pk=entry.pk).update(
+        onr_count=entry.onr_count, promotion_barred=entry.promotion_barred
+    )
+    if sanction.replacement is not None:
+        audit_record(
+            actor=by,
+            action="onr_replacement_proposed",
+            obj=entry,
+            payload={"replacement": sanction.replacement.value, "onr_sanction": row.pk},
+        )
+    return row
+
+
+def _cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[str, Entry]) -> None:
+    """Who a cup round sends on, and the next round drawn when this one completes a stage
+    (R15, R17, R18). The draws come from ``<seed>/next-round-draw`` of the finished round and go
+    into its draw log, to be checked once its seed is published (R23)."""
+    round = pool_round.round
+    if round.competition == Competition.CHAMPIONSHIP:
+        return
+    dice = Dice(f"{pool_round.seed}/next-round-draw")
+    if round.competition == Competition.KDH:
+        pool_round.qualified.add(*(entries[team] for team in result.qualified or ()))
+        if len(result.matches) > 1:
+            _kdh_next_round(pool_round, dice)
+    elif round.stage == Stage.GROUP:
+        if round.number == wg.GROUP_ROUNDS:
+            _wg_semi_finals(pool_round, dice)
+    else:
+        pool_round.qualified.add(*(entries[team] for team in result.qualified or ()))
+        if round.stage == Stage.SEMI_FINAL:
+            _wg_final_week(pool_round, result, entries)
+    if dice.draws:
+        pool_round.draw_log = [*pool_round.draw_log, *_log(dice)]
+        pool_round.save(update_fields=["draw_log"])
+
+
+def _next_round(pool_round: PoolRound, games: int) -> Round:
+    """The competition's next round (created when the calendar has not got it yet)."""
+    round = pool_round.round
+    number = round.number + 1
+    found = Round.objects.filter(
+        season_id=round.season_id, competition=round.competition, number=number
+    ).first()
+    if found is not None:
+        return found
+    stage = (
+        _KDH_STAGES_BY_GAMES[games]
+        if round.competition == Competition.KDH
+        else (Stage.SEMI_FINAL if number == wg.SEMI_FINAL_ROUND else Stage.FINAL)
+    )
+    return round_create(
+        season=round.season,
+        competition=round.competition,
+        number=number,
+        week=week_of(round.competition, number),
+        stage=stage,
+    )
+
+
+def _kdh_next_round(pool_round: PoolRound, dice: Dice) -> PoolRound:
+    """R17: the winners and lucky losers (R15) — with, after the qualifying round, the teams it
+    exempted — drawn in pairs for the next round. An odd number left by double forfeits gives
+    the die's pick a bye (our decision, the engine's season driver's)."""
+    pool = pool_round.pool
+    round = pool_round.round
+    going_on = list(pool_round.qualified.select_related("team"))
+    if round.stage == Stage.QUALIFYING:
+        played = Fixture.objects.filter(pool_round=pool_round)
+        going_on += (
+            Entry.objects.filter(pool_members__pool=pool)
+            .exclude(Q(pk__in=played.values("home_id")) | Q(pk__in=played.values("away_id")))
+            .select_related("team")
+        )
+    by_id = {entry.team.slug: entry for entry in going_on}
+    teams = sorted(by_id)
+    number = round.number + 1
+    bye = None
+    if len(teams) % 2:
+        bye = dice.choice(f"kdh.bye.{number}", teams)
+        teams.remove(bye)
+    games = kdh.draw_pairings(teams, dice, what=f"kdh.pairings.{number}")
+    next_round = _next_round(pool_round, len(games))
+    (created,) = _pool_rounds_bulk_create(pool, [next_round])
+    _fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
+    if bye is not None:
+        created.qualified.add(by_id[bye])
+    return created
+
+
+def _wg_semi_finals(pool_round: PoolRound, dice: Dice) -> PoolRound:
+    """R18: the three group winners and the best second, drawn so that two teams of one group do
+    not meet. The group tables are the selectors' (R9), over the arbitrated group rounds."""
+    tables = selectors.wg_group_standings(pool=pool_round.pool, published_only=False)
+    semi = wg.semi_finalists([tables[name] for name in wg.GROUP_NAMES], dice)
+    games = wg.draw_semi_finals(semi, dice)
+    by_id = {
+        entry.team.slug: entry
+        for entry in Entry.objects.filter(
+            season_id=pool_round.pool.season_id, team__slug__in=semi
+        ).select_related("team")
+    }
+    pool_round.qualified.add(*by_id.values())
+    next_round = _next_round(pool_round, len(games))
+    (created,) = _pool_rounds_bulk_create(pool_round.pool, [next_round])
+    _fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
+    return created
+
+
+def _wg_final_week(
+    pool_round: PoolRound, result: RoundResult, entries: Mapping[str, Entry]
+) -> PoolRound:
+    """R18: the final and the third-place game, the same week (one pool round, one crowd, R2)."""
+    final, third_place = wg.final_games(result.matches)
+    next_round = _next_round(pool_round, 2)
+    (created,) = _pool_rounds_bulk_create(pool_round.pool, [next_round])
+    _fixtures_bulk_create(
+        created,
+        [(final.home, final.away), (third_place.home, third_place.away)],
+        entries,
+        labels=[Fixture.Label.FINAL, Fixture.Label.THIRD_PLACE],
+    )
+    return created
+
+
+def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
+    """Play ``pool_round`` again from stored data, as it stood when it was arbitrated — the same
+    input builder as :func:`pool_round_arbitrate` — and return the engine's result without
+    storing anything. Issue 5's ``verify_round`` compares it with what is stored (R23)."""
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
+        raise NotArbitrated(_("This round has not been arbitrated yet."))
+    return play_round(_round_input(pool_round, as_of=pool_round.arbitrated_at).round)
+
+
+pool_round_published = Signal()
+"""Sent (``pool_round=``, ``by=``) once a publication is committed: issue 5 connects the results
+emails here."""
+
+
+@transaction.atomic
+def pool_round_publish(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+    """Make an arbitrated pool round public (results, seed and draws, R23), once.
+
+    A conditional update (``arbitrated`` → ``published``) that must touch exactly one row:
+    publishing twice returns the published round; publishing before arbitration raises
+    :class:`NotArbitrated`. The round is published when all its pool rounds are. After the
+    commit, :data:`pool_round_published` is sent (the results emails' hook).
+    """
+    now = timezone.now()
+    published = PoolRound.objects.filter(
+        pk=pool_round.pk, status=PoolRound.Status.ARBITRATED
+    ).update(status=PoolRound.Status.PUBLISHED, published_at=now, published_by=by)
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if published != 1:
+        if pool_round.status == PoolRound.Status.PUBLISHED:
+            return pool_round
+        raise NotArbitrated(_("This round has not been arbitrated yet: nothing to publish."))
+    _round_status_refresh(pool_round.round, now)
+    audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
+    transaction.on_commit(
+        lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
+    )
+    return pool_round
