@@ -250,6 +250,19 @@ def api_client(db: None) -> APIClient:
     return APIClient(headers={"accept-language": "en"})
 
 
+@pytest.fixture
+def api_as(api_client: APIClient) -> Callable[[AbstractBaseUser | None], APIClient]:
+    """``api_as(user)``: an API client sending ``user``'s token (``None``: anonymous)."""
+
+    def sign_in(user: AbstractBaseUser | None) -> APIClient:
+        client = APIClient(headers={"accept-language": "en"})
+        if user is not None:
+            client.credentials(HTTP_AUTHORIZATION=f"Token {league.api_token_obtain(user=user)}")
+        return client
+
+    return sign_in
+
+
 @dataclass
 class ResultRecorder:
     """Store what a team played in a pool's round, as an arbitration would (tests only)."""
