@@ -16,13 +16,6 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_DATABASE_URL := postgresql://postgres@127.0.0.1:5432/matrixhockey
 TEST_REDIS_URL := redis://127.0.0.1:6379/15
 
-# Loads the demo league only into an empty database (no season yet).
-DATABASE_IS_EMPTY := import sys; from league.models import Season; sys.exit(Season.objects.exists())
-DEMO_ACCOUNTS := from django.contrib.auth.models import User; \
-	print("Demo accounts: admin/admin, referee/referee, and one coach per team" \
-	" (username = team slug, password: demo).") \
-	if User.objects.filter(username__in=["admin", "referee"]).count() == 2 else None
-
 .PHONY: help install messages run test lint
 
 help:
@@ -47,12 +40,10 @@ messages: install
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y gettext; }
 	$(MANAGE) compilemessages --ignore=.venv --ignore=var --ignore=staticfiles -v 0
 
+# The demo league is loaded only into an empty database; otherwise load_demo says so.
 run: messages
 	$(MANAGE) migrate --noinput
-	@if $(MANAGE) help load_demo >/dev/null 2>&1; then \
-		if $(MANAGE) shell -c '$(DATABASE_IS_EMPTY)'; then $(MANAGE) load_demo; fi; \
-		$(MANAGE) shell -c '$(DEMO_ACCOUNTS)'; \
-	fi
+	$(MANAGE) load_demo --if-empty
 	$(MANAGE) runserver 127.0.0.1:8000
 
 # The engine's branch coverage is a gate of its own; the rest of the suite runs either way.

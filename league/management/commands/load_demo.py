@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.demo import PASSWORD, DemoRefused, demo_load
 
@@ -16,11 +16,25 @@ class Command(BaseCommand):
         "database, and print its accounts. Refused when a season or a team already exists."
     )
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="When the database already holds a league, say so and succeed (make run).",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
         try:
             demo = demo_load(progress=lambda step: self.stdout.write(f"  {step}…"))
         except DemoRefused as refused:
+            if options["if_empty"]:
+                self.stdout.write(
+                    f"{refused} Not loading it. The demo's accounts: admin/admin, "
+                    f"referee/referee, one coach per team (username = team slug, password: "
+                    f"{PASSWORD})."
+                )
+                return
             raise CommandError(
                 f"{refused} Start from a fresh database (make run uses var/db.sqlite3)."
             ) from refused
