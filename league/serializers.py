@@ -91,6 +91,9 @@ class StandingRowSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     goals_for = serializers.IntegerField()
     goals_against = serializers.IntegerField()
+    group = serializers.CharField(
+        allow_null=True, help_text=_("The WG group of the row; null in a division.")
+    )
 
 
 class StandingsSerializer(serializers.Serializer):
