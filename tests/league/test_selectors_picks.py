@@ -1,0 +1,226 @@
+"""The pick selectors: what a team has left (R6, R7, R19), the rounds a coach may still send
+picks for (R12, R13), « infos équipes »."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from competitions import services as competitions
+from competitions.models import Competition, Pool, PoolMember, PoolRound, Round, Stage
+from league import services as league
+from league.models import Entry, Season, Team
+from league.selectors import (
+    EntryChoices,
+    entry_choices,
+    entry_plays_round,
+    entry_stocks,
+    pool_infos,
+    round_status,
+    team_rounds_open,
+)
+from league.services import pick_submit
+from tests.conftest import ResultRecorder, TeamMaker
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dogs(coach: User) -> Entry:
+    return Entry.objects.get(team__coach=coach)
+
+
+def future_round(
+    season: Season, competition: str, number: int, week: int, **extra: object
+) -> Round:
+    return competitions.round_create(
+        season=season,
+        competition=competition,
+        number=number,
+        week=week,
+        deadline=timezone.now() + timedelta(days=week),
+        **extra,
+    )
+
+
+# --- entry_choices ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("competition", "columns", "extra_time", "shootout"),
+    [
+        # R7 and R19, as the rulings state them.
+        ("championship", "ABCDEFGHIJK", {"0": 2, "1": 3, "2": 3, "3": 2, "X": 1}, {}),
+        (
+            "kdh",
+            "ABCDEFG",
+            {"0": 2, "1": 2, "2": 2, "X": 1},
+            {"0": 1, "1": 1, "2": 1, "3": 1, "4": 1, "5": 1, "X": 1},
+        ),
+        ("wg", "ABCDEFGH", {"0": 2, "1": 2, "2": 2, "X": 2}, {}),
+    ],
+)
+def test_a_team_starts_with_every_column_and_the_quotas_of_r7(
+    dogs: Entry,
+    competition: str,
+    columns: str,
+    extra_time: dict[str, int],
+    shootout: dict[str, int],
+) -> None:
+    for published_only in (True, False):
+        choices = entry_choices(entry=dogs, competition=competition, published_only=published_only)
+        assert choices == EntryChoices(
+            competition=competition,
+            columns=tuple(columns),
+            extra_time=extra_time,
+            shootout=shootout,
+            extra_goals=3,
+            great_saves=2,
+        )
+
+
+def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published_ones(
+    season: Season,
+    dogs: Entry,
+    elite_pool: Pool,
+    championship_round: Round,
+    record_played: ResultRecorder,
+) -> None:
+    round_2 = competitions.round_create(
+        season=season, competition=Competition.CHAMPIONSHIP, number=2, week=2
+    )
+    record_played(
+        dogs,
+        championship_round,
+        pool=elite_pool,
+        column="A",
+        extra_time="X",
+        extra_goals=1,
+        status=PoolRound.Status.PUBLISHED,
+    )
+    record_played(
+        dogs, round_2, pool=elite_pool, column="B", extra_time="0", extra_goals=1, great_saves=2
+    )
+    form = entry_choices(entry=dogs, competition="championship", published_only=False)
+    public = entry_choices(entry=dogs, competition="championship", published_only=True)
+    assert form.columns == tuple("CDEFGHIJK")
+    assert public.columns == tuple("BCDEFGHIJK")
+    assert form.extra_time == {"0": 1, "1": 3, "2": 3, "3": 2}
+    assert public.extra_time == {"0": 2, "1": 3, "2": 3, "3": 2}
+    assert (form.extra_goals, form.great_saves) == (1, 0)
+    assert (public.extra_goals, public.great_saves) == (2, 2)
+    assert EntryChoices.spread(form.extra_time) == ["0", "1", "1", "1", "2", "2", "2", "3", "3"]
+
+
+def test_stocks_moved_outside_any_round_count_at_once(dogs: Entry, admin_user: User) -> None:
+    league.stock_move(entry=dogs, kind="extra_goals", delta=2, reason="admin", by=admin_user)
+    assert entry_stocks(entry=dogs, published_only=True) == (5, 2)
+    assert entry_stocks(entry=dogs, published_only=False) == (5, 2)
+
+
+# --- entry_plays_round ---------------------------------------------------------------------------
+
+
+def test_a_replaced_team_plays_no_more(
+    dogs: Entry, championship_round: Round, admin_user: User
+) -> None:
+    newcomer = league.team_create(name="Newcomers")
+    new = league.entry_replace(entry=dogs, team=newcomer, by=admin_user)
+    dogs.refresh_from_db()
+    assert not entry_plays_round(entry=dogs, round=championship_round)
+    assert entry_plays_round(entry=new, round=championship_round)
+
+
+def test_a_replacement_plays_the_cup_its_predecessor_was_in(season: Season, dogs: Entry) -> None:
+    kdh = competitions.pool_create(season=season, competition=Competition.KDH)
+    PoolMember.objects.create(pool=kdh, entry=dogs)
+    round = future_round(season, Competition.KDH, 1, 1, stage=Stage.ROUND_OF_64)
+    new = league.entry_replace(entry=dogs, team=league.team_create(name="Newcomers"))
+    assert entry_plays_round(entry=new, round=round)
+
+
+def test_a_team_of_another_season_plays_nothing(dogs: Entry, championship_round: Round) -> None:
+    other = league.season_create(number=2, starts_on=date(2027, 3, 1))
+    round = competitions.round_create(
+        season=other, competition=Competition.CHAMPIONSHIP, number=1, week=1
+    )
+    assert not entry_plays_round(entry=dogs, round=round)
+
+
+# --- team_rounds_open ----------------------------------------------------------------------------
+
+
+def test_the_open_rounds_are_grouped_by_week_with_each_competition_the_team_plays(
+    season: Season, dogs: Entry, coach: User, championship_round: Round
+) -> None:
+    kdh = competitions.pool_create(season=season, competition=Competition.KDH)
+    wg = competitions.pool_create(season=season, competition=Competition.WG)
+    PoolMember.objects.create(pool=kdh, entry=dogs)
+    champ_2 = future_round(season, Competition.CHAMPIONSHIP, 2, 2)
+    champ_3 = future_round(season, Competition.CHAMPIONSHIP, 3, 3)
+    kdh_1 = future_round(season, Competition.KDH, 1, 2, stage=Stage.ROUND_OF_64)
+    future_round(season, Competition.WG, 1, 3, stage=Stage.GROUP)  # not qualified
+    pick = pick_submit(
+        team=dogs.team, round=champ_3, notation="F(2)", channel="web", entered_by=coach
+    )
+    weeks = team_rounds_open(team=dogs.team)
+    assert [w.week for w in weeks] == [2, 3]  # round 1's deadline (March) has passed
+    assert [(r.competition, r.round) for r in weeks[0].rounds] == [
+        ("championship", champ_2),
+        ("kdh", kdh_1),
+    ]
+    assert [(r.competition, r.round, r.current) for r in weeks[1].rounds] == [
+        ("championship", champ_3, pick)
+    ]
+    assert weeks[0].deadline == champ_2.deadline
+    PoolMember.objects.create(pool=wg, entry=dogs, group="A")
+    assert [r.competition for r in team_rounds_open(team=dogs.team)[1].rounds] == [
+        "championship",
+        "wg",
+    ]
+
+
+def test_no_round_is_open_after_its_deadline_or_once_closed(season: Season, dogs: Entry) -> None:
+    round = future_round(season, Competition.CHAMPIONSHIP, 2, 2)
+    assert team_rounds_open(team=dogs.team, now=round.deadline - timedelta(seconds=1))
+    assert team_rounds_open(team=dogs.team, now=round.deadline) == []
+    Round.objects.filter(pk=round.pk).update(status=Round.Status.CLOSED)
+    assert team_rounds_open(team=dogs.team) == []
+
+
+def test_a_team_not_in_the_season_has_no_open_round(
+    season: Season, championship_round: Round
+) -> None:
+    assert team_rounds_open(team=league.team_create(name="Waiting")) == []
+
+
+def test_without_a_current_season_nothing_is_open(dogs: Entry, season: Season) -> None:
+    Season.objects.update(is_current=False)
+    assert team_rounds_open(team=Team.objects.get(pk=dogs.team_id)) == []
+
+
+def test_round_status_closes_an_open_round_at_its_deadline(championship_round: Round) -> None:
+    deadline = championship_round.deadline
+    assert round_status(round=championship_round, now=deadline - timedelta(seconds=1)) == "open"
+    assert round_status(round=championship_round, now=deadline) == "closed"
+
+
+# --- pool_infos ----------------------------------------------------------------------------------
+
+
+def test_pool_infos_list_every_playing_team_of_the_division_by_code(
+    season: Season, elite_pool: Pool, enter_team: TeamMaker
+) -> None:
+    for code in (3, 1, 2):
+        enter_team(f"Team {code}", code=code)
+    infos = pool_infos(season=season, competition="championship", pool_slug="elite")
+    assert list(infos) == ["team-1", "team-2", "team-3"]
+    assert all(choices.columns == tuple("ABCDEFGHIJK") for choices in infos.values())
+
+
+def test_pool_infos_of_an_unknown_pool_is_none(season: Season, elite_pool: Pool) -> None:
+    assert pool_infos(season=season, competition="championship", pool_slug="d3a") is None
+    assert pool_infos(season=season, competition="nhl", pool_slug="elite") is None
