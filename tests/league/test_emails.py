@@ -81,9 +81,9 @@ def test_the_pick_receipt_is_in_french_for_a_coach_who_speaks_french(
     assert email is not None
     assert email.language == "fr"
     [sent] = mail.outbox
-    assert sent.subject.startswith("Pick reçu")
+    assert sent.subject.startswith("Ordre reçu")
     assert "championnat" in sent.subject
-    assert "Reçu (SHA-256 du pick enregistré)" in sent.body
+    assert "Reçu (SHA-256 de l’ordre enregistré)" in sent.body
     assert sleigh_pick.receipt in sent.body
     assert sleigh_pick.receipt in sent.alternatives[0][0]
     assert 'lang="fr"' in sent.alternatives[0][0]
