@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -24,6 +25,8 @@ from league.models import (
     AuditLog,
     Division,
     Entry,
+    InboundEmail,
+    LatePick,
     OutboundEmail,
     Pick,
     Profile,
@@ -393,3 +396,69 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ["language"]
     search_fields = ["user__username", "user__email"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(LatePick)
+class LatePickAdmin(ReadOnlyAdmin):
+    """R13: the referee's queue of picks emailed after the deadline. Its rows are never edited:
+    accepting one (an action) enters it as a pick by the deciding referee or admin (channel
+    ``referee``); rejecting tells the coach."""
+
+    list_display = [
+        "received_at",
+        "entry",
+        "round",
+        "notation",
+        "status",
+        "decided_by",
+        "decided_at",
+    ]
+    list_filter = ["status", "round__competition", "round__season", "entry__division"]
+    search_fields = ["entry__team__name", "entry__team__slug", "message_id"]
+    date_hierarchy = "received_at"
+    list_select_related = ["entry__team", "entry__season", "entry__division", "round__season"]
+    actions = ["accept", "reject"]
+
+    def _decide(self, request: HttpRequest, queryset: QuerySet[LatePick], accept: bool) -> None:
+        decide = services.late_pick_accept if accept else services.late_pick_reject
+        done = 0
+        for late_pick in queryset.select_related("entry__team", "round"):
+            try:
+                decide(late_pick=late_pick, by=request.user)
+            except (ValidationError, PermissionDenied) as error:
+                reason = " ".join(getattr(error, "messages", [str(error)]))
+                self.message_user(
+                    request,
+                    _("%(late_pick)s: %(reason)s") % {"late_pick": late_pick, "reason": reason},
+                    messages.ERROR,
+                )
+            else:
+                done += 1
+        if done:
+            message = (
+                ngettext("%(count)d late pick entered.", "%(count)d late picks entered.", done)
+                if accept
+                else ngettext(
+                    "%(count)d late pick rejected.", "%(count)d late picks rejected.", done
+                )
+            )
+            self.message_user(request, message % {"count": done})
+
+    @admin.action(description=_("Accept: enter the selected late picks (R13)"))
+    def accept(self, request: HttpRequest, queryset: QuerySet[LatePick]) -> None:
+        self._decide(request, queryset, accept=True)
+
+    @admin.action(description=_("Reject the selected late picks"))
+    def reject(self, request: HttpRequest, queryset: QuerySet[LatePick]) -> None:
+        self._decide(request, queryset, accept=False)
+
+
+@admin.register(InboundEmail)
+class InboundEmailAdmin(ReadOnlyAdmin):
+    """Every email received for picks, once per Message-ID, with what the league did."""
+
+    list_display = ["processed_at", "received_at", "sender", "user", "outcome", "subject", "reply"]
+    list_filter = ["outcome"]
+    search_fields = ["sender", "message_id", "subject", "user__username"]
+    date_hierarchy = "received_at"
+    list_select_related = ["user", "reply"]
