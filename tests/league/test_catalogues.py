@@ -1,0 +1,57 @@
+"""The translation catalogues: French, the league's language, is complete and well-formed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+FRENCH = LOCALE / "fr" / "LC_MESSAGES" / "django.po"
+ENGLISH = LOCALE / "en" / "LC_MESSAGES" / "django.po"
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]|\{\w*\}")
+
+
+def entries(path: Path) -> list[polib.POEntry]:
+    return [e for e in polib.pofile(str(path)) if not e.obsolete]
+
+
+def test_every_french_message_is_translated_and_none_is_fuzzy() -> None:
+    untranslated = [e.msgid for e in entries(FRENCH) if not e.translated()]
+    fuzzy = [e.msgid for e in entries(FRENCH) if "fuzzy" in e.flags]
+    assert untranslated == []
+    assert fuzzy == []
+
+
+def test_every_french_plural_has_both_forms() -> None:
+    for entry in entries(FRENCH):
+        if entry.msgid_plural:
+            assert set(entry.msgstr_plural) == {0, 1}, entry.msgid
+            assert all(entry.msgstr_plural.values()), entry.msgid
+
+
+@pytest.mark.parametrize("path", [FRENCH, ENGLISH], ids=["fr", "en"])
+def test_translations_keep_the_placeholders_of_their_message(path: Path) -> None:
+    for entry in entries(path):
+        wanted = sorted(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
+        forms = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+        for form in forms:
+            if form:
+                assert sorted(PLACEHOLDER.findall(form)) == wanted, (entry.msgid, form)
+
+
+def test_no_english_message_is_fuzzy() -> None:
+    assert [e.msgid for e in entries(ENGLISH) if "fuzzy" in e.flags] == []
+
+
+@pytest.mark.parametrize("path", [FRENCH, ENGLISH], ids=["fr", "en"])
+def test_the_catalogues_compile(path: Path, tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["msgfmt", "--check-format", "-o", str(tmp_path / "django.mo"), str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
