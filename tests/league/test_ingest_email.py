@@ -189,20 +189,22 @@ def test_a_bad_notation_is_reported_with_what_is_wrong_and_the_other_line_stored
     assert picks() == [("kdh", 1, "C(1)(4)", "email")]
     [reply] = replies()
     assert "« Championnat : F+(7) »" in reply.body_text
-    assert "(7)" in output and "extra-time value" in output
+    assert "error     'Championnat : F+(7)' [notation]" in output
     [error] = [
         line
         for line in inbound("<bad-notation.3@mail.example.org>").report
         if line["status"] == "error"
     ]
-    assert error["line"] == "Championnat : F+(7)" and "(7)" in error["message"]
+    assert (error["line"], error["code"]) == ("Championnat : F+(7)", "notation")
+    assert "(7)" in error["message"] and error["message"] in reply.body_text
 
 
 def test_a_great_save_in_the_kdh_is_refused_R6(league: EmailLeague) -> None:
+    Profile.objects.create(user=league.coach, language="en")
     ingest("kdh-great-save.eml")
     assert picks() == []
     [line] = inbound("<kdh-great-save.4@mail.example.org>").report
-    assert line["status"] == "error"
+    assert (line["status"], line["code"]) == ("error", "not_allowed")
     assert "Great saves (#)" in line["message"] and "championship" in line["message"]
     [reply] = replies()
     assert "Great saves (#)" in reply.body_text
@@ -301,10 +303,12 @@ def test_a_late_pick_is_decided_once(late_pick: LatePick, referee: User) -> None
 
 
 def test_a_rejected_late_pick_is_told_to_the_coach(late_pick: LatePick, referee: User) -> None:
+    Profile.objects.create(user=late_pick.entry.team.coach, language="en")
     late_pick_reject(late_pick=late_pick, by=referee)
     told = OutboundEmail.objects.filter(template="pick-reply").order_by("-id").first()
-    assert told is not None and told.to == [COACH]
-    assert "E+(1)" in told.body_text and "not accepted" in told.subject
+    assert told is not None and (told.to, told.language) == ([COACH], "en")
+    assert told.subject == "Your late pick was not accepted"
+    assert "« E+(1) » for Sleigh Dogs — championship, round 1" in told.body_text
 
 
 def test_only_a_referee_of_the_pool_or_staff_decides_on_late_picks(
@@ -366,7 +370,7 @@ def test_a_late_message_for_an_arbitrated_round_is_an_error_not_a_late_pick(
     ingest("late.eml")
     assert LatePick.objects.count() == 0
     [line] = inbound("<late.1@mail.example.org>").report
-    assert line["status"] == "error" and "arbitrated" in line["message"]
+    assert (line["status"], line["code"]) == ("error", "arbitrated")
 
 
 def test_the_received_at_option_overrides_the_received_header(league: EmailLeague) -> None:
@@ -407,11 +411,12 @@ def test_a_forged_coach_address_stores_nothing_and_nothing_goes_to_the_forger(
 
 
 def test_the_coach_is_warned_of_forged_messages_at_most_once_a_day(league: EmailLeague) -> None:
+    Profile.objects.create(user=league.coach, language="en")
     for name in ("forged-from.eml", "forged-signed-elsewhere.eml", "forged-fake-results.eml"):
         ingest(name)
     [notice] = replies()
     assert notice.to == [COACH]
-    assert "refused" in notice.subject
+    assert notice.subject == "An email in your name was refused"
     assert "In-Reply-To" not in notice.headers
 
 
@@ -493,7 +498,8 @@ def test_the_championships_last_week_asks_which_of_its_two_rounds(
     raw = raw.replace(b"Wed,  4 Mar 2026 10:15:02", b"Wed,  6 May 2026 10:15:02")
     ingest(raw)
     [line] = inbound("<fr-championship.1@mail.example.org>").report
-    assert line["status"] == "error" and "two rounds" in line["message"]
+    assert (line["status"], line["code"]) == ("error", "round")
+    assert "10" in line["message"]
 
 
 # --- The command itself -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ def describe(result: services.EmailIngestResult) -> list[str]:
         elif line.status == "late":
             lines.append(f"  late      {where}: {line.normalized} → the referee's queue (R13)")
         else:
-            lines.append(f"  error     {line.text!r}: {line.message}")
+            lines.append(f"  error     {line.text!r} [{line.code}]: {line.message}")
     lines.append(
         f"  replied to {', '.join(result.replied_to)}" if result.replied_to else "  no reply"
     )
