@@ -1,0 +1,343 @@
+"""``league.mail_picks``: reading what a coach wrote, who sent it, and whether to believe it.
+
+No database here: pick lines (R10 notation is the engine's business, only the line's shape is
+read here), bodies (charsets, HTML, quotes, signatures), senders, automatic messages,
+``Authentication-Results`` (RFC 8601) and the mailbox's INTERNALDATE.
+"""
+
+from __future__ import annotations
+
+import doctest
+from datetime import UTC, datetime, timedelta, timezone
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from pytest_django.fixtures import Settings
+
+from league import mail_picks
+from league.mail_picks import (
+    authentication_results,
+    authentication_verdict,
+    automatic_reason,
+    body_text,
+    internal_date,
+    message_id,
+    message_parse,
+    own_text,
+    pick_line,
+    pick_lines,
+    received_time,
+    sender_addresses,
+)
+
+EML = Path(__file__).parent / "fixtures" / "eml"
+MX = "mx.matrixhockey.test"
+
+
+def test_the_modules_examples_hold() -> None:
+    failures, tried = doctest.testmod(mail_picks)
+    assert tried > 0 and failures == 0
+
+
+# --- Pick lines ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "competition", "number", "notation"),
+    [
+        ("Championnat : F+(2)", "championship", None, "F+(2)"),
+        ("CHAMPIONNAT:f+(2)", "championship", None, "f+(2)"),
+        ("championnat\u00a0: F + (2)", "championship", None, "F + (2)"),
+        ("Championship: D++(1)", "championship", None, "D++(1)"),
+        ("  - Championship = D(1)", "championship", None, "D(1)"),
+        ("• Championnat : F(1)", "championship", None, "F(1)"),
+        ("KDH : C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("Coupe KDH : C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("KDH cup: C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("K.D.H. : C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("Coupe Klaus-Dieter Hoffmann : C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("klaus dieter hoffmann: C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("WG : A(0)", "wg", None, "A(0)"),
+        ("Coupe WG : A(0)", "wg", None, "A(0)"),
+        ("Wayne Gretzky: A(0)", "wg", None, "A(0)"),
+        ("Coupe Wayne-Gretzky : A(0)", "wg", None, "A(0)"),
+        ("WG cup: A(0)", "wg", None, "A(0)"),
+        ("KDH C(1)(4)", "kdh", None, "C(1)(4)"),
+        ("Championnat J(1)", "championship", None, "J(1)"),  # column J, not a round
+        ("Championnat J5 : F+(2)", "championship", 5, "F+(2)"),
+        ("Championnat j 5: F+(2)", "championship", 5, "F+(2)"),
+        ("Championnat journée 5 : F+(2)", "championship", 5, "F+(2)"),
+        ("Championnat JOURNEE 11 : F+(2)", "championship", 11, "F+(2)"),
+        ("Coupe KDH tour 3 : C(1)(4)", "kdh", 3, "C(1)(4)"),
+        ("Championship round 5: F+(2)", "championship", 5, "F+(2)"),
+        ("Championship, round 5: F+(2)", "championship", 5, "F+(2)"),
+        ("WG R2: A(0)", "wg", 2, "A(0)"),
+        ("Championnat J10 F(2)", "championship", 10, "F(2)"),
+    ],
+)
+def test_pick_lines_read_in_french_and_english(
+    text: str, competition: str, number: int | None, notation: str
+) -> None:
+    line = pick_line(text)
+    assert line is not None
+    assert (line.competition, line.round_number, line.notation, line.error) == (
+        competition,
+        number,
+        notation,
+        None,
+    )
+    assert line.text == text.strip()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Je joue le championnat cette semaine",
+        "Championnat prochain : je serai absent",
+        "KDHx : C(1)(4)",
+        "Wagner : A(0)",
+        "Le championnat : F(1)",
+        "",
+    ],
+)
+def test_other_text_is_not_a_pick_line(text: str) -> None:
+    assert pick_line(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Championnat :", "Championnat J0 : F(1)", "KDH J3 :", "Championship"],
+)
+def test_a_line_naming_a_competition_without_a_readable_pick_is_an_error(text: str) -> None:
+    line = pick_line(text)
+    assert line is not None and line.error
+
+
+@pytest.mark.parametrize("text", ["Championnat F+", "Championnat : F+(7", "WG : hello"])
+def test_a_broken_pick_is_a_pick_line_for_the_engine_to_refuse(text: str) -> None:
+    line = pick_line(text)
+    assert line is not None and line.error is None and line.notation
+
+
+def test_quoted_lines_and_the_signature_are_not_the_senders() -> None:
+    body = (
+        "Championnat : F(1)\n"
+        "  > KDH : A(1)(2)\n"
+        ">Championnat : B(1)\n"
+        "WG : A(0)\n"
+        "-- \n"
+        "Jean\n"
+        "Championnat : C(1)\n"
+    )
+    assert [line.notation for line in pick_lines(body)] == ["F(1)", "A(0)"]
+
+
+@pytest.mark.parametrize(
+    "separator",
+    [
+        "-----Original Message-----",
+        "----- Message d'origine -----",
+        "---------- Forwarded message ---------",
+        "________________________________",
+    ],
+)
+def test_text_after_an_unquoted_original_message_is_left_out(separator: str) -> None:
+    assert own_text(f"Championnat : F(1)\n{separator}\nChampionnat : A(0)") == [
+        "Championnat : F(1)"
+    ]
+
+
+def test_english_is_recognised_for_a_stranger() -> None:
+    assert mail_picks.looks_english("Hi\nChampionship: F(1)")
+    assert not mail_picks.looks_english("Bonjour\nChampionnat : F(1)")
+
+
+# --- Bodies -------------------------------------------------------------------------------------
+
+
+def test_latin1_quoted_printable_with_a_soft_line_break_is_decoded() -> None:
+    message = message_parse((EML / "iso-8859-1-qp.eml").read_bytes())
+    text = body_text(message)
+    assert "Championnat journée 1 : G(2)" in text.splitlines()
+    assert "André (Sleigh Dogs)" in text
+
+
+def test_an_html_body_is_read_without_style_or_quoted_part() -> None:
+    message = message_parse((EML / "html-only.eml").read_bytes())
+    text = body_text(message)
+    assert [(line.competition, line.notation) for line in pick_lines(text)] == [
+        ("championship", "F+(2)"),
+        ("kdh", "C(1)(4)"),
+    ]
+    assert "A(0)" not in text and "B(0)(0)" not in text
+
+
+def test_the_plain_text_part_is_preferred_to_the_html_one() -> None:
+    message = EmailMessage()
+    message.set_content("Championnat : F(1)\n")
+    message.add_alternative("<p>Championnat : A(0)</p>", subtype="html")
+    assert [line.notation for line in pick_lines(body_text(message))] == ["F(1)"]
+
+
+def test_a_message_with_a_lying_charset_still_gives_its_text() -> None:
+    raw = b"From: a@example.org\nContent-Type: text/plain; charset=klingon\n\nChampionnat : F(1)\n"
+    assert "Championnat : F(1)" in body_text(message_parse(raw))
+
+
+def test_a_message_without_a_text_part_has_no_text() -> None:
+    raw = b"From: a@example.org\nContent-Type: image/png\n\n\x89PNG"
+    assert body_text(message_parse(raw)) == ""
+
+
+# --- Senders, ids, times ------------------------------------------------------------------------
+
+
+def test_reply_to_is_not_an_identity_and_from_is_lower_cased() -> None:
+    two = message_parse((EML / "two-competitions.eml").read_bytes())
+    assert sender_addresses(two) == ["sleigh-coach@example.org"]
+    english = message_parse((EML / "en-championship.eml").read_bytes())
+    assert sender_addresses(english) == ["freezing-coach@example.org"]
+
+
+def test_several_from_addresses_or_headers_are_all_counted() -> None:
+    several = message_parse((EML / "several-from.eml").read_bytes())
+    assert len(sender_addresses(several)) == 2
+    twice = b"From: a@example.org\nFrom: a@example.org\n\nhi\n"
+    assert sender_addresses(message_parse(twice)) == ["a@example.org", "a@example.org"]
+    assert sender_addresses(message_parse(b"From: nobody\n\nhi\n")) == []
+
+
+def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None:
+    raw = b"From: a@example.org\n\nChampionnat : F(1)\n"
+    first = message_id(message_parse(raw), raw)
+    assert first == message_id(message_parse(raw), raw)
+    assert first != message_id(message_parse(raw + b"x"), raw + b"x")
+
+
+def test_the_time_received_is_the_newest_received_headers_not_date() -> None:
+    message = message_parse((EML / "late.eml").read_bytes())
+    assert received_time(message) == datetime(2026, 3, 7, 8, 12, 44, tzinfo=UTC)
+    assert received_time(message_parse(b"From: a@example.org\n\nhi\n")) is None
+    broken = (
+        b"Received: from x by y; not a date\nReceived: by z; Mon, 2 Mar 2026 10:00:00 +0000\n\n"
+    )
+    assert received_time(message_parse(broken)) == datetime(2026, 3, 2, 10, tzinfo=UTC)
+
+
+def test_the_internaldate_of_a_fetch_response() -> None:
+    assert internal_date(b'3 (UID 9 INTERNALDATE "07-Mar-2026 09:12:44 +0100" BODY[] {9}') == (
+        datetime(2026, 3, 7, 9, 12, 44, tzinfo=timezone(timedelta(hours=1)))
+    )
+    assert internal_date(b"3 (UID 9 BODY[] {9}") is None
+    assert internal_date(b'3 (INTERNALDATE "yesterday")') is None
+
+
+# --- Automatic messages -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "automatic"),
+    [
+        (b"Auto-Submitted: auto-replied\n", True),
+        (b"Auto-Submitted: no\n", False),
+        (b"Precedence: bulk\n", True),
+        (b"Precedence: list\n", True),
+        (b"X-Autoreply: yes\n", True),
+        (b"List-Id: <hockey.lists.example.org>\n", True),
+        (b"Return-Path: <>\n", True),
+        (b"Return-Path: <a@example.org>\n", False),
+        (b"", False),
+    ],
+)
+def test_machines_messages_are_recognised(headers: bytes, automatic: bool) -> None:
+    raw = b"From: a@example.org\n" + headers + b"\nChampionnat : F(1)\n"
+    assert (automatic_reason(message_parse(raw)) is not None) is automatic
+
+
+@pytest.mark.parametrize("name", ["auto-reply.eml", "bounce.eml"])
+def test_the_auto_reply_and_bounce_fixtures_are_machines(name: str) -> None:
+    assert automatic_reason(message_parse((EML / name).read_bytes())) is not None
+
+
+def test_mailer_daemon_is_a_machine_whatever_its_other_headers() -> None:
+    raw = b"From: MAILER-DAEMON@mail.example.org\n\nUndelivered\n"
+    assert automatic_reason(message_parse(raw)) == "From MAILER-DAEMON"
+
+
+def test_a_delivery_report_is_a_machine() -> None:
+    raw = b"From: postmaster@example.org\nContent-Type: multipart/report; boundary=b\n\n--b--\n"
+    assert automatic_reason(message_parse(raw)) == "delivery report"
+
+
+# --- Authentication-Results (RFC 8601) ----------------------------------------------------------
+
+
+def test_results_are_read_with_comments_and_versions() -> None:
+    server, results = authentication_results(
+        "MX.matrixhockey.test 1; spf=pass (sender; ok) smtp.mailfrom=a@example.org;"
+        ' dkim/1=pass header.d=example.org header.s="s1"; dmarc=FAIL; iprev'
+    )
+    assert server == "mx.matrixhockey.test"
+    assert [(r.method, r.result) for r in results] == [
+        ("spf", "pass"),
+        ("dkim", "pass"),
+        ("dmarc", "fail"),
+    ]
+    assert results[1].properties == {"header.d": "example.org", "header.s": "s1"}
+
+
+def verdict(results: str, *, sender: str = "coach@example.org", **options: object) -> bool:
+    raw = f"Authentication-Results: {results}\nFrom: {sender}\n\nhi\n".encode()
+    options.setdefault("required", True)
+    options.setdefault("authserv_ids", [MX])
+    return authentication_verdict(message_parse(raw), from_address=sender, **options).trusted
+
+
+@pytest.mark.parametrize(
+    ("results", "trusted"),
+    [
+        (f"{MX}; dmarc=pass header.from=example.org", True),
+        (f"{MX}; dmarc=pass", True),
+        (f"{MX}; dmarc=pass header.from=evil.example", False),
+        (f"{MX}; dkim=pass header.d=example.org", True),
+        (f"{MX}; dkim=pass header.d=mail.example.org", True),
+        (f"{MX}; dkim=pass header.i=@example.org", True),
+        (f"{MX}; dkim=pass header.d=evil.example", False),
+        (f"{MX}; dkim=pass header.d=org", False),
+        (f"{MX}; dkim=fail header.d=example.org", False),
+        (f"{MX}; spf=pass smtp.mailfrom=coach@example.org", True),
+        (f"{MX}; spf=pass smtp.mailfrom=example.org", True),
+        (f"{MX}; spf=pass smtp.mailfrom=bounce@evil.example", False),
+        (f"{MX}; spf=softfail smtp.mailfrom=coach@example.org", False),
+        (f"{MX}; spf=pass smtp.mailfrom=coach@example.org; dmarc=fail", False),
+        (f"{MX}; none", False),
+        ("mx.elsewhere.example; dmarc=pass header.from=example.org", False),
+    ],
+)
+def test_a_sender_is_trusted_only_on_aligned_passing_results_of_the_leagues_server(
+    results: str, trusted: bool
+) -> None:
+    assert verdict(results) is trusted
+
+
+def test_only_the_topmost_header_of_the_leagues_server_counts() -> None:
+    forged = message_parse((EML / "forged-fake-results.eml").read_bytes())
+    result = authentication_verdict(
+        forged, from_address="sleigh-coach@example.org", required=True, authserv_ids=[MX]
+    )
+    assert not result.trusted and "DMARC failed" in result.reason
+
+
+def test_the_check_can_be_turned_off_and_needs_a_trusted_server_otherwise() -> None:
+    assert verdict(f"{MX}; spf=fail", required=False)
+    assert not verdict(f"{MX}; dmarc=pass", authserv_ids=[])
+
+
+def test_the_settings_decide_by_default(settings: Settings) -> None:
+    settings.MAIL_AUTH_REQUIRED = True
+    settings.MAIL_AUTHSERV_ID = [MX.upper()]
+    raw = f"Authentication-Results: {MX}; dmarc=pass\nFrom: c@example.org\n\n".encode()
+    assert authentication_verdict(message_parse(raw), from_address="c@example.org").trusted
+    settings.MAIL_AUTHSERV_ID = ["another.example"]
+    assert not authentication_verdict(message_parse(raw), from_address="c@example.org").trusted
