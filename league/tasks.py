@@ -6,7 +6,7 @@ import logging
 
 from celery import Task, shared_task
 
-from league import emails
+from league import emails, services
 
 logger = logging.getLogger(__name__)
 
@@ -51,3 +51,16 @@ def email_deliver(self: Task, email_id: int) -> str:
 def emails_requeue_stale() -> int:
     """Queue again the emails whose delivery task was lost (beat runs it every few minutes)."""
     return emails.emails_requeue_stale()
+
+
+@shared_task(name="league.email_fetch_picks")
+def email_fetch_picks() -> dict[str, int]:
+    """Read the picks mailbox (``services.email_fetch``); beat runs it every few minutes.
+
+    Safe to overlap with itself: a message is stored once (its Message-ID) and one that fails
+    stays unseen for the next run. An unreachable mailbox fails this run only (no retry: the next
+    beat tick is the retry).
+    """
+    done = services.email_fetch()
+    failed = sum(item.result is None for item in done)
+    return {"ingested": len(done) - failed, "failed": failed}
