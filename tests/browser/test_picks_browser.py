@@ -1,0 +1,178 @@
+"""A coach's week in a real browser: sign in, send a pick on the tiles, see the receipt; send a
+wrong one, see why; in French and English, on a desktop and on a phone."""
+
+from __future__ import annotations
+
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from competitions.models import Pool
+from league.models import Entry, Pick
+from tests.browser.conftest import Launch, screenshot
+from tests.conftest import ResultRecorder
+from tests.league.open_rounds import OpenLeague, open_league
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+TEXT = {
+    "en": {
+        "sign_in": "Sign in",
+        "received": "Pick received",
+        "send": "Send this pick",
+        "bad_value": "the extra-time value must be 0, 1, 2, 3 or X",
+        "week": "Week 3",
+    },
+    "fr": {
+        "sign_in": "Se connecter",
+        "received": "Ordre reçu",
+        "send": "Envoyer cet ordre",
+        "bad_value": "la valeur de prolongation doit être 0, 1, 2, 3 ou X",
+        "week": "Semaine 3",
+    },
+}
+LOCALES = {"en": "en-GB", "fr": "fr-FR"}
+
+
+@pytest.fixture
+def league(
+    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
+) -> OpenLeague:
+    return open_league(
+        season=season,
+        coach_entry=Entry.objects.get(team__coach=coach),
+        other_entry=Entry.objects.get(team__coach=other_coach),
+        elite=elite_pool,
+        record_played=record_played,
+    )
+
+
+def sign_in(page: Page, live_server: LiveServer, language: str) -> None:
+    page.goto(f"{live_server.url}/picks/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/picks/$"))
+    expect(page.get_by_role("heading", name=TEXT[language]["sign_in"])).to_be_visible()
+    page.locator("input[name=username]").fill("sleigh-coach")
+    page.locator("input[name=password]").fill("secret-password")
+    page.locator("form.stack button[type=submit]").click()
+    expect(page).to_have_url(f"{live_server.url}/picks/")
+    expect(page.get_by_role("heading", name=TEXT[language]["week"])).to_be_visible()
+
+
+def this_week_card(page: Page):
+    return page.locator("#round-championship-3")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_coach_sends_a_pick_on_the_tiles_and_sees_the_receipt(
+    browser: Launch, live_server: LiveServer, league: OpenLeague, language: str, phone: bool
+) -> None:
+    page = browser(locale=LOCALES[language], phone=phone)
+    sign_in(page, live_server, language)
+    card = this_week_card(page)
+    card.locator("label.tile", has_text=re.compile(r"^F$")).click()
+    card.locator(".tiles-values label.tile", has_text=re.compile(r"^2")).click()
+    card.locator("[data-stepper]").first.locator("[data-step='1']").click()
+    expect(card.locator("[data-preview]")).to_have_text("F+(2)")
+    card.get_by_role("button", name=TEXT[language]["send"]).click()
+
+    expect(page).to_have_url(f"{live_server.url}/picks/#receipt")
+    receipt = page.locator("#receipt")
+    expect(receipt).to_be_visible()
+    expect(receipt).to_contain_text(TEXT[language]["received"])
+    pick = Pick.objects.get()
+    assert pick.normalized == "F+(2)"
+    expect(receipt.locator("[data-receipt-hash]")).to_have_text(pick.receipt)
+    expect(receipt).to_be_focused()
+    expect(this_week_card(page).locator(".current .notation")).to_have_text("F+(2)")
+    assert [m.to for m in mail.outbox] == [["sleigh-coach@example.org"]]
+    screenshot(page, f"receipt-{language}-{'phone' if phone else 'desktop'}")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_wrong_pick_is_refused_next_to_its_form_and_what_was_typed_stays(
+    browser: Launch, live_server: LiveServer, league: OpenLeague, language: str
+) -> None:
+    page = browser(locale=LOCALES[language])
+    sign_in(page, live_server, language)
+    card = this_week_card(page)
+    card.locator("details.expert summary").click()
+    card.locator("input[data-part=notation]").fill("f+(7)")
+    expect(card.locator("[data-preview]")).to_have_text("F+(7)")
+    card.get_by_role("button", name=TEXT[language]["send"]).click()
+
+    card = this_week_card(page)
+    alert = card.get_by_role("alert")
+    expect(alert).to_contain_text(TEXT[language]["bad_value"])
+    expect(card.locator("input[data-part=notation]")).to_have_value("f+(7)")
+    assert not Pick.objects.exists()
+    assert mail.outbox == []
+
+
+def test_a_double_click_sends_one_pick(
+    browser: Launch, live_server: LiveServer, league: OpenLeague
+) -> None:
+    page = browser()
+    sign_in(page, live_server, "en")
+    card = this_week_card(page)
+    card.locator("label.tile", has_text=re.compile(r"^C$")).click()
+    card.locator(".tiles-values label.tile", has_text=re.compile(r"^1")).click()
+    card.get_by_role("button", name="Send this pick").dblclick()
+    expect(page.locator("#receipt")).to_be_visible()
+    assert Pick.objects.count() == 1
+
+
+def test_the_deadline_counts_down_and_shows_the_visitor_s_own_time(
+    browser: Launch, live_server: LiveServer, league: OpenLeague
+) -> None:
+    page = browser(timezone_id="Asia/Tokyo")
+    page.clock.install()
+    sign_in(page, live_server, "en")
+    box = page.locator("section:has(#week-3) [data-countdown]")
+    countdown = box.locator("[data-countdown-text]")
+    expect(countdown).to_have_text(re.compile(r"^\d+\u00a0d \d\d\u00a0h \d\d\u00a0min$"))
+    local = box.locator("[data-local]")
+    expect(local).to_be_visible()
+    tokyo = league.this_week.deadline.astimezone(ZoneInfo("Asia/Tokyo"))
+    expect(local).to_contain_text(f"{tokyo:%B} {tokyo.day} at {tokyo:%I:%M %p} (Asia/Tokyo)")
+    days, hours, minutes = map(int, re.findall(r"\d+", countdown.text_content() or ""))
+    left = league.this_week.deadline - timezone.now()
+    assert abs((days * 1440 + hours * 60 + minutes) - left.total_seconds() / 60) < 2
+    page.clock.run_for(61_000)
+    expect(countdown).not_to_have_text(f"{days}\u00a0d {hours:02d}\u00a0h {minutes:02d}\u00a0min")
+
+
+def test_a_visitor_in_paris_is_not_shown_the_same_time_twice(
+    browser: Launch, live_server: LiveServer, league: OpenLeague
+) -> None:
+    page = browser(timezone_id="Europe/Paris")
+    sign_in(page, live_server, "en")
+    expect(page.locator("[data-local]").first).to_be_hidden()
+
+
+def test_the_pick_page_and_infos_look_right_on_a_phone_and_a_desktop(
+    browser: Launch, live_server: LiveServer, league: OpenLeague
+) -> None:
+    phone = browser(locale="fr-FR", phone=True)
+    sign_in(phone, live_server, "fr")
+    screenshot(phone, "picks-phone")
+    # Nothing on the page is wider than the phone's screen.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.goto(f"{live_server.url}/infos/championship/elite/")
+    team_cell = phone.locator("table.infos tbody th").first
+    assert team_cell.evaluate("cell => getComputedStyle(cell).position") == "sticky"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, "infos-phone")
+
+    desktop = browser(locale="en-GB")
+    sign_in(desktop, live_server, "en")
+    screenshot(desktop, "picks-desktop")
+    desktop.goto(f"{live_server.url}/infos/championship/elite/")
+    expect(desktop.locator("table.infos tbody tr")).to_have_count(2)
+    screenshot(desktop, "infos-desktop")
