@@ -489,10 +489,10 @@ def _stocks(
     }
 
 
-def _round_input(pool_round: PoolRound, *, as_of: datetime) -> RoundInput:
+def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
     """The engine's input for ``pool_round`` as it stood at ``as_of`` — the one builder behind
     both :func:`pool_round_arbitrate` (``as_of`` = now) and :func:`pool_round_replay` (``as_of`` =
-    when it was arbitrated).
+    when it was arbitrated). Reads only; ``verify_round`` may show it.
 
     Teams (R2), their current picks (R12, R13), what they already used in rounds before this one
     (R7, R19, a replacement inheriting its predecessor's, R14), their stocks shared out over the
@@ -541,11 +541,7 @@ def _round_input(pool_round: PoolRound, *, as_of: datetime) -> RoundInput:
     stocks_left: dict[str, tuple[int, int]] = {}
     for pk, entry in entries.items():
         team = slug[pk]
-        columns, extra_time, shootout = (
-            used[pk].columns,
-            used[pk].extra_time,
-            used[pk].shootout,
-        )
+        columns, extra_time, shootout = used[pk].columns, used[pk].extra_time, used[pk].shootout
         if entry.team.is_dummy:
             # R14: a dummy plays random legal picks as regular ones, with no stocks.
             teams[team] = TeamEntry(None, columns, extra_time, shootout, 0, 0, dummy=True)
@@ -651,7 +647,8 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     waits for the first to commit, then touches nothing, and it gets the stored result; a crash
     rolls the claim back with everything else, so a pool round is never left half done or stuck.
     A pool round seen ``arbitrating`` outside that transaction raises
-    :class:`ArbitrationInProgress`.
+    :class:`ArbitrationInProgress`. A ``void`` pool round is played again once the void action
+    (issue 5) has taken its results, stock movements and sanctions back out.
 
     Stored in that one transaction: the team results and game results exactly as the engine
     returned them, the stocks played (``played`` movements), the draw log with the generator
@@ -693,7 +690,7 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    given = _round_input(pool_round, as_of=now)
+    given = pool_round_input(pool_round=pool_round, as_of=now)
     result = play_round(given.round)
     entries = given.entries
 
@@ -953,7 +950,7 @@ def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
     pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
     if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
         raise NotArbitrated(_("This round has not been arbitrated yet."))
-    return play_round(_round_input(pool_round, as_of=pool_round.arbitrated_at).round)
+    return play_round(pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round)
 
 
 pool_round_published = Signal()

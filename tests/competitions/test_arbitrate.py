@@ -576,7 +576,7 @@ def test_a_wg_knockout_round_knows_each_teams_group_goals(
         ):
             goals[home] = goals.get(home, 0) + home_goals
             goals[away] = goals.get(away, 0) + away_goals
-    built = competitions._round_input(semi, as_of=semi.arbitrated_at)
+    built = competitions.pool_round_input(pool_round=semi, as_of=semi.arbitrated_at)
     assert {team: entry.group_goals for team, entry in built.round.teams.items()} == {
         team: goals[team] for team in built.round.teams
     }
@@ -603,7 +603,7 @@ def test_the_input_a_replay_rebuilds_is_the_arbitrations(elite: League) -> None:
     """One builder serves both: the week's other rounds and the stocks as they stood then."""
     elite.play("elite", 1, picks={"elite-03": "C++(1)"})
     pool_round = elite.pool_round("elite", 1)
-    built = competitions._round_input(pool_round, as_of=pool_round.arbitrated_at)
+    built = competitions.pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at)
     assert built.round.seed == pool_round.seed
     assert built.round.teams["elite-03"].extra_goals == 2  # the stock before the round
     assert {team: e.used_columns for team, e in built.round.teams.items()} == dict.fromkeys(
