@@ -189,9 +189,17 @@ def _header(message: EmailMessage, name: str) -> str:
     return "" if value is None else str(value).strip()
 
 
+def _headers(message: EmailMessage, name: str) -> list[object]:
+    try:
+        return list(message.get_all(name) or [])
+    except (ValueError, IndexError, TypeError):  # e.g. an encoded word hiding a line break
+        return []
+
+
 def message_id(message: EmailMessage, raw: bytes) -> str:
     """The ``Message-ID``; for a message without one, a stable id made from its bytes."""
-    value = _header(message, "Message-ID")
+    # No spaces or control characters: the id goes back out in the reply's In-Reply-To.
+    value = re.sub(r"[\x00-\x20\x7f]", "", _header(message, "Message-ID"))
     if value:
         return value[:998]
     return f"<sha256-{hashlib.sha256(raw).hexdigest()}@message-without-id.invalid>"
@@ -208,13 +216,18 @@ def sender_addresses(message: EmailMessage) -> list[str]:
     a trick that the league refuses.
     """
     addresses: list[str] = []
-    for header in message.get_all("From") or []:
+    for header in _headers(message, "From"):
         try:
             found = header.addresses
         except (AttributeError, ValueError, IndexError):
             continue
-        # Two From headers are two claims, even when they name the same address.
-        addresses.extend(a.addr_spec.lower() for a in found if a.addr_spec and "@" in a.addr_spec)
+        # Two From headers are two claims, even when they name the same address. An address
+        # with spaces or control characters (decoded from an encoded word) is no address.
+        addresses.extend(
+            a.addr_spec.lower()
+            for a in found
+            if "@" in a.addr_spec and not re.search(r"[\x00-\x20\x7f]", a.addr_spec)
+        )
     return addresses
 
 
@@ -232,7 +245,7 @@ def automatic_reason(message: EmailMessage) -> str | None:
     for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
         if _header(message, name):
             return f"{name} header"
-    return_path = message.get_all("Return-Path")
+    return_path = _headers(message, "Return-Path")
     if return_path and "".join(str(return_path[0]).split()) in {"<>", ""}:
         return "empty Return-Path (a bounce)"
     if message.get_content_type() == "multipart/report":
@@ -310,7 +323,7 @@ def body_text(message: EmailMessage) -> str:
 def received_time(message: EmailMessage) -> datetime | None:
     """When the league's mail server received ``message``: the date of the newest (topmost)
     ``Received`` header, the one that server added. ``Date`` is only the sender's claim."""
-    for header in message.get_all("Received") or []:
+    for header in _headers(message, "Received"):
         _, _, stamp = str(header).rpartition(";")
         try:
             when = parsedate_to_datetime(stamp.strip())
@@ -410,7 +423,7 @@ def authentication_verdict(
     if not ids:
         return AuthVerdict(False, "MAIL_AUTHSERV_ID is not set: no mail server is trusted")
     from_domain = _domain(from_address)
-    for header in message.get_all("Authentication-Results") or []:
+    for header in _headers(message, "Authentication-Results"):
         server, results = authentication_results(str(header))
         if server in ids:
             return _verdict(results, from_domain, server)

@@ -206,6 +206,8 @@ def test_several_from_addresses_or_headers_are_all_counted() -> None:
     twice = b"From: a@example.org\nFrom: a@example.org\n\nhi\n"
     assert sender_addresses(message_parse(twice)) == ["a@example.org", "a@example.org"]
     assert sender_addresses(message_parse(b"From: nobody\n\nhi\n")) == []
+    crlf = b"From: =?utf-8?q?a=0D=0Ab@example.org?=\n\nhi\n"
+    assert sender_addresses(message_parse(crlf)) == []
 
 
 def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None:
@@ -213,6 +215,12 @@ def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None
     first = message_id(message_parse(raw), raw)
     assert first == message_id(message_parse(raw), raw)
     assert first != message_id(message_parse(raw + b"x"), raw + b"x")
+
+
+def test_a_message_id_keeps_no_space_or_line_break() -> None:
+    raw = b"Message-ID: =?utf-8?q?<a=0D=0Ab@example.org>?= \n\nhi\n"
+    assert message_id(message_parse(raw), raw).isprintable()
+    assert " " not in message_id(message_parse(raw), raw)
 
 
 def test_the_time_received_is_the_newest_received_headers_not_date() -> None:
