@@ -700,6 +700,9 @@ def _email_handle(
     inbound.user = coach
     if not verdict.trusted:
         result.outcome, result.reason = Outcome.FORGED, verdict.reason
+        logger.warning(
+            "Email %s in the name of %s refused: %s", result.message_id, address, verdict.reason
+        )
         return _email_notice_forged(coach=coach, result=result)
     language = user_language(coach)
     with translation.override(language):
