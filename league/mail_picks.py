@@ -16,10 +16,11 @@ What a coach writes, one line per competition (case, accents and spaces are free
 A round is ``J5``, ``J 5``, ``journée 5``, ``tour 5``, ``R5`` or ``round 5`` between the
 competition and the colon (rounds are numbered from 1 within a competition). Without one the pick
 is for the competition's round of the week the message was received in (the next round when the
-competition plays no round that week). A line that starts with a competition's name but does not
-read as a pick is an error reported to the coach; every other line is ignored, and so are quoted
-lines (``>``), everything after a signature separator (``-- ``) and quoted HTML
-(``<blockquote>``).
+competition plays no round that week). A line that starts with a competition's name and then a
+colon, a round or something shaped like a pick (a letter and ``+``, ``#`` or ``(``) but does not
+read as a pick is an error reported to the coach; every other line is ignored (a sentence that
+merely starts with « Championnat » too), and so are quoted lines (``>``), everything after a
+signature separator (``-- ``) and quoted HTML (``<blockquote>``).
 
 >>> [(p.competition, p.round_number, p.notation) for p in pick_lines("Championnat J5 : F+(2)")]
 [('championship', 5, 'F+(2)')]
