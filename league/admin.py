@@ -327,7 +327,7 @@ class AuditLogAdmin(ReadOnlyAdmin):
 
 
 @admin.register(OutboundEmail)
-class OutboundEmailAdmin(admin.ModelAdmin):
+class OutboundEmailAdmin(ReadOnlyAdmin):
     """The outbox: what was sent, what waits for the mail server, what failed. Read-only, with
     a "resend" action."""
 
@@ -353,15 +353,6 @@ class OutboundEmailAdmin(admin.ModelAdmin):
     ]
     fields = readonly_fields
     actions = ["resend"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: OutboundEmail | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: OutboundEmail | None = None) -> bool:
-        return False
 
     @admin.display(description=_("to"))
     def recipients(self, email: OutboundEmail) -> str:
