@@ -40,6 +40,7 @@ from competitions.selectors import PLAYED
 from engine import Competition as EngineCompetition
 from engine import (
     Dice,
+    Draw,
     RoundResult,
     StockRequest,
     TeamEntry,
@@ -204,10 +205,10 @@ def _fixtures_bulk_create(
     return Fixture.objects.bulk_create(fixtures)
 
 
-def _log(dice: Dice) -> list[dict[str, object]]:
-    """``dice``'s draws for a draw log: each names the seed of the generator that made it, so
-    anyone can re-run it once the seed is public (R23)."""
-    return [{"seed": dice.seed, **draw.as_dict()} for draw in dice.draws]
+def _log(seed: str, draws: Iterable[Draw]) -> list[dict[str, object]]:
+    """Draws for a draw log: each names the seed of the generator that made it, so anyone can
+    re-run it once the seed is public (R23)."""
+    return [{"seed": seed, **draw.as_dict()} for draw in draws]
 
 
 # --- The season's calendar (R17, R18, R20) --------------------------------------------------------
@@ -298,7 +299,7 @@ def kdh_start(*, pool: Pool) -> PoolRound:
     teams = split.qualifying or split.exempt
     games = kdh.draw_pairings(teams, dice, what="kdh.pairings.1")
     _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
-    pool_round.draw_log = _log(dice)
+    pool_round.draw_log = _log(dice.seed, dice.draws)
     pool_round.save(update_fields=["draw_log"])
     return pool_round
 
@@ -332,7 +333,7 @@ def wg_start(*, pool: Pool, entries: Sequence[Entry]) -> list[PoolRound]:
     )
     for pool_round, games in zip(pool_rounds, wg.group_rounds(groups), strict=True):
         _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
-    pool_rounds[0].draw_log = _log(dice)
+    pool_rounds[0].draw_log = _log(dice.seed, dice.draws)
     pool_rounds[0].save(update_fields=["draw_log"])
     return pool_rounds
 
@@ -750,7 +751,7 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     pool_round.status = PoolRound.Status.ARBITRATED
     pool_round.arbitrated_at = now
     pool_round.arbitrated_by = by
-    pool_round.draw_log = [*pool_round.draw_log, *_log_result(pool_round.seed, result)]
+    pool_round.draw_log = [*pool_round.draw_log, *_log(pool_round.seed, result.draws)]
     pool_round.save(update_fields=["status", "arbitrated_at", "arbitrated_by", "draw_log"])
     _cup_progress(pool_round, result, entries)
     _round_status_refresh(round, now)
@@ -761,10 +762,6 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
         payload={"seed_hash": pool_round.seed_hash, "games": len(result.matches)},
     )
     return pool_round
-
-
-def _log_result(seed: str, result: RoundResult) -> list[dict[str, object]]:
-    return [{"seed": seed, **draw.as_dict()} for draw in result.draws]
 
 
 def _onr_sanction(
@@ -851,7 +848,7 @@ def _cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[s
         if round.stage == Stage.SEMI_FINAL:
             _wg_final_week(pool_round, result, entries)
     if dice.draws:
-        pool_round.draw_log = [*pool_round.draw_log, *_log(dice)]
+        pool_round.draw_log = [*pool_round.draw_log, *_log(dice.seed, dice.draws)]
         pool_round.save(update_fields=["draw_log"])
 
 
