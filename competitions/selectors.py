@@ -8,9 +8,15 @@ arbitration stored, so it is exactly what the engine played (R11 redraws and ONR
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
 
 from competitions.models import (
     Competition,
+    Fixture,
     FixtureResult,
     Matrix,
     Pool,
@@ -179,3 +185,206 @@ def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, 
         name: _table(pool, entries, published_only, f"group-{name}", (Stage.GROUP,))
         for name, entries in sorted(groups.items())
     }
+
+
+# --- Results (R10, R23) ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedPick:
+    """What one team played in a pool round and scored, as the arbitration stored it."""
+
+    entry: Entry
+    display: str
+    """The result notation (R10): ``D++*(1)``, ``ONR : F(X)``, ``ONR`` for a cup forfeit."""
+    goals: int
+    column: str
+    extra_time: str
+    shootout: str
+    extra_goals_used: int
+    great_saves_used: int
+    onr: bool
+    redrawn: bool
+    bonus_goal: bool
+
+    @property
+    def team(self) -> str:
+        return self.entry.team.slug
+
+    def as_dict(self) -> dict[str, Any]:
+        """The team's part of the engine's ``round`` output (``shared/ENGINE_CLI.md``)."""
+        return {
+            "column": self.column or None,
+            "extra_time": self.extra_time or None,
+            "shootout": self.shootout or None,
+            "extra_goals_used": self.extra_goals_used,
+            "great_saves_used": self.great_saves_used,
+            "onr": self.onr,
+            "redrawn": self.redrawn,
+            "bonus_goal": self.bonus_goal,
+            "goals": self.goals,
+            "display": self.display,
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a pool round with its stored result and both teams' played picks."""
+
+    fixture: Fixture
+    home_goals: int
+    away_goals: int
+    decided: str
+    """One of :class:`~competitions.models.Decided`'s values (the engine's ``decided``)."""
+    winner: Entry | None
+    home_pick: PlayedPick | None
+    away_pick: PlayedPick | None
+
+    @property
+    def home(self) -> Entry:
+        return self.fixture.home
+
+    @property
+    def away(self) -> Entry:
+        return self.fixture.away
+
+    def as_dict(self) -> dict[str, Any]:
+        """The match as the engine's ``round`` output gives it (team slugs)."""
+        return {
+            "home": self.home.team.slug,
+            "away": self.away.team.slug,
+            "home_goals": self.home_goals,
+            "away_goals": self.away_goals,
+            "decided": self.decided,
+            "winner": None if self.winner is None else self.winner.team.slug,
+        }
+
+
+@dataclass(frozen=True)
+class PoolRoundResults:
+    """A pool round's results as a given reader may see them (:func:`pool_round_results`)."""
+
+    pool_round: PoolRound
+    status: str
+    """``open``, ``closed``, ``arbitrated`` or ``published`` (the calendar's words, API.md)."""
+    seed_hash: str
+    revealed: bool
+    """Whether the results below are shown; when not, they are empty and ``seed`` is ``None``."""
+    seed: str | None
+    games: tuple[GameResult, ...]
+    teams: tuple[PlayedPick, ...]
+    """Every team of the crowding pool (R2) with what it played, by team name."""
+    draws: tuple[dict[str, Any], ...]
+    """Every draw of the draw log, in order: ``seed`` (its generator), ``what``, ``options``,
+    ``result`` (R23)."""
+    bonus_goal: Entry | None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The shape of ``GET /api/results/{competition}/{pool}/{round}/`` (``shared/API.md``).
+
+        ``status``, ``seed_hash`` and ``matches`` always (``matches`` empty until revealed);
+        once revealed also ``seed``, ``draws``, ``bonus_goal`` and ``teams`` — each team's
+        played pick, ``display`` in the result notation (R10), as in the engine's output.
+        """
+        pool_round = self.pool_round
+        data: dict[str, Any] = {
+            "competition": pool_round.pool.competition,
+            "pool": pool_round.pool.slug,
+            "round": pool_round.round.number,
+            "status": self.status,
+            "seed_hash": self.seed_hash,
+            "matches": [game.as_dict() for game in self.games],
+        }
+        if self.revealed:
+            data["seed"] = self.seed
+            data["bonus_goal"] = None if self.bonus_goal is None else self.bonus_goal.team.slug
+            data["teams"] = {pick.team: pick.as_dict() for pick in self.teams}
+            data["draws"] = [dict(draw) for draw in self.draws]
+        return data
+
+
+def pool_round_public_status(*, pool_round: PoolRound, now: datetime | None = None) -> str:
+    """``pool_round``'s status in the calendar's words (``open``, ``closed``, ``arbitrated``,
+    ``published``): a pool round not yet played (pending, being arbitrated, voided to be
+    played again) is open until its round's deadline (R13), closed after it."""
+    if pool_round.status in PLAYED:
+        return pool_round.status
+    now = now or timezone.now()
+    return "open" if now < pool_round.round.deadline else "closed"
+
+
+def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRoundResults:
+    """``pool_round``'s results as one reader may see them.
+
+    Publishing is what makes results public (R23, API.md): before it, everyone gets only the
+    status and the seed's SHA-256 — no game score, no played pick, no seed, no draw, since a
+    score or a pick would tell what a team played. Once the pool round is published, everything
+    is revealed: every game, each team's played pick in the result notation (R10), the seed and
+    every draw. ``reveal=True`` shows an arbitrated but unpublished round in full too: only for
+    a referee of the pool or staff (the caller checks who asks); before arbitration there is
+    nothing to show whoever asks.
+    """
+    pool_round = PoolRound.objects.select_related("pool", "round__season").get(pk=pool_round.pk)
+    status = pool_round_public_status(pool_round=pool_round)
+    revealed = pool_round.is_published or (reveal and pool_round.status in PLAYED)
+    if not revealed:
+        return PoolRoundResults(
+            pool_round=pool_round,
+            status=status,
+            seed_hash=pool_round.seed_hash,
+            revealed=False,
+            seed=None,
+            games=(),
+            teams=(),
+            draws=(),
+            bonus_goal=None,
+        )
+    picks = {
+        row.entry_id: PlayedPick(
+            entry=row.entry,
+            display=row.display,
+            goals=row.goals,
+            column=row.column,
+            extra_time=row.extra_time,
+            shootout=row.shootout,
+            extra_goals_used=row.extra_goals_used,
+            great_saves_used=row.great_saves_used,
+            onr=row.onr,
+            redrawn=row.redrawn,
+            bonus_goal=row.bonus_goal,
+        )
+        for row in TeamResult.objects.filter(pool_round=pool_round)
+        .select_related("entry__team", "entry__division")
+        .order_by("entry__team__name")
+    }
+    fixtures = (
+        Fixture.objects.filter(pool_round=pool_round, result__isnull=False)
+        .select_related(
+            "home__team", "away__team", "result__winner__team", "home__division", "away__division"
+        )
+        .order_by("id")
+    )
+    games = tuple(
+        GameResult(
+            fixture=fixture,
+            home_goals=fixture.result.home_goals,
+            away_goals=fixture.result.away_goals,
+            decided=fixture.result.decided,
+            winner=fixture.result.winner,
+            home_pick=picks.get(fixture.home_id),
+            away_pick=picks.get(fixture.away_id),
+        )
+        for fixture in fixtures
+    )
+    bonus = next((pick.entry for pick in picks.values() if pick.bonus_goal), None)
+    return PoolRoundResults(
+        pool_round=pool_round,
+        status=status,
+        seed_hash=pool_round.seed_hash,
+        revealed=True,
+        seed=pool_round.seed,
+        games=games,
+        teams=tuple(picks.values()),
+        draws=tuple(pool_round.draw_log),
+        bonus_goal=bonus,
+    )
