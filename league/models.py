@@ -698,3 +698,89 @@ class LatePick(models.Model):
     def __str__(self) -> str:
         # No notation: a pick is secret until its round is published.
         return f"{self.entry.team} · {self.round} · {self.received_at:%Y-%m-%d %H:%M:%S}"
+
+
+class MailingKind(models.TextChoices):
+    """The emails of the week's clock (``league.weekly``), each sent once per person."""
+
+    WEEKLY = "weekly", _("Wednesday's weekly email")
+    REMINDER = "reminder", _("Friday's last reminder")
+    WATCHDOG = "watchdog", _("arbitration watchdog alert")
+
+
+class Mailing(models.Model):
+    """One email of the week's clock to one person, recorded in the transaction that queues it.
+
+    The unique constraints are what makes a beat entry that fires twice (two beat processes, a
+    retried task) harmless: the second insert fails and nothing is queued twice. The weekly
+    email and the reminder are once per season, week, kind and person; a watchdog alert is once
+    per pool round and person.
+    """
+
+    Kind = MailingKind
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="mailings"
+    )
+    week = models.PositiveSmallIntegerField(_("week"), validators=[MinValueValidator(1)])
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recipient"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    pool_round = models.ForeignKey(
+        "competitions.PoolRound",
+        verbose_name=_("pool round"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="mailings",
+        help_text=_("The pool round a watchdog alert is about."),
+    )
+    email = models.ForeignKey(
+        OutboundEmail,
+        verbose_name=_("email"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("sent at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("mailing")
+        verbose_name_plural = _("mailings of the week's clock")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            choices_constraint("kind", MailingKind, "mailing_kind_valid"),
+            models.CheckConstraint(condition=Q(week__gte=1), name="mailing_week_positive"),
+            # A watchdog alert names its pool round; the weekly email and the reminder do not.
+            models.CheckConstraint(
+                condition=Q(kind="watchdog", pool_round__isnull=False)
+                | (~Q(kind="watchdog") & Q(pool_round__isnull=True)),
+                name="mailing_pool_round_fits_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "week", "kind", "user"],
+                condition=Q(pool_round__isnull=True),
+                name="mailing_once_a_week",
+            ),
+            models.UniqueConstraint(
+                fields=["pool_round", "kind", "user"],
+                condition=Q(pool_round__isnull=False),
+                name="mailing_once_per_pool_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(
+            _("%(kind)s · %(season)s · week %(week)d → %(user)s")
+            % {
+                "kind": self.get_kind_display(),
+                "season": self.season,
+                "week": self.week,
+                "user": self.user,
+            }
+        )
