@@ -163,9 +163,12 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     """Whether ``entry`` plays ``round``: every playing team plays the championship; a cup's
     round, when its team is in the cup (a member of its pool) and still in it.
 
-    Once the round's games are drawn, only their teams play it. Before that, a cup team is still
-    in when the cup's last arbitrated round sent it on (``PoolRound.qualified``: winners, lucky
-    losers and byes, R15, R17, R18), or when no round has sent anyone on yet (picks in advance).
+    Once the round's games are drawn, only their teams play it. Before that, the cup's latest
+    drawn round decides: once played, the teams it sent on (``PoolRound.qualified``: winners,
+    lucky losers and byes, R15, R17, R18) are still in; while it is still to play, its teams
+    are (a team exempt from the KDH's qualifying round, drawn in the round of 64, may send its
+    picks for the round after in advance, R12); a played round that sends nobody on (a WG group
+    round) keeps its teams in. With no round drawn yet, every member of the cup's pool is in.
     """
     if entry.season_id != round.season_id or not entry.is_playing:
         return False
@@ -175,20 +178,21 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     if pool is None:
         return False
     mine = _lineage_ids(entry)
+    plays = Q(home_id__in=mine) | Q(away_id__in=mine)
     drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
     if drawn.exists():
-        return drawn.filter(Q(home_id__in=mine) | Q(away_id__in=mine)).exists()
-    last = (
-        PoolRound.objects.filter(
-            pool=pool,
-            round__number__lt=round.number,
-            status__in=competition_selectors.PLAYED,
-            qualified__isnull=False,
-        )
+        return drawn.filter(plays).exists()
+    latest = (
+        PoolRound.objects.filter(pool=pool, round__number__lt=round.number, fixtures__isnull=False)
+        .distinct()
         .order_by("-round__number")
         .first()
     )
-    return last is None or last.qualified.filter(pk__in=mine).exists()
+    if latest is None:
+        return True
+    if latest.status in competition_selectors.PLAYED and latest.qualified.exists():
+        return latest.qualified.filter(pk__in=mine).exists()
+    return latest.fixtures.filter(plays).exists()
 
 
 def round_status(*, round: Round, now: datetime | None = None) -> str:

@@ -142,6 +142,41 @@ def test_a_replacement_plays_the_cup_its_predecessor_was_in(season: Season, dogs
     assert entry_plays_round(entry=new, round=round)
 
 
+def test_a_team_drawn_in_a_cup_round_still_to_play_may_send_picks_for_the_next(
+    season: Season, dogs: Entry, enter_team: TeamMaker
+) -> None:
+    # R17: the Elite is exempt from the KDH's qualifying round; drawn in the round of 64, it
+    # may send its picks for the round of 32 in advance (R12) until the round of 64 is played.
+    kdh = competitions.pool_create(season=season, competition=Competition.KDH)
+    winner, loser = enter_team("Winners", code=2), enter_team("Losers", code=3)
+    for entry in (dogs, winner, loser):
+        PoolMember.objects.create(pool=kdh, entry=entry)
+    qualifying = future_round(season, Competition.KDH, 1, 1, stage=Stage.QUALIFYING)
+    round_of_64 = future_round(season, Competition.KDH, 2, 2, stage=Stage.ROUND_OF_64)
+    round_of_32 = future_round(season, Competition.KDH, 3, 3, stage=Stage.ROUND_OF_32)
+    played = competitions.pool_round_create(pool=kdh, round=qualifying)
+    competitions.fixture_create(pool_round=played, home=winner, away=loser)
+    PoolRound.objects.filter(pk=played.pk).update(
+        status=PoolRound.Status.PUBLISHED,
+        arbitrated_at=timezone.now(),
+        published_at=timezone.now(),
+    )
+    played.qualified.add(winner)
+    to_play = competitions.pool_round_create(pool=kdh, round=round_of_64)
+    competitions.fixture_create(pool_round=to_play, home=dogs, away=winner)
+
+    assert entry_plays_round(entry=dogs, round=round_of_32)
+    assert entry_plays_round(entry=winner, round=round_of_32)
+    assert not entry_plays_round(entry=loser, round=round_of_32)
+
+    PoolRound.objects.filter(pk=to_play.pk).update(
+        status=PoolRound.Status.ARBITRATED, arbitrated_at=timezone.now()
+    )
+    to_play.qualified.add(winner)
+    assert not entry_plays_round(entry=dogs, round=round_of_32)
+    assert entry_plays_round(entry=winner, round=round_of_32)
+
+
 def test_a_team_of_another_season_plays_nothing(dogs: Entry, championship_round: Round) -> None:
     other = league.season_create(number=2, starts_on=date(2027, 3, 1))
     round = competitions.round_create(
