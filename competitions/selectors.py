@@ -303,6 +303,23 @@ class PoolRoundResults:
         return data
 
 
+def pool_round_find(
+    *, season_id: int, competition: str, pool_slug: str, number: int
+) -> PoolRound | None:
+    """The pool round of ``season_id``'s ``competition``, pool ``pool_slug`` and round ``number``
+    (the results' URLs), or ``None``."""
+    return (
+        PoolRound.objects.filter(
+            pool__season_id=season_id,
+            pool__competition=competition,
+            pool__slug=pool_slug,
+            round__number=number,
+        )
+        .select_related("pool__division", "round__season")
+        .first()
+    )
+
+
 def pool_round_public_status(*, pool_round: PoolRound, now: datetime | None = None) -> str:
     """``pool_round``'s status in the calendar's words (``open``, ``closed``, ``arbitrated``,
     ``published``): a pool round not yet played (pending, being arbitrated, voided to be

@@ -7,6 +7,7 @@ their own headings with the same shapes: ``arbitrations/<competition>/<pool>/<in
 
 from django.urls import path
 
+from competitions.api_results import ResultsView
 from league import api
 
 urlpatterns = [
@@ -19,4 +20,9 @@ urlpatterns = [
     path("infos/<slug:competition>/<slug:pool>/", api.InfosView.as_view(), name="api-infos"),
     # A coach's picks: always the caller's own team (no team in the URL).
     path("picks/<slug:competition>/<int:round>/", api.PicksView.as_view(), name="api-picks"),
+    path(
+        "results/<slug:competition>/<slug:pool>/<int:round>/",
+        ResultsView.as_view(),
+        name="api-results",
+    ),
 ]

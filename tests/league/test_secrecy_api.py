@@ -170,9 +170,29 @@ def test_a_late_pick_is_refused_without_a_word_of_the_others(
     assert not leaks(response.content.decode())
 
 
-def test_the_results_are_not_served_before_issue_5(api_as: SignIn, secret_pick: str) -> None:
-    for url in ("/api/results/championship/elite/2/", "/api/arbitrations/championship/elite/2/"):
-        assert api_as(None).get(url).status_code == 404
+@pytest.mark.parametrize("person", [None, "visitor", "coach", "other_coach", "referee"])
+def test_the_results_of_an_unpublished_round_hold_no_pick(
+    api_as: SignIn,
+    elite_pool: Pool,
+    open_round: Round,
+    secret_pick: str,
+    person: str | None,
+    request: pytest.FixtureRequest,
+) -> None:
+    pool_round = competitions.pool_round_create(pool=elite_pool, round=open_round)
+    user = request.getfixturevalue(person) if person else None
+    response = api_as(user).get("/api/results/championship/elite/2/")
+    assert response.status_code == 200
+    assert response.json() == {
+        "competition": "championship",
+        "pool": "elite",
+        "round": 2,
+        "status": "open",
+        "seed_hash": pool_round.seed_hash,
+        "matches": [],
+    }
+    assert not leaks(response.content.decode())
+    assert pool_round.seed not in response.content.decode()
 
 
 def test_the_schema_and_the_calendar_hold_no_pick(
