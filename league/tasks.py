@@ -5,8 +5,11 @@ from __future__ import annotations
 import logging
 
 from celery import Task, shared_task
+from django.conf import settings
+from django.db import OperationalError
 
-from league import emails, services
+from competitions import services as competition_services
+from league import emails, services, weekly
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +62,50 @@ def email_fetch_picks() -> dict[str, int]:
 
     Safe to overlap with itself: a message is stored once (its Message-ID) and one that fails
     stays unseen for the next run. An unreachable mailbox fails this run only (no retry: the next
-    beat tick is the retry).
+    beat tick is the retry). Without a mailbox (``IMAP_HOST`` empty) it does nothing, so beat's
+    schedule is the same everywhere.
     """
+    if not settings.IMAP_HOST:
+        return {"ingested": 0, "failed": 0}
     done = services.email_fetch()
     failed = sum(item.result is None for item in done)
     return {"ingested": len(done) - failed, "failed": failed}
+
+
+# --- The week's clock (league.weekly; beat's schedule is in matrixhockey/beat.py) ---------------
+# Each of these may run twice (two beat processes, a redelivered task): the Mailing rows make the
+# second run send nothing. A database that is briefly unreachable is retried a few times, since
+# beat runs the weekly email and the reminder only once a week.
+
+WEEKLY_RETRY = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": 60,
+    "retry_backoff_max": 900,
+    "max_retries": 5,
+}
+
+
+@shared_task(name="league.weekly_emails_send", **WEEKLY_RETRY)
+def weekly_emails_send() -> int:
+    """Wednesday's email to every coach (``weekly.weekly_emails_send``); how many were queued."""
+    return weekly.weekly_emails_send()
+
+
+@shared_task(name="league.reminders_send", **WEEKLY_RETRY)
+def reminders_send() -> int:
+    """Friday's last reminder to the coaches still missing a pick (``weekly.reminders_send``)."""
+    return weekly.reminders_send()
+
+
+@shared_task(name="league.watchdog_alerts_send")
+def watchdog_alerts_send() -> int:
+    """Alert referees and admins about pool rounds not arbitrated 48 hours after their deadline
+    (``weekly.watchdog_alerts_send``); hourly, so the next run is the retry."""
+    return weekly.watchdog_alerts_send()
+
+
+@shared_task(name="league.rounds_close_due")
+def rounds_close_due() -> int:
+    """Close the open rounds whose deadline passed (R13, ``rounds_close_due``); every few
+    minutes, so the next run is the retry."""
+    return competition_services.rounds_close_due()

@@ -1,8 +1,10 @@
 """Celery beat's schedule, in one place (``CELERY_BEAT_SCHEDULE`` in the settings).
 
-Each entry names a task by its registered name and when it runs (``celery.schedules.crontab`` in
-the league's time zone, Europe/Paris). The weekend's jobs — Wednesday's weekly email, Friday's
-reminder, the deadline closing and the arbitration watchdog — are added here as they are built.
+Each entry names a task by its registered name and when it runs. Crontab hours are the league's
+time zone's — ``CELERY_TIMEZONE = "Europe/Paris"`` — so 08:00 is 08:00 in Paris in summer and in
+winter (06:00 or 07:00 UTC). The README lists this schedule ("The week's clock"); the jobs are
+idempotent (``league.weekly``: one email per person, week and kind), so two beat processes or a
+retried task send nothing twice.
 """
 
 from __future__ import annotations
@@ -16,5 +18,36 @@ SCHEDULE: dict[str, dict[str, Any]] = {
     "emails-requeue-stale": {
         "task": "league.emails_requeue_stale",
         "schedule": crontab(minute="*/5"),
+    },
+    # Wednesday 08:00 Paris (rules §4, "usually in the morning"): the week's rounds, deadlines and
+    # links, and the teams still missing picks, to every coach.
+    "weekly-email": {
+        "task": "league.weekly_emails_send",
+        "schedule": crontab(minute=0, hour=8, day_of_week="wed"),
+    },
+    # Friday 08:00 Paris, nine hours before the 17:00 deadline (R13): the last reminder, only to
+    # the coaches still missing a pick this week.
+    "picks-reminder": {
+        "task": "league.reminders_send",
+        "schedule": crontab(minute=0, hour=8, day_of_week="fri"),
+    },
+    # Every 5 minutes: open rounds whose deadline passed become closed (R13). A tick queued while
+    # no worker ran expires: the next one does the same work.
+    "rounds-close-due": {
+        "task": "league.rounds_close_due",
+        "schedule": crontab(minute="*/5"),
+        "options": {"expires": 4 * 60},
+    },
+    # Hourly, at minute 10: a pool round not arbitrated 48 hours after its deadline alerts its
+    # referees and the admins, once.
+    "arbitration-watchdog": {
+        "task": "league.watchdog_alerts_send",
+        "schedule": crontab(minute=10),
+    },
+    # Every 2 minutes: picks sent by email, from the mailbox (does nothing without IMAP_HOST).
+    "email-picks-fetch": {
+        "task": "league.email_fetch_picks",
+        "schedule": crontab(minute="*/2"),
+        "options": {"expires": 100},
     },
 }
