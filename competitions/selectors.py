@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import pgettext
 
 from competitions.models import (
     Competition,
@@ -25,7 +26,8 @@ from competitions.models import (
     Stage,
     TeamResult,
 )
-from engine import Decided, Dice, MatchResult, StandingRow, standings
+from engine import Decided, Dice, MatchResult, StandingRow, commitment, standings
+from engine.promotion import PLACES
 from engine.season import Used
 from league.models import Entry
 
@@ -248,6 +250,44 @@ class GameResult:
     def away(self) -> Entry:
         return self.fixture.away
 
+    @property
+    def mark(self) -> str:
+        """How the game ended, shown after its score in the reader's language (our wording where
+        the rules are silent): « AP » after extra time — and for a championship or WG-group draw,
+        which always went through it (R8) —, « t.a.b. » / « SO » after a shootout, the die, the
+        WG group goals (R8), « forfait » / « forfeit » (R15); nothing in regular time."""
+        marks = {
+            Decided.EXTRA_TIME.value: pgettext("after extra time", "AP"),
+            Decided.DRAW.value: pgettext("after extra time", "AP"),
+            Decided.SHOOTOUT.value: pgettext("after a shootout", "SO"),
+            Decided.DIE.value: pgettext("a tied cup game decided by", "die"),
+            Decided.GROUP_GOALS.value: pgettext("a tied cup game decided by", "group goals"),
+            Decided.FORFEIT.value: pgettext("a cup game lost by", "forfeit"),
+        }
+        return marks.get(self.decided, "")
+
+    @property
+    def score_hides_winner(self) -> bool:
+        """A cup game whose score is tied but has a winner (shootout, die, group goals, a double
+        forfeit's die): the winner must be named."""
+        return self.winner is not None and self.home_goals == self.away_goals
+
+    def line(self) -> str:
+        """The game as the rules' results show it (section 3.1.4, R10):
+        ``Freezing Ass [D++*(1)] – Groggs [B(X)] : 6-3``, ``… : 4-3 AP``; a tied cup game
+        names its winner after the mark."""
+        home = f"{self.home.team.name} [{self.home_pick.display if self.home_pick else '?'}]"
+        away = f"{self.away.team.name} [{self.away_pick.display if self.away_pick else '?'}]"
+        text = f"{home} – {away} : {self.home_goals}-{self.away_goals}"
+        if self.mark:
+            text = f"{text} {self.mark}"
+        if self.score_hides_winner:
+            text = f"{text} ({self.winner.team.name})"  # type: ignore[union-attr]
+        return text
+
+    def involves(self, entry_id: int) -> bool:
+        return entry_id in (self.fixture.home_id, self.fixture.away_id)
+
     def as_dict(self) -> dict[str, Any]:
         """The match as the engine's ``round`` output gives it (team slugs)."""
         return {
@@ -279,6 +319,25 @@ class PoolRoundResults:
     ``result`` (R23)."""
     bonus_goal: Entry | None
 
+    @property
+    def seed_matches_hash(self) -> bool:
+        """R23: the revealed seed hashes to the fingerprint published beforehand."""
+        return self.seed is not None and commitment(self.seed) == self.seed_hash
+
+    @property
+    def bonus_goal_drawn(self) -> PlayedPick | None:
+        """R5: the team the bonus goal was drawn for — when it is ONR, the goal was denied
+        (offside) and :attr:`bonus_goal` is ``None``."""
+        drawn = next(
+            (
+                draw["result"]
+                for draw in self.draws
+                if draw["what"] == "bonus_goal" and draw.get("seed") == self.seed
+            ),
+            None,
+        )
+        return next((pick for pick in self.teams if pick.team == drawn), None)
+
     def as_dict(self) -> dict[str, Any]:
         """The shape of ``GET /api/results/{competition}/{pool}/{round}/`` (``shared/API.md``).
 
@@ -301,6 +360,99 @@ class PoolRoundResults:
             data["teams"] = {pick.team: pick.as_dict() for pick in self.teams}
             data["draws"] = [dict(draw) for draw in self.draws]
         return data
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A row of a public table (R9) with its team's entry and, in a division, its zone (R22)."""
+
+    row: StandingRow
+    entry: Entry
+    zone: str = ""
+    """``up`` (promotion place), ``down`` (relegation place) or empty, if the season ended now."""
+
+    @property
+    def barred(self) -> bool:
+        """R14: a second ONR bars promotion; R22 skips the team."""
+        return self.entry.promotion_barred
+
+
+def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
+    """``rows`` (a division's or a WG group's table) with their entries; in a division, the
+    promotion and relegation places as they stand (R22: the tier's places, the engine's
+    :data:`~engine.promotion.PLACES`; a team barred from promotion is skipped for the next
+    eligible one, never one from the drop zone)."""
+    rows = list(rows)
+    entries = {
+        entry.team.slug: entry
+        for entry in Entry.objects.filter(
+            season_id=pool.season_id, team__slug__in=[row.team for row in rows]
+        ).select_related("team", "division")
+    }
+    zones: dict[str, str] = {}
+    if pool.division is not None:
+        places = PLACES[pool.division.tier]
+        down = {row.team for row in rows[len(rows) - places.down :]} if places.down else set()
+        eligible = [
+            row.team
+            for row in rows
+            if row.team not in down and not entries[row.team].promotion_barred
+        ]
+        zones = {team: "down" for team in down} | {team: "up" for team in eligible[: places.up]}
+    return [
+        TableLine(row=row, entry=entries[row.team], zone=zones.get(row.team, "")) for row in rows
+    ]
+
+
+def results_weeks(*, season_id: int) -> list[int]:
+    """The weeks of a season with at least one published pool round, in order."""
+    return sorted(
+        set(
+            PoolRound.objects.filter(
+                pool__season_id=season_id, status=PoolRound.Status.PUBLISHED
+            ).values_list("round__week", flat=True)
+        )
+    )
+
+
+def week_results(*, season_id: int, week: int) -> list[PoolRoundResults]:
+    """Every pool round of a season's week, championship (Elite first) then KDH then WG, each
+    as the public sees it (:func:`pool_round_results`: only published ones show their games)."""
+    competition_order = {value: index for index, value in enumerate(Competition.values)}
+    pool_rounds = sorted(
+        PoolRound.objects.filter(pool__season_id=season_id, round__week=week).select_related(
+            "pool__division", "round__season"
+        ),
+        key=lambda pr: (
+            competition_order[pr.pool.competition],
+            pr.round.number,
+            pr.pool.division.tier if pr.pool.division else 0,
+            pr.pool.division.group if pr.pool.division else "",
+        ),
+    )
+    return [pool_round_results(pool_round=pool_round) for pool_round in pool_rounds]
+
+
+def pool_round_fixtures(*, pool_round: PoolRound) -> list[Fixture] | None:
+    """Who plays whom in ``pool_round``, without any result, when that is public: always in
+    the championship and the WG group stage (the calendar is known from the start, R20); in a
+    cup's later rounds once the round whose arbitration drew them is published (its draws are
+    then public, R23). ``None`` while it is not."""
+    earlier = (
+        PoolRound.objects.filter(
+            pool_id=pool_round.pool_id, round__number__lt=pool_round.round.number
+        )
+        .order_by("-round__number")
+        .first()
+    )
+    drawn_later = pool_round.round.stage not in (Stage.REGULAR, Stage.GROUP)
+    if drawn_later and earlier is not None and not earlier.is_published:
+        return None
+    return list(
+        pool_round.fixtures.select_related("home__team", "away__team", "home__division").order_by(
+            "id"
+        )
+    )
 
 
 def pool_round_find(

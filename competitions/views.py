@@ -1,0 +1,330 @@
+"""The public results pages: a pool's round, a week's results, standings and cup brackets.
+
+Views stay thin: they read through selectors and render. Secrecy (R23, API.md): publishing is
+what makes results public, so a page shows a pool round's games, played picks, seed and draws
+only once it is published — to everyone alike, its referees and its coaches included (referees
+see their unpublished results on their own pages). Before that it shows the seed's SHA-256.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
+from competitions.models import Competition, Pool, PoolRound, Stage
+from competitions.selectors import (
+    PoolRoundResults,
+    pool_round_find,
+    pool_round_fixtures,
+    pool_round_results,
+    pool_standings,
+    results_weeks,
+    table_lines,
+    week_results,
+    wg_group_standings,
+)
+from competitions.services import pool_round_input_document
+from league.models import Entry, Season
+from league.selectors import season_current
+
+# --- Draws, in words (R23) ------------------------------------------------------------------------
+
+
+def _draw_kinds() -> dict[str, str]:
+    """What each kind of draw of the engine decided (its ``what`` before ``:`` or the number)."""
+    return {
+        "bonus_goal": _("Bonus goal (R5)"),
+        "onr_column": _("ONR: column (R4)"),
+        "onr_extra_time": _("ONR: extra-time value (R4)"),
+        "onr_shootout": _("ONR: shootout value (R4)"),
+        "dummy_column": _("Dummy team: column (R14)"),
+        "dummy_extra_time": _("Dummy team: extra-time value (R14)"),
+        "dummy_shootout": _("Dummy team: shootout value (R14)"),
+        "redraw_column": _("Redrawn column (R11)"),
+        "redraw_extra_time": _("Redrawn extra-time value (R11)"),
+        "redraw_shootout": _("Redrawn shootout value (R11)"),
+        "extra_time_x": _("X in extra time: the die (R7)"),
+        "shootout_x": _("X in the shootout: the die (R7)"),
+        "tie_die": _("Still tied: the die (R8)"),
+        "forfeit_die": _("Both teams ONR: the die (R15)"),
+        "lucky_loser_die": _("Lucky loser: the die (R15)"),
+        "kdh.pairings": _("Next round's pairings (R17)"),
+        "kdh.bye": _("Bye to the next round"),
+        "kdh.qualifying": _("Qualifying round: who plays it (R17)"),
+        "wg.groups": _("WG groups (R18)"),
+        "wg.semi_finals": _("Semi-final pairings (R18)"),
+    }
+
+
+@dataclass(frozen=True)
+class DrawLine:
+    """One draw of the log, for people: what it decided (and for whom), options, result."""
+
+    number: int
+    what: str
+    label: str
+    subject: str
+    options: list[str]
+    result: str
+    seed: str
+
+    @property
+    def many_options(self) -> bool:
+        return len(self.options) > 12
+
+
+def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
+    names = {pick.team: pick.entry.team.name for pick in results.teams}
+    games = {}
+    for game in results.games:
+        home, away = game.home.team, game.away.team
+        names.setdefault(home.slug, home.name)
+        names.setdefault(away.slug, away.name)
+        games[f"{home.slug}-{away.slug}"] = f"{home.name} – {away.name}"
+    kinds = _draw_kinds()
+    lines = []
+    for number, draw in enumerate(results.draws, start=1):
+        what = str(draw["what"])
+        kind, _sep, subject = what.partition(":")
+        lines.append(
+            DrawLine(
+                number=number,
+                what=what,
+                label=kinds.get(kind) or kinds.get(kind.rsplit(".", 1)[0]) or what,
+                # A team (ONR, redraw, X), a game (tie and forfeit dice) or a number.
+                subject=games.get(subject) or names.get(subject, subject),
+                options=[names.get(str(option), str(option)) for option in draw["options"]],
+                # A shuffle's result is the new order, space-separated.
+                result=", ".join(names.get(part, part) for part in str(draw["result"]).split()),
+                seed=str(draw.get("seed", "")),
+            )
+        )
+    return lines
+
+
+# --- Finding things ------------------------------------------------------------------------------
+
+
+def _season() -> Season:
+    season = season_current()
+    if season is None:
+        raise Http404(_("No season is under way."))
+    return season
+
+
+def _pool_name(pool: Pool) -> str:
+    return pool.division.name if pool.division else capfirst(Competition(pool.competition).label)
+
+
+def _round_title(pool_round: PoolRound) -> str:
+    round = pool_round.round
+    return _("%(competition)s, round %(number)d") % {
+        "competition": capfirst(Competition(round.competition).label),
+        "number": round.number,
+    }
+
+
+def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
+    if not request.user.is_authenticated:
+        return None
+    return Entry.objects.filter(
+        season=season, team__coach=request.user, replaced_at__isnull=True
+    ).first()
+
+
+# --- Results -------------------------------------------------------------------------------------
+
+
+def results_latest(request: HttpRequest) -> HttpResponse:
+    """The latest week with published results (or an empty page before the first)."""
+    season = _season()
+    weeks = results_weeks(season_id=season.pk)
+    if weeks:
+        return redirect("results_week", season=season.number, week=weeks[-1])
+    return render(request, "results/week.html", {"season": season, "week": None, "pools": []})
+
+
+def results_week(request: HttpRequest, season: int, week: int) -> HttpResponse:
+    """Every pool's results of a week: published ones in full, the others as « to come »."""
+    found = Season.objects.filter(number=season).first()
+    if found is None:
+        raise Http404(_("No such season."))
+    weeks = results_weeks(season_id=found.pk)
+    pools = week_results(season_id=found.pk, week=week)
+    if not pools and week not in weeks:
+        raise Http404(_("No round is played that week."))
+    entry = _my_entry(request, found)
+    earlier = [w for w in weeks if w < week]
+    later = [w for w in weeks if w > week]
+    shown = [
+        {
+            "results": results,
+            "name": _pool_name(results.pool_round.pool),
+            "title": _round_title(results.pool_round),
+            "games": _games_mine_first(results, entry),
+        }
+        for results in pools
+    ]
+    context = {
+        "season": found,
+        "week": week,
+        "weeks": weeks,
+        "previous_week": earlier[-1] if earlier else None,
+        "next_week": later[0] if later else None,
+        "pools": [pool for pool in shown if pool["results"].revealed],
+        "to_come": [pool for pool in shown if not pool["results"].revealed],
+        "mine": entry.pk if entry else None,
+    }
+    return render(request, "results/week.html", context)
+
+
+def _games_mine_first(results: PoolRoundResults, entry: Entry | None) -> list:
+    games = list(results.games)
+    if entry is not None:
+        games.sort(key=lambda game: not game.involves(entry.pk))
+    return games
+
+
+def _pool_round_or_404(competition: str, pool: str, round: int) -> PoolRound:
+    if competition not in Competition.values:
+        raise Http404(_("No such competition."))
+    found = pool_round_find(
+        season_id=_season().pk, competition=competition, pool_slug=pool, number=round
+    )
+    if found is None:
+        raise Http404(_("There is no such round in this pool."))
+    return found
+
+
+def results_pool_round(
+    request: HttpRequest, competition: str, pool: str, round: int
+) -> HttpResponse:
+    """A pool's round in the rules' display (section 3.1.4), with its fairness panel (R23)."""
+    pool_round = _pool_round_or_404(competition, pool, round)
+    results = pool_round_results(pool_round=pool_round)
+    season = pool_round.round.season
+    entry = _my_entry(request, season)
+    siblings = (
+        PoolRound.objects.filter(round=pool_round.round)
+        .select_related("pool__division")
+        .order_by("pool__division__tier", "pool__division__group")
+    )
+    numbers = list(
+        PoolRound.objects.filter(pool=pool_round.pool)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+    )
+    index = numbers.index(round)
+    context = {
+        "results": results,
+        "pool_round": pool_round,
+        "pool_name": _pool_name(pool_round.pool),
+        "title": _round_title(pool_round),
+        "games": _games_mine_first(results, entry),
+        "fixtures": None if results.revealed else pool_round_fixtures(pool_round=pool_round),
+        "draws": _draw_lines(results) if results.revealed else [],
+        "siblings": [(sibling.pool, _pool_name(sibling.pool)) for sibling in siblings],
+        "previous_round": numbers[index - 1] if index > 0 else None,
+        "next_round": numbers[index + 1] if index + 1 < len(numbers) else None,
+        "mine": entry.pk if entry else None,
+        "has_table": pool_round.pool.competition != Competition.KDH,
+    }
+    return render(request, "results/pool_round.html", context)
+
+
+def results_input(request: HttpRequest, competition: str, pool: str, round: int) -> HttpResponse:
+    """The engine's ``round`` input that replays a published pool round (R23), to download and
+    run with ``python -m engine round``. Not before publication: it holds the seed and picks."""
+    pool_round = _pool_round_or_404(competition, pool, round)
+    if not pool_round.is_published:
+        raise Http404(_("This round is not published yet."))
+    document = pool_round_input_document(pool_round=pool_round)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2) + "\n",
+        content_type="application/json; charset=utf-8",
+    )
+    name = f"{competition}-{pool}-round-{round}-input.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+# --- Standings and cups --------------------------------------------------------------------------
+
+
+def standings_index(request: HttpRequest) -> HttpResponse:
+    """The standings of the coach's own division, or the Elite's."""
+    season = _season()
+    entry = _my_entry(request, season)
+    pools = Pool.objects.filter(season=season, competition=Competition.CHAMPIONSHIP)
+    pool = (pools.filter(division=entry.division).first() if entry else None) or pools.order_by(
+        "division__tier", "division__group"
+    ).first()
+    if pool is None:
+        raise Http404(_("No pool is set up this season."))
+    return redirect("standings", pool=pool.slug)
+
+
+def _published_rounds(pool: Pool, stages: tuple[str, ...] | None = None) -> list[PoolRoundResults]:
+    pool_rounds = PoolRound.objects.filter(pool=pool).order_by("round__number")
+    if stages is not None:
+        pool_rounds = pool_rounds.filter(round__stage__in=stages)
+    return [pool_round_results(pool_round=pool_round) for pool_round in pool_rounds]
+
+
+def standings(request: HttpRequest, pool: str) -> HttpResponse:
+    """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket."""
+    season = _season()
+    found = Pool.objects.filter(season=season, slug=pool).select_related("division").first()
+    if found is None:
+        raise Http404(_("No such pool this season."))
+    entry = _my_entry(request, season)
+    context: dict[str, object] = {
+        "season": season,
+        "pool": found,
+        "pool_name": _pool_name(found),
+        "pools": Pool.objects.filter(season=season)
+        .select_related("division")
+        .order_by("competition", "division__tier", "division__group"),
+        "mine": entry.pk if entry else None,
+    }
+    if found.competition == Competition.CHAMPIONSHIP:
+        context["lines"] = table_lines(pool=found, rows=pool_standings(pool=found))
+        context["tier"] = found.division.tier if found.division else 0
+        template = "standings/division.html"
+    elif found.competition == Competition.WG:
+        context["groups"] = [
+            (name, table_lines(pool=found, rows=rows))
+            for name, rows in wg_group_standings(pool=found).items()
+        ]
+        context["rounds"] = _cup_rounds(found, (Stage.SEMI_FINAL, Stage.FINAL))
+        template = "standings/wg.html"
+    else:
+        context["rounds"] = _cup_rounds(found, None)
+        template = "standings/kdh.html"
+    return render(request, template, context)
+
+
+def _cup_rounds(pool: Pool, stages: tuple[str, ...] | None) -> list[dict[str, object]]:
+    """A cup's rounds for its bracket: the published ones with their games, the others with
+    their pairings once these are public, else « to be drawn »."""
+    rounds = []
+    for results in _published_rounds(pool, stages):
+        pool_round = results.pool_round
+        rounds.append(
+            {
+                "results": results,
+                "stage": pool_round.round.get_stage_display(),
+                "fixtures": None
+                if results.revealed
+                else pool_round_fixtures(pool_round=pool_round),
+                "qualified": set(pool_round.qualified.values_list("pk", flat=True))
+                if results.revealed
+                else set(),
+            }
+        )
+    return rounds
