@@ -236,11 +236,10 @@ class PicksView(APIView):
         data = PickInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            pick = services.pick_submit(
+            pick = services.pick_send(
                 team=team,
                 round=found,
                 notation=data.validated_data["pick"],
-                channel="web",
                 entered_by=request.user,
             )
         except services.DeadlinePassed as error:

@@ -485,6 +485,20 @@ def _check_time(
         )
 
 
+def pick_send(*, team: Team, round: Round, notation: str, entered_by: AbstractBaseUser) -> Pick:
+    """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, then
+    the receipt by email (the same SHA-256 the coach sees on screen)."""
+    pick = pick_submit(
+        team=team,
+        round=round,
+        notation=notation,
+        channel=Pick.Channel.WEB,
+        entered_by=entered_by,
+    )
+    email_pick_receipt(pick=pick)
+    return pick
+
+
 @transaction.atomic
 def pick_submit(
     *,

@@ -27,7 +27,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from competitions.models import Competition, Pool, Round
-from league.emails import email_pick_receipt
+from league import services
 from league.forms import PickForm, ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check
 from league.models import Entry, Pick, Profile, Team
@@ -41,7 +41,7 @@ from league.selectors import (
     season_divisions,
     team_rounds_open,
 )
-from league.services import DeadlinePassed, PickRejected, pick_submit
+from league.services import DeadlinePassed, PickRejected
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -236,11 +236,10 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
     form = PickForm(request.POST, choices=choices, prefix=_anchor(round))
     if form.is_valid():
         try:
-            pick = pick_submit(
+            pick = services.pick_send(
                 team=team,
                 round=round,
                 notation=form.cleaned_data["pick"],
-                channel=Pick.Channel.WEB,
                 entered_by=request.user,
             )
         except PickRejected as error:
@@ -251,7 +250,6 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
                 return _picks_page(request, team, refused=refused, status=409)
             form.add_error(None, error)
         else:
-            email_pick_receipt(pick=pick)
             request.session[SENT_PICK_SESSION_KEY] = pick.pk
             return redirect(reverse("picks") + "#receipt")
     return _picks_page(request, team, bound=form, bound_round=round, status=400)

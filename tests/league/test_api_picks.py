@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from competitions import services as competitions
 from competitions.models import Competition, Round, Stage
-from league.models import Entry, Pick, Season
+from league.models import Entry, OutboundEmail, Pick, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +56,15 @@ def test_the_coach_sends_a_pick_and_gets_its_receipt(
     assert body["pick"] == "F+(2)"
     assert body["receipt"] == hashlib.sha256(stored.canonical().encode()).hexdigest()
     assert datetime.fromisoformat(body["submitted_at"]) == stored.received_at
+
+
+def test_a_pick_sent_through_the_api_gets_its_receipt_by_email_too(
+    api_as: SignIn, coach: User, open_round: Round
+) -> None:
+    body = put(api_as(coach), "F+(2)").json()
+    (email,) = OutboundEmail.objects.all()
+    assert email.to == [coach.email]
+    assert body["receipt"] in email.body_text
 
 
 def test_the_last_pick_sent_is_the_current_one(
