@@ -134,6 +134,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "Europe/Paris"
 CELERY_BEAT_SCHEDULE = SCHEDULE
+# How long the arbitration API waits for its task before answering 202 (competitions/api.py).
+ARBITRATION_WAIT_SECONDS = env_int("ARBITRATION_WAIT_SECONDS", 5, minimum=0, maximum=60)
 
 # --- Email ------------------------------------------------------------------------------------
 
@@ -236,6 +238,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One schema name per choice set, however a serializer spells its choices.
+    "ENUM_NAME_OVERRIDES": {
+        "CompetitionEnum": "competitions.models.Competition",
+        "RoundStatusEnum": "competitions.models.RoundStatus",
+    },
 }
 
 # --- Logging ----------------------------------------------------------------------------------
