@@ -19,13 +19,16 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from league.models import Language, OutboundEmail, Pick, Profile
+from competitions.models import PoolRound
+from competitions.selectors import pool_round_results
+from league.models import AuditLog, Language, OutboundEmail, Pick, Profile
 
 logger = logging.getLogger(__name__)
 
@@ -210,3 +213,71 @@ def email_pick_receipt(*, pick: Pick) -> OutboundEmail | None:
             "picks_url": site_url(reverse("picks")),
         },
     )
+
+
+RESULTS_EMAILED = "results_emailed"
+"""The audit-log action that records a publication's results emails (once per publication)."""
+
+
+def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
+    """The results of a published pool round, to every coach of a team that played it — a
+    division's twelve, a cup round's teams; dummy teams have no coach — one email each, in the
+    coach's language, their own game first, with links to the results page (seed and draws,
+    R23) and the standings or the cup's bracket. Nothing before publication.
+
+    Once per publication, whoever calls: the pool round's row is locked and an audit-log record
+    (:data:`RESULTS_EMAILED`, with the publication's time) is written with the emails, so a
+    receiver that fires twice, or two at once, sends nothing the second time. A round voided
+    and published again is a new publication: its new results are sent.
+    """
+    from league.services import audit_record  # league.services imports this module
+
+    with transaction.atomic():
+        locked = PoolRound.objects.select_for_update().get(pk=pool_round.pk)
+        if not locked.is_published or locked.published_at is None:
+            return []
+        published_at = locked.published_at.isoformat()
+        done = AuditLog.objects.filter(
+            action=RESULTS_EMAILED,
+            content_type=ContentType.objects.get_for_model(PoolRound),
+            object_id=str(locked.pk),
+            payload__published_at=published_at,
+        )
+        if done.exists():
+            return []
+        results = pool_round_results(pool_round=locked)
+        pool = locked.pool
+        round = locked.round
+        where = [pool.competition, pool.slug, round.number]
+        emails = []
+        for played in results.teams:
+            coach = played.entry.team.coach
+            if coach is None or not coach.email:
+                continue
+            mine = [game for game in results.games if game.involves(played.entry.pk)]
+            others = [game for game in results.games if not game.involves(played.entry.pk)]
+            emails.append(
+                email_send(
+                    template="results-published",
+                    to=coach.email,
+                    language=user_language(coach),
+                    context={
+                        "coach": coach,
+                        "team": played.entry.team,
+                        "round": round,
+                        "pool": pool,
+                        "results": results,
+                        "my_game": mine[0] if mine else None,
+                        "other_games": others,
+                        "results_url": site_url(reverse("results_pool_round", args=where)),
+                        "standings_url": site_url(reverse("standings", args=[pool.slug])),
+                    },
+                )
+            )
+        audit_record(
+            actor=None,
+            action=RESULTS_EMAILED,
+            obj=locked,
+            payload={"published_at": published_at, "emails": len(emails)},
+        )
+    return emails

@@ -1,0 +1,125 @@
+"""The results email (issue 5): publishing a pool round sends its results to every coach of the
+pool, once, each in their own language, their own game first — never before publication
+(R23), never to a dummy team, never twice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+
+from competitions.models import Pool, Round
+from competitions.signals import results_email_on_publish
+from league.emails import email_results_published
+from league.models import OutboundEmail, Profile, Season, Team
+from tests.competitions.results_league import RulesWeek, rules_week
+
+pytestmark = pytest.mark.django_db
+
+Capture = Callable[..., object]
+DOGS_LINE = "Sleigh Dogs [F+(2)] – Ice Crocodiles [F(0)] : 3-2"
+ASS_LINE = "Freezing Ass [D++*(1)] – Groggs [B(X)] : 6-3"
+SNOWMEN_LINE = "Snowmen [I(3)] – Teddy Bears [D(1)] : 4-3 AP"
+
+
+@pytest.fixture
+def week(
+    season: Season,
+    elite_pool: Pool,
+    championship_round: Round,
+    coach: User,
+    other_coach: User,
+    referee: User,
+) -> RulesWeek:
+    # The Sleigh Dogs' coach reads English; the Freezing Ass' coach keeps the league's French.
+    Profile.objects.update_or_create(user=coach, defaults={"language": "en"})
+    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
+
+
+def results_emails() -> list[OutboundEmail]:
+    return list(OutboundEmail.objects.filter(template="results-published").order_by("id"))
+
+
+def publish(week: RulesWeek, capture: Capture) -> None:
+    with capture(execute=True):  # the signal is sent once the publication commits
+        week.publish()
+
+
+def test_publishing_sends_each_coach_of_the_pool_one_email_in_their_language(
+    week: RulesWeek,
+    coach: User,
+    other_coach: User,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    week.arbitrate()
+    publish(week, django_capture_on_commit_callbacks)
+    emails = {tuple(email.to): email for email in results_emails()}
+    # Twelve teams played; only two have a coach.
+    assert set(emails) == {(coach.email,), (other_coach.email,)}
+    english, french = emails[(coach.email,)], emails[(other_coach.email,)]
+    assert (english.language, french.language) == ("en", "fr")
+    assert english.subject == "Results — Elite, championship round 1: Sleigh Dogs 3-2 Ice Crocodiles"
+    assert english.body_text.startswith("Hello sleigh-coach,")
+    assert french.body_text.startswith("Bonjour freezing-coach,")
+    for email in (english, french):
+        for line in (DOGS_LINE, ASS_LINE, SNOWMEN_LINE):
+            assert line in email.body_text
+            assert line in email.body_html
+        assert "/results/championship/elite/1/" in email.body_text
+        assert "/standings/elite/" in email.body_text
+    assert "Bonus goal (*): Freezing Ass." in english.body_text
+
+
+def test_the_coachs_own_game_comes_first(
+    week: RulesWeek, django_capture_on_commit_callbacks: Capture
+) -> None:
+    week.arbitrate()
+    publish(week, django_capture_on_commit_callbacks)
+    for email in results_emails():
+        own = DOGS_LINE if email.to == ["sleigh-coach@example.org"] else ASS_LINE
+        other = ASS_LINE if own == DOGS_LINE else DOGS_LINE
+        body = email.body_text
+        assert body.index(own) < body.index(SNOWMEN_LINE)
+        assert body.index(own) < body.index(other)
+        assert body.count(own) == 1
+
+
+def test_publishing_twice_or_a_receiver_firing_twice_sends_nothing_more(
+    week: RulesWeek, django_capture_on_commit_callbacks: Capture
+) -> None:
+    week.arbitrate()
+    publish(week, django_capture_on_commit_callbacks)
+    assert len(results_emails()) == 2
+    publish(week, django_capture_on_commit_callbacks)  # the service: already published
+    results_email_on_publish(sender=type(week.pool_round), pool_round=week.pool_round, by=None)
+    assert email_results_published(pool_round=week.pool_round) == []
+    assert len(results_emails()) == 2
+
+
+def test_nothing_is_sent_before_publication(
+    week: RulesWeek, django_capture_on_commit_callbacks: Capture
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        week.arbitrate()
+    assert email_results_published(pool_round=week.pool_round) == []
+    assert results_emails() == []
+    # No email of any kind carries another team's played pick before publication.
+    for email in OutboundEmail.objects.all():
+        assert "D++*" not in email.body_text and "ONR : F(X)" not in email.body_text
+
+
+def test_a_dummy_team_gets_no_email_and_teams_without_a_coach_neither(
+    week: RulesWeek, coach: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # R14: the Groggs were replaced by a dummy team (which has no coach, by constraint).
+    Team.objects.filter(slug="groggs").update(is_dummy=True)
+    week.arbitrate()
+    publish(week, django_capture_on_commit_callbacks)
+    recipients = [email.to for email in results_emails()]
+    assert len(recipients) == 2
+    assert ["sleigh-coach@example.org"] in recipients
+    dummy_line = next(
+        line for line in results_emails()[0].body_text.splitlines() if "Groggs [" in line
+    )
+    assert dummy_line.strip().startswith("Freezing Ass [D++*(1)] – Groggs [")
