@@ -9,9 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
-from django.http import HttpRequest
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from competitions import services
 from competitions.models import (
@@ -19,6 +24,7 @@ from competitions.models import (
     FixtureResult,
     Matrix,
     MatrixCell,
+    OnrSanction,
     Pool,
     PoolMember,
     PoolRound,
@@ -271,3 +277,141 @@ class TeamResultAdmin(ReadOnlyAdmin):
     ]
     search_fields = ["entry__team__name", "entry__team__slug"]
     list_select_related = ["pool_round__pool", "pool_round__round__season", "entry__team"]
+
+
+# --- The weekend's admin actions (issue 5): void and redo, ONR sanctions and replacements --------
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        label=_("reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Kept in the audit log with the whole old result."),
+    )
+
+
+def _refusal_text(error: Exception) -> str:
+    if isinstance(error, services.ArbitrationRefused):
+        return error.message
+    return " ".join(getattr(error, "messages", [str(error)]))
+
+
+@admin.action(description=_("Void the selected rounds, to arbitrate them again…"))
+def void_pool_rounds(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[PoolRound]
+) -> HttpResponse | None:
+    """Ask for a reason, then void each selected pool round (``services.pool_round_void``): its
+    old result goes to the audit log, its stocks come back, it can be arbitrated again."""
+    form = VoidForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        voided = 0
+        for pool_round in queryset.select_related("pool", "round__season"):
+            try:
+                services.pool_round_void(
+                    pool_round=pool_round, by=request.user, reason=form.cleaned_data["reason"]
+                )
+            except (services.ArbitrationRefused, ValidationError) as error:
+                modeladmin.message_user(
+                    request,
+                    _("%(pool_round)s: %(reason)s")
+                    % {"pool_round": pool_round, "reason": _refusal_text(error)},
+                    messages.ERROR,
+                )
+            else:
+                voided += 1
+        if voided:
+            modeladmin.message_user(
+                request,
+                ngettext(
+                    "%(count)d round voided: arbitrate it again from the referee's desk.",
+                    "%(count)d rounds voided: arbitrate them again from the referee's desk.",
+                    voided,
+                )
+                % {"count": voided},
+            )
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "opts": modeladmin.model._meta,
+        "title": _("Void rounds"),
+        "form": form,
+        "pool_rounds": queryset.select_related("pool", "round__season"),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/competitions/poolround/void.html", context)
+
+
+@admin.action(description=_("Arbitrate the selected rounds (queued for a worker)"))
+def arbitrate_pool_rounds(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[PoolRound]
+) -> None:
+    """Queue each selected pool round's arbitration, as a referee's « Arbitrer » does."""
+    for pool_round in queryset.select_related("pool", "round__season"):
+        try:
+            services.pool_round_arbitration_request(pool_round=pool_round, by=request.user)
+        except services.ArbitrationRefused as error:
+            modeladmin.message_user(
+                request,
+                _("%(pool_round)s: %(reason)s") % {"pool_round": pool_round, "reason": error},
+                messages.ERROR,
+            )
+        else:
+            modeladmin.message_user(
+                request, _("%(pool_round)s: arbitration queued.") % {"pool_round": pool_round}
+            )
+
+
+PoolRoundAdmin.actions = [*(PoolRoundAdmin.actions or []), void_pool_rounds, arbitrate_pool_rounds]
+
+
+@admin.register(OnrSanction)
+class OnrSanctionAdmin(ReadOnlyAdmin):
+    """R14's sanctions, as the arbitration wrote them; at a third ONR, the proposed replacement
+    an admin confirms here."""
+
+    list_display = [
+        "entry",
+        "week",
+        "round",
+        "onr_count",
+        "extra_goals_removed",
+        "great_saves_removed",
+        "barred_from_promotion",
+        "replacement",
+        "replaced",
+        "created_at",
+    ]
+    list_filter = [
+        "replacement",
+        "onr_count",
+        "barred_from_promotion",
+        "entry__season",
+        "entry__division",
+    ]
+    search_fields = ["entry__team__name", "entry__team__slug"]
+    date_hierarchy = "created_at"
+    list_select_related = ["entry__team", "entry__season", "entry__division", "round__season"]
+    actions = ["confirm_replacement"]
+
+    @admin.display(description=_("replaced"), boolean=True)
+    def replaced(self, sanction: OnrSanction) -> bool:
+        return sanction.entry.replaced_at is not None
+
+    @admin.action(description=_("Confirm the proposed replacement (R14)"))
+    def confirm_replacement(self, request: HttpRequest, queryset: QuerySet[OnrSanction]) -> None:
+        for sanction in queryset.select_related("entry__team"):
+            try:
+                entry = services.onr_replacement_confirm(sanction=sanction, by=request.user)
+            except ValidationError as error:
+                self.message_user(
+                    request,
+                    _("%(sanction)s: %(reason)s")
+                    % {"sanction": sanction, "reason": _refusal_text(error)},
+                    messages.ERROR,
+                )
+            else:
+                self.message_user(
+                    request,
+                    _("%(old)s is replaced by %(new)s, which keeps its record and stocks.")
+                    % {"old": sanction.entry.team, "new": entry.team},
+                )

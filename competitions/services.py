@@ -6,19 +6,25 @@ it returns.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
+import time
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q, Sum
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from competitions import selectors
 from competitions.models import (
@@ -55,6 +61,7 @@ from engine import Pick as EnginePick
 from engine import Round as EngineRound
 from engine.calendar import round_robin, week_of
 from league.models import (
+    AuditLog,
     Division,
     Entry,
     Pick,
@@ -62,12 +69,14 @@ from league.models import (
     StockKind,
     StockMovement,
     StockReason,
+    Team,
     WaitingListEntry,
 )
-from league.services import audit_record, stock_move
+from league.services import audit_record, entry_replace, stock_move, team_create
 from matrixhockey.db import save_valid
 
 _die = random.SystemRandom()
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -875,6 +884,16 @@ def _next_round(pool_round: PoolRound, games: int) -> Round:
     )
 
 
+def _next_pool_round(pool: Pool, round: Round) -> PoolRound:
+    """``pool``'s part of the cup's next ``round``: the one a void left without its games (R23: its
+    seed's SHA-256 may already be public, so it keeps its seed), or a new one."""
+    kept = PoolRound.objects.filter(pool=pool, round=round).first()
+    if kept is not None:
+        return kept
+    (created,) = _pool_rounds_bulk_create(pool, [round])
+    return created
+
+
 def _kdh_next_round(pool_round: PoolRound, dice: Dice) -> PoolRound:
     """R17: the winners and lucky losers (R15) — with, after the qualifying round, the teams it
     exempted — drawn in pairs for the next round. An odd number left by double forfeits gives
@@ -897,8 +916,7 @@ def _kdh_next_round(pool_round: PoolRound, dice: Dice) -> PoolRound:
         bye = dice.choice(f"kdh.bye.{number}", teams)
         teams.remove(bye)
     games = kdh.draw_pairings(teams, dice, what=f"kdh.pairings.{number}")
-    next_round = _next_round(pool_round, len(games))
-    (created,) = _pool_rounds_bulk_create(pool, [next_round])
+    created = _next_pool_round(pool, _next_round(pool_round, len(games)))
     _fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
     if bye is not None:
         created.qualified.add(by_id[bye])
@@ -918,8 +936,7 @@ def _wg_semi_finals(pool_round: PoolRound, dice: Dice) -> PoolRound:
         ).select_related("team")
     }
     pool_round.qualified.add(*by_id.values())
-    next_round = _next_round(pool_round, len(games))
-    (created,) = _pool_rounds_bulk_create(pool_round.pool, [next_round])
+    created = _next_pool_round(pool_round.pool, _next_round(pool_round, len(games)))
     _fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
     return created
 
@@ -929,8 +946,7 @@ def _wg_final_week(
 ) -> PoolRound:
     """R18: the final and the third-place game, the same week (one pool round, one crowd, R2)."""
     final, third_place = wg.final_games(result.matches)
-    next_round = _next_round(pool_round, 2)
-    (created,) = _pool_rounds_bulk_create(pool_round.pool, [next_round])
+    created = _next_pool_round(pool_round.pool, _next_round(pool_round, 2))
     _fixtures_bulk_create(
         created,
         [(final.home, final.away), (third_place.home, third_place.away)],
@@ -979,6 +995,515 @@ def pool_round_publish(*, pool_round: PoolRound, by: AbstractBaseUser | None) ->
         lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
     )
     return pool_round
+
+
+# --- The weekend's operations (issue 5): arbitration requests, void and redo, R14 replacements ----
+
+
+class ArbitrationQueueUnavailable(ArbitrationRefused):
+    """The task queue did not take the arbitration: nothing was played, ask again later."""
+
+    code = "queue_unavailable"
+
+
+class VoidRefused(ArbitrationRefused):
+    """A void that would leave the pool's later results built on a result that no longer
+    exists, or a replaced team's record without its games."""
+
+    code = "void_refused"
+
+
+REFUSALS: dict[str, type[ArbitrationRefused]] = {
+    refusal.code: refusal
+    for refusal in (
+        ArbitrationRefused,
+        ArbitrationTooEarly,
+        ArbitrationInProgress,
+        ArbitrationOutOfOrder,
+        NotArbitrated,
+        SeedCommitmentBroken,
+        ArbitrationQueueUnavailable,
+        VoidRefused,
+    )
+}
+"""Each refusal by its ``code``, to raise again a refusal a worker recorded."""
+
+ARBITRATION_POLL_SECONDS = 0.2
+"""How often :func:`pool_round_arbitration_wait` looks at the pool round."""
+
+
+@dataclass(frozen=True)
+class ArbitrationRequest:
+    """A referee's request to arbitrate a pool round: the task queued for it, or ``None`` when
+    the pool round was already arbitrated (nothing to queue)."""
+
+    pool_round: PoolRound
+    task_id: str | None
+
+
+@transaction.atomic
+def pool_round_arbitration_request(
+    *, pool_round: PoolRound, by: AbstractBaseUser | None
+) -> ArbitrationRequest:
+    """Queue the arbitration of ``pool_round`` on a Celery worker (``competitions.tasks``).
+
+    Checked now, so that a referee hears it at once: the deadline has passed (R13) and the pool's
+    earlier rounds are arbitrated (:class:`ArbitrationTooEarly`, :class:`ArbitrationOutOfOrder`).
+    A pool round already arbitrated or published is returned as it is and nothing is queued. The
+    task is queued when the transaction commits, under a task id recorded in the audit log with
+    the request. A double click or two referees at once queue two tasks: the arbitration's claim
+    lets one play and the other returns the stored result, so there is one result either way.
+    """
+    from competitions.tasks import pool_round_arbitrate as arbitrate_task
+
+    now = timezone.now()
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if pool_round.status in PLAYED:
+        return ArbitrationRequest(pool_round=pool_round, task_id=None)
+    _check_ready(pool_round, now)
+    task_id = str(uuid.uuid4())
+    audit_record(
+        actor=by, action=selectors.ARBITRATION_REQUESTED, obj=pool_round, payload={"task": task_id}
+    )
+    by_id = by.pk if by is not None else None
+
+    def enqueue() -> None:
+        try:
+            arbitrate_task.apply_async(args=[pool_round.pk, by_id], task_id=task_id)
+        except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
+            logger.exception("Could not queue the arbitration of pool round %s", pool_round.pk)
+            pool_round_arbitration_refused(
+                pool_round=pool_round,
+                by=by,
+                task_id=task_id,
+                refusal=ArbitrationQueueUnavailable(
+                    _("The arbitration could not be queued (%(error)s): try again later.")
+                    % {"error": type(error).__name__}
+                ),
+            )
+
+    transaction.on_commit(enqueue)
+    return ArbitrationRequest(pool_round=pool_round, task_id=task_id)
+
+
+def pool_round_arbitration_refused(
+    *,
+    pool_round: PoolRound,
+    by: AbstractBaseUser | None,
+    task_id: str | None,
+    refusal: ArbitrationRefused,
+) -> AuditLog:
+    """Record that the arbitration task ``task_id`` was refused (final: it is not retried), so the
+    referee's page and the waiting API call can say why."""
+    return audit_record(
+        actor=by,
+        action=selectors.ARBITRATION_REFUSED,
+        obj=pool_round,
+        payload={"task": task_id, "code": refusal.code, "detail": refusal.message},
+    )
+
+
+def pool_round_arbitration_wait(*, request: ArbitrationRequest, timeout: float) -> PoolRound:
+    """Wait up to ``timeout`` seconds for ``request``'s task: the pool round, arbitrated when the
+    worker finished in time (still pending otherwise). A refusal the worker recorded for this
+    task is raised again here. Reads only; polls the database, so it works the same with a
+    worker on another machine and with tasks run eagerly (no broker)."""
+    deadline = time.monotonic() + max(timeout, 0)
+    while True:
+        pool_round = PoolRound.objects.select_related("round__season", "pool").get(
+            pk=request.pool_round.pk
+        )
+        if pool_round.status in PLAYED or request.task_id is None:
+            return pool_round
+        refused = selectors.arbitration_refusal(pool_round=pool_round, task_id=request.task_id)
+        if refused is not None:
+            raise REFUSALS.get(refused["code"], ArbitrationRefused)(refused["detail"])
+        if time.monotonic() >= deadline:
+            return pool_round
+        time.sleep(ARBITRATION_POLL_SECONDS)
+
+
+def _next_pool_round_made_by(pool_round: PoolRound) -> PoolRound | None:
+    """The cup's next pool round that ``pool_round``'s arbitration drew (R15, R17, R18): every
+    KDH round's, the WG's last group round's and semi-finals'. The championship's calendar and
+    the WG's group rounds exist from the start."""
+    round = pool_round.round
+    if round.competition == Competition.CHAMPIONSHIP or (
+        round.stage == Stage.GROUP and round.number < wg.GROUP_ROUNDS
+    ):
+        return None
+    return (
+        PoolRound.objects.filter(pool_id=pool_round.pool_id, round__number=round.number + 1)
+        .select_related("round")
+        .first()
+    )
+
+
+def _slug(entry: Entry | None) -> str | None:
+    return entry.team.slug if entry is not None else None
+
+
+@transaction.atomic
+def pool_round_void(
+    *, pool_round: PoolRound, by: AbstractBaseUser | None, reason: str
+) -> PoolRound:
+    """Take an arbitrated or published pool round's result back out, so that it is arbitrated
+    again (same seed, R23: the same result unless its picks changed, e.g. a late pick accepted
+    since, R13).
+
+    The whole old result goes into the audit log first (team and game results, draws, stock
+    movements, ONR sanctions, qualified teams, the next round's games it drew). Then: the stocks
+    it spent or took (R6, R14) are given back by compensating ``void`` movements (the ledger is
+    append-only), the ONR count and promotion bar of its sanctions are taken back, its results,
+    sanctions and qualified teams and the next round's games it drew are removed (that next pool
+    round stays, with its seed and public SHA-256), and the status becomes ``void``, which
+    :func:`pool_round_arbitrate` plays again.
+
+    Refused (:class:`VoidRefused`) when a later round of the pool is already arbitrated (what a
+    team used and had left there comes from this round: void that one first) or when one of its
+    teams has been replaced since (R14: the replacement holds its record now); and
+    (:class:`NotArbitrated`) when there is nothing to void.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError(_("Say why this round is voided: the audit log keeps the reason."))
+    now = timezone.now()
+    pool_round = (
+        PoolRound.objects.select_for_update(of=("self",))
+        .select_related("round__season", "pool")
+        .get(pk=pool_round.pk)
+    )
+    if pool_round.status not in PLAYED:
+        raise NotArbitrated(
+            _("%(pool_round)s is not arbitrated (%(status)s): there is nothing to void.")
+            % {"pool_round": pool_round, "status": pool_round.get_status_display()}
+        )
+    round = pool_round.round
+    later = (
+        PoolRound.objects.filter(
+            pool_id=pool_round.pool_id, round__number__gt=round.number, status__in=PLAYED
+        )
+        .select_related("round")
+        .order_by("-round__number")
+        .first()
+    )
+    if later is not None:
+        raise VoidRefused(
+            _(
+                "Round %(number)d of this pool is already arbitrated, and what its teams used and "
+                "had left comes from this round: void round %(number)d first."
+            )
+            % {"number": later.round.number}
+        )
+    team_results = list(
+        TeamResult.objects.filter(pool_round=pool_round)
+        .select_related("entry__team")
+        .order_by("entry_id")
+    )
+    entries = {result.entry_id: result.entry for result in team_results}
+    replaced = sorted(str(e.team) for e in entries.values() if e.replaced_at is not None)
+    if replaced:
+        raise VoidRefused(
+            _(
+                "%(teams)s has been replaced since (R14) and its replacement holds its record: "
+                "this round can no longer be voided."
+            )
+            % {"teams": ", ".join(replaced)}
+        )
+    fixture_results = list(
+        FixtureResult.objects.filter(fixture__pool_round=pool_round)
+        .select_related("fixture__home__team", "fixture__away__team", "winner__team")
+        .order_by("fixture_id")
+    )
+    sanctions = list(
+        OnrSanction.objects.filter(round=round, entry_id__in=entries).order_by("entry_id")
+    )
+    # What this result took from the ledger: its played and sanction movements, less what an
+    # earlier void of this round gave back (each void brings the round's net back to 0).
+    movements = list(
+        StockMovement.objects.filter(
+            round=round,
+            entry_id__in=entries,
+            reason__in=[StockReason.PLAYED, StockReason.ONR_SANCTION, StockReason.VOID],
+        ).order_by("created_at", "id")
+    )
+    net: dict[tuple[int, str], int] = {}
+    for movement in movements:
+        key = (movement.entry_id, movement.kind)
+        net[key] = net.get(key, 0) + movement.delta
+    next_pool_round = _next_pool_round_made_by(pool_round)
+    next_fixtures = (
+        list(next_pool_round.fixtures.select_related("home__team", "away__team").order_by("id"))
+        if next_pool_round is not None
+        else []
+    )
+    own_seeds = {pool_round.seed, f"{pool_round.seed}/next-round-draw"}
+    kept_draws = [d for d in pool_round.draw_log if d.get("seed") not in own_seeds]
+
+    audit_record(
+        actor=by,
+        action="pool_round_void",
+        obj=pool_round,
+        payload={
+            "reason": reason,
+            "status": pool_round.status,
+            "seed_hash": pool_round.seed_hash,
+            "arbitrated_at": pool_round.arbitrated_at,
+            "arbitrated_by": pool_round.arbitrated_by_id,
+            "published_at": pool_round.published_at,
+            "published_by": pool_round.published_by_id,
+            "team_results": [
+                {
+                    "entry": r.entry_id,
+                    "team": r.entry.team.slug,
+                    "column": r.column,
+                    "extra_time": r.extra_time,
+                    "shootout": r.shootout,
+                    "extra_goals_used": r.extra_goals_used,
+                    "great_saves_used": r.great_saves_used,
+                    "onr": r.onr,
+                    "redrawn": r.redrawn,
+                    "bonus_goal": r.bonus_goal,
+                    "goals": r.goals,
+                    "display": r.display,
+                    "pick": r.pick_id,
+                }
+                for r in team_results
+            ],
+            "fixture_results": [
+                {
+                    "fixture": r.fixture_id,
+                    "home": r.fixture.home.team.slug,
+                    "away": r.fixture.away.team.slug,
+                    "home_goals": r.home_goals,
+                    "away_goals": r.away_goals,
+                    "decided": r.decided,
+                    "winner": _slug(r.winner),
+                    "created_at": r.created_at,
+                }
+                for r in fixture_results
+            ],
+            "draws": [d for d in pool_round.draw_log if d.get("seed") in own_seeds],
+            "stock_movements": [
+                {
+                    "id": m.pk,
+                    "entry": m.entry_id,
+                    "kind": m.kind,
+                    "delta": m.delta,
+                    "reason": m.reason,
+                    "at": m.created_at,
+                }
+                for m in movements
+            ],
+            "onr_sanctions": [
+                {
+                    "id": s.pk,
+                    "entry": s.entry_id,
+                    "team": entries[s.entry_id].team.slug,
+                    "week": s.week,
+                    "onr_count": s.onr_count,
+                    "extra_goals_removed": s.extra_goals_removed,
+                    "great_saves_removed": s.great_saves_removed,
+                    "barred_from_promotion": s.barred_from_promotion,
+                    "replacement": s.replacement,
+                }
+                for s in sanctions
+            ],
+            "qualified": sorted(e.team.slug for e in pool_round.qualified.select_related("team")),
+            "next_round": None
+            if next_pool_round is None
+            else {
+                "pool_round": next_pool_round.pk,
+                "round": next_pool_round.round.number,
+                "fixtures": [[f.home.team.slug, f.away.team.slug, f.label] for f in next_fixtures],
+                "qualified": sorted(
+                    e.team.slug for e in next_pool_round.qualified.select_related("team")
+                ),
+            },
+        },
+    )
+
+    for (entry_id, kind), taken in sorted(net.items()):
+        if taken:
+            stock_move(
+                entry=entries[entry_id],
+                kind=kind,
+                delta=-taken,
+                reason=StockReason.VOID,
+                round=round,
+                note=_("Round voided: %(reason)s") % {"reason": reason},
+                by=by,
+            )
+    for sanction in sanctions:
+        entry = entries[sanction.entry_id]
+        still_barred = (
+            OnrSanction.objects.filter(entry=entry, barred_from_promotion=True)
+            .exclude(pk=sanction.pk)
+            .exists()
+        )
+        Entry.objects.filter(pk=entry.pk).update(
+            onr_count=sanction.onr_count - 1,
+            promotion_barred=F("promotion_barred")
+            if not sanction.barred_from_promotion
+            else still_barred,
+        )
+    OnrSanction.objects.filter(pk__in=[s.pk for s in sanctions]).delete()
+    FixtureResult.objects.filter(pk__in=[r.pk for r in fixture_results]).delete()
+    TeamResult.objects.filter(pool_round=pool_round).delete()
+    pool_round.qualified.clear()
+    if next_pool_round is not None:
+        Fixture.objects.filter(pool_round=next_pool_round).delete()
+        next_pool_round.qualified.clear()
+    PoolRound.objects.filter(pk=pool_round.pk).update(
+        status=PoolRound.Status.VOID,
+        arbitrated_at=None,
+        arbitrated_by=None,
+        published_at=None,
+        published_by=None,
+        draw_log=kept_draws,
+    )
+    _round_status_refresh(round, now)
+    pool_round.refresh_from_db()
+    return pool_round
+
+
+DUMMY_TEAM_NAME = "Équipe fantôme {number}"
+"""A dummy team's name (R14). Team names are the league's data, in French whatever the reader's
+language, like every other team's."""
+
+
+def _dummy_team_create() -> Team:
+    """A new dummy team (R14: random legal picks, no coach), with the next free number."""
+    number = Team.objects.filter(is_dummy=True).count() + 1
+    while Team.objects.filter(
+        Q(name=DUMMY_TEAM_NAME.format(number=number))
+        | Q(slug=slugify(DUMMY_TEAM_NAME.format(number=number)))
+    ).exists():
+        number += 1
+    return team_create(name=DUMMY_TEAM_NAME.format(number=number), is_dummy=True)
+
+
+def _free_team_name(name: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… when a team already has that name or slug."""
+    candidate, number = name, 1
+    while Team.objects.filter(Q(name=candidate) | Q(slug=slugify(candidate))).exists():
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
+
+
+def _waiting_coach(waiting: WaitingListEntry) -> AbstractBaseUser | None:
+    """The coach of a waiting-list team taking a place: its user, else the account with its
+    contact email, else a new account (no password: the league's one-click links sign them in);
+    ``None`` when that user already coaches a team."""
+    user_model = get_user_model()
+    user = waiting.user or user_model.objects.filter(email__iexact=waiting.email).first()
+    if user is None:
+        base = slugify(waiting.email.split("@")[0]) or "coach"
+        username, number = base, 1
+        while user_model.objects.filter(username=username).exists():
+            number += 1
+            username = f"{base}-{number}"
+        user = user_model.objects.create_user(username=username, email=waiting.email)
+    if Team.objects.filter(coach=user).exists():
+        return None
+    return user
+
+
+def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | None]:
+    """R14's replacement: the first team of the waiting list when ``waiting_list`` and the list
+    is not empty (its team and coach created, the entry marked placed), else a new dummy team.
+
+    The waiting list's rows are locked, so two replacements at once do not take the same team.
+    """
+    waiting = (
+        list(
+            WaitingListEntry.objects.select_for_update()
+            .filter(status=WaitingListEntry.Status.WAITING)
+            .select_related("user")
+            .order_by("registered_at", "id")
+        )
+        if waiting_list
+        else []
+    )
+    if not waiting:
+        return _dummy_team_create(), None
+    first = waiting[0]
+    team = team_create(name=_free_team_name(first.name), coach=_waiting_coach(first))
+    first.status = WaitingListEntry.Status.PLACED
+    first.team = team
+    save_valid(first)
+    return team, first
+
+
+def _replace(entry: Entry, *, waiting_list: bool, by: AbstractBaseUser | None, why: str) -> Entry:
+    team, waiting = _replacement_team(waiting_list=waiting_list)
+    new = entry_replace(entry=entry, team=team, by=by)
+    audit_record(
+        actor=by,
+        action="onr_replacement_confirm",
+        obj=entry,
+        payload={
+            "why": why,
+            "replaced_by_entry": new.pk,
+            "team": team.slug,
+            "dummy": team.is_dummy,
+            "waiting_list_entry": waiting.pk if waiting is not None else None,
+        },
+    )
+    return new
+
+
+def _locked_playing_entry(entry: Entry) -> Entry:
+    locked = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("team", "division", "season")
+        .get(pk=entry.pk)
+    )
+    if locked.replaced_at is not None:
+        raise ValidationError(
+            _("%(team)s was already replaced (R14).") % {"team": locked.team}, code="replaced"
+        )
+    return locked
+
+
+@transaction.atomic
+def onr_replacement_confirm(*, sanction: OnrSanction, by: AbstractBaseUser | None) -> Entry:
+    """An admin confirms the replacement a third ONR proposed (R14): an Elite or D2 team by a new
+    dummy team, a D3 team by the first team of the waiting list (a dummy when the list is empty —
+    the list as it is now, not as it was at the arbitration). Through
+    :func:`league.services.entry_replace`: the replacement keeps the record (points, results,
+    stocks) and takes over the games not yet played. Returns the replacement's entry."""
+    sanction = OnrSanction.objects.select_related("entry").get(pk=sanction.pk)
+    if not sanction.replacement:
+        raise ValidationError(
+            _("No replacement was proposed for this ONR: only a third ONR proposes one (R14)."),
+            code="no_replacement",
+        )
+    entry = _locked_playing_entry(sanction.entry)
+    return _replace(
+        entry, waiting_list=entry.division.tier == 3, by=by, why=f"onr_{sanction.onr_count}"
+    )
+
+
+@transaction.atomic
+def entry_replace_first_week_onr(*, entry: Entry, by: AbstractBaseUser | None) -> Entry:
+    """R14: an admin replaces a new team (one that played no earlier season) that was ONR in week
+    1, straight away, by the first team of the waiting list (a dummy team when it is empty), as
+    the rules' « replaced immediately by a team from the waiting list ». Returns the
+    replacement's entry."""
+    entry = _locked_playing_entry(entry)
+    if Entry.objects.filter(team=entry.team, season__number__lt=entry.season.number).exists():
+        raise ValidationError(
+            _("%(team)s played an earlier season: only a new team is replaced at its first ONR.")
+            % {"team": entry.team},
+            code="not_new",
+        )
+    if not OnrSanction.objects.filter(entry=entry, week=1).exists():
+        raise ValidationError(
+            _("%(team)s was not ONR in week 1 (R14).") % {"team": entry.team}, code="not_onr"
+        )
+    return _replace(entry, waiting_list=True, by=by, why="onr_week_1")
 
 
 # --- Checking a pool round (R23, issue 5's verify_round) ------------------------------------------

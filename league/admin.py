@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from competitions import services as competitions_services
 from league import emails, services
 from league.models import (
     AuditLog,
@@ -148,6 +149,28 @@ class EntryAdmin(admin.ModelAdmin):
         "replaced_at",
     ]
     inlines = [StockMovementInline]
+    actions = ["replace_first_week_onr"]
+
+    @admin.action(description=_("Replace now: a new team ONR in week 1 (R14)"))
+    def replace_first_week_onr(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        """R14: the first team of the waiting list (a dummy when it is empty) takes the place."""
+        for entry in queryset.select_related("team"):
+            try:
+                new = competitions_services.entry_replace_first_week_onr(
+                    entry=entry, by=request.user
+                )
+            except ValidationError as error:
+                reason = " ".join(error.messages)
+                self.message_user(
+                    request,
+                    _("%(entry)s: %(reason)s") % {"entry": entry, "reason": reason},
+                    messages.ERROR,
+                )
+            else:
+                self.message_user(
+                    request,
+                    _("%(old)s is replaced by %(new)s.") % {"old": entry.team, "new": new.team},
+                )
 
     @admin.display(description=_("code"), ordering="code")
     def code_display(self, entry: Entry) -> str:

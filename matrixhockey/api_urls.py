@@ -7,6 +7,7 @@ their own headings with the same shapes: ``arbitrations/<competition>/<pool>/<in
 
 from django.urls import path
 
+from competitions import api as referees
 from competitions.api_results import ResultsView
 from league import api
 
@@ -24,5 +25,16 @@ urlpatterns = [
         "results/<slug:competition>/<slug:pool>/<int:round>/",
         ResultsView.as_view(),
         name="api-results",
+    ),
+    # The referees: arbitrate a pool's round, then publish it.
+    path(
+        "arbitrations/<slug:competition>/<slug:pool>/<int:round>/",
+        referees.ArbitrationView.as_view(),
+        name="api-arbitration",
+    ),
+    path(
+        "arbitrations/<slug:competition>/<slug:pool>/<int:round>/publish/",
+        referees.PublishView.as_view(),
+        name="api-arbitration-publish",
     ),
 ]

@@ -16,6 +16,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("league.urls")),
     path("", include("competitions.urls")),
+    path("referee/", include("competitions.urls_referee")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/", include("matrixhockey.api_urls")),

@@ -1,0 +1,69 @@
+"""The competitions' Celery tasks: they take ids, call one service, and retry there.
+
+``competitions.pool_round_arbitrate`` is queued by
+:func:`competitions.services.pool_round_arbitration_request` once its transaction commits. It
+is idempotent by the arbitration's own claim (a conditional status update that only one worker
+wins): sent twice, retried, or run while a referee arbitrates from elsewhere, it leaves exactly
+one result.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Task, shared_task
+from django.contrib.auth import get_user_model
+from django.db import OperationalError
+
+from competitions import services
+from competitions.models import PoolRound
+
+logger = logging.getLogger(__name__)
+
+ARBITRATION_MAX_RETRIES = 6
+"""Retries on a transient database error (connection lost, serialization, deadlock…) before the
+task gives up; the referee may ask again."""
+ARBITRATION_RETRY_BASE_SECONDS = 5
+ARBITRATION_RETRY_MAX_SECONDS = 300
+
+
+def arbitration_retry_countdown(retries: int) -> int:
+    """Seconds before retry number ``retries + 1``: 5 s, 10 s, 20 s… capped at 5 minutes."""
+    return min(ARBITRATION_RETRY_BASE_SECONDS * 2**retries, ARBITRATION_RETRY_MAX_SECONDS)
+
+
+@shared_task(
+    bind=True, name="competitions.pool_round_arbitrate", max_retries=ARBITRATION_MAX_RETRIES
+)
+def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) -> dict[str, object]:
+    """Arbitrate pool round ``pool_round_id`` in the name of user ``user_id``.
+
+    A transient database error (``OperationalError``) is retried with backoff: the service's
+    transaction rolled everything back, its claim included, so the retry starts clean. A refusal
+    (:class:`~competitions.services.ArbitrationRefused`: too early, out of order, in progress, a
+    broken seed commitment) is final: recorded under this task's id and not retried.
+    """
+    pool_round = PoolRound.objects.filter(pk=pool_round_id).first()
+    if pool_round is None:
+        logger.warning("Pool round %s to arbitrate does not exist", pool_round_id)
+        return {"status": "missing", "pool_round": pool_round_id}
+    by = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
+    try:
+        arbitrated = services.pool_round_arbitrate(pool_round=pool_round, by=by)
+    except OperationalError as error:
+        logger.warning(
+            "Arbitration of pool round %s hit a database error (attempt %d): %s",
+            pool_round_id,
+            self.request.retries + 1,
+            error,
+        )
+        raise self.retry(
+            exc=error, countdown=arbitration_retry_countdown(self.request.retries)
+        ) from error
+    except services.ArbitrationRefused as refusal:
+        services.pool_round_arbitration_refused(
+            pool_round=pool_round, by=by, task_id=self.request.id, refusal=refusal
+        )
+        logger.info("Arbitration of pool round %s refused: %s", pool_round_id, refusal.message)
+        return {"status": "refused", "code": refusal.code, "detail": refusal.message}
+    return {"status": arbitrated.status, "pool_round": arbitrated.pk}

@@ -1,0 +1,29 @@
+"""The referees' pages, under ``/referee/`` (``matrixhockey/urls.py``)."""
+
+from django.urls import path
+
+from competitions import referee
+
+urlpatterns = [
+    path("", referee.referee_index, name="referee"),
+    path(
+        "late-picks/<int:pk>/<slug:decision>/",
+        referee.referee_late_pick,
+        name="referee_late_pick",
+    ),
+    path(
+        "<slug:competition>/<slug:pool>/<int:number>/",
+        referee.referee_round,
+        name="referee_round",
+    ),
+    path(
+        "<slug:competition>/<slug:pool>/<int:number>/arbitrate/",
+        referee.referee_arbitrate,
+        name="referee_arbitrate",
+    ),
+    path(
+        "<slug:competition>/<slug:pool>/<int:number>/publish/",
+        referee.referee_publish,
+        name="referee_publish",
+    ),
+]

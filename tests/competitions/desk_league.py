@@ -1,0 +1,80 @@
+"""The people around a referee's desk, on the arbitration tests' league (``arbitration_league``):
+the Elite and D2A, each with its own referee, two Elite coaches and a visitor.
+
+The names follow ``tests/conftest.py``'s people (coach, other_coach, referee, visitor); the
+league's own teams are ``elite-01`` … ``d2a-12``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from competitions.models import Competition, PoolRound
+from league.models import Division, Season, Team
+from matrixhockey.celery import app
+from tests.competitions.arbitration_league import League, build_league
+
+
+@dataclass
+class Desk:
+    league: League
+    referee: User
+    """A referee of the Elite's pool (only)."""
+    other_referee: User
+    """A referee of D2A's pool, not of the Elite's."""
+    coach: User
+    """The coach of elite-01."""
+    other_coach: User
+    """The coach of elite-02."""
+    visitor: User
+
+    def pool_round(self, number: int = 1, pool: str = "elite") -> PoolRound:
+        return self.league.pool_round(pool, number)
+
+
+def _user(username: str) -> User:
+    return User.objects.create_user(
+        username=username, email=f"{username}@example.org", password="secret-password"
+    )
+
+
+def desk_build(*, season: Season, divisions: dict[str, Division]) -> Desk:
+    referee = _user("referee")
+    league = build_league(
+        season=season, divisions=divisions, referee=referee, division_slugs=["elite", "d2a"]
+    )
+    other_referee = _user("other-referee")
+    league.pools["d2a"].referees.set([other_referee])
+    coach, other_coach = _user("sleigh-coach"), _user("freezing-coach")
+    Team.objects.filter(slug="elite-01").update(coach=coach)
+    Team.objects.filter(slug="elite-02").update(coach=other_coach)
+    return Desk(
+        league=league,
+        referee=referee,
+        other_referee=other_referee,
+        coach=coach,
+        other_coach=other_coach,
+        visitor=_user("visitor"),
+    )
+
+
+def arbitration_url(number: int = 1, pool: str = "elite", *, publish: bool = False) -> str:
+    competition = Competition.CHAMPIONSHIP if pool != "kdh" else Competition.KDH
+    name = "api-arbitration-publish" if publish else "api-arbitration"
+    return reverse(name, args=[competition.value, pool, number])
+
+
+@contextmanager
+def eager_tasks() -> Iterator[None]:
+    """Tasks run in the test's process, as without a broker (the worker has its own tests)."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = saved
