@@ -38,8 +38,9 @@ def arbitration_retry_countdown(retries: int) -> int:
 def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) -> dict[str, object]:
     """Arbitrate pool round ``pool_round_id`` in the name of user ``user_id``.
 
-    A transient database error (``OperationalError``) is retried with backoff: the service's
-    transaction rolled everything back, its claim included, so the retry starts clean. A refusal
+    A transient database error (``OperationalError``) is retried with backoff on a worker: the
+    service's transaction rolled everything back, its claim included, so the retry starts clean
+    (run eagerly, without a broker, the error goes to the caller instead). A refusal
     (:class:`~competitions.services.ArbitrationRefused`: too early, out of order, in progress, a
     broken seed commitment) is final: recorded under this task's id and not retried.
     """
@@ -51,6 +52,8 @@ def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) ->
     try:
         arbitrated = services.pool_round_arbitrate(pool_round=pool_round, by=by)
     except OperationalError as error:
+        if self.request.is_eager:
+            raise  # run in-process (no broker): no queue to retry on, the caller hears it
         logger.warning(
             "Arbitration of pool round %s hit a database error (attempt %d): %s",
             pool_round_id,

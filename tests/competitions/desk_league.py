@@ -11,13 +11,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from celery.worker import WorkController
 from django.contrib.auth.models import User
+from django.db import connections
 from django.urls import reverse
 
 from competitions.models import Competition, PoolRound
 from league.models import Division, Season, Team
 from matrixhockey.celery import app
 from tests.competitions.arbitration_league import League, build_league
+from tests.conftest import redis_url
 
 
 @dataclass
@@ -67,6 +72,38 @@ def arbitration_url(number: int = 1, pool: str = "elite", *, publish: bool = Fal
     competition = Competition.CHAMPIONSHIP if pool != "kdh" else Competition.KDH
     name = "api-arbitration-publish" if publish else "api-arbitration"
     return reverse(name, args=[competition.value, pool, number])
+
+
+@contextmanager
+def running_worker(*, concurrency: int = 1) -> Iterator[WorkController]:
+    """A real Celery worker in this process (threads), on the test Redis (``REDIS_URL``) — as
+    ``tests/matrixhockey/test_celery.py`` runs one — not eager, whatever the settings say.
+
+    The queue is purged before and after, so no task outlives its test. Each task closes its
+    thread's database connections when it ends, so the test database can be flushed.
+    """
+    keys = ("task_always_eager", "broker_url", "result_backend")
+    saved = {key: app.conf[key] for key in keys}
+    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+
+    def close_connections(**kwargs: object) -> None:
+        connections.close_all()
+
+    task_postrun.connect(close_connections, weak=False)
+    try:
+        app.control.purge()
+        with start_worker(
+            app,
+            pool="threads" if concurrency > 1 else "solo",
+            concurrency=concurrency,
+            perform_ping_check=False,
+            shutdown_timeout=20,
+        ) as worker:
+            yield worker
+        app.control.purge()
+    finally:
+        task_postrun.disconnect(close_connections)
+        app.conf.update(saved)
 
 
 @contextmanager
