@@ -8,8 +8,10 @@ The arbitration and the publication are the real services'.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import timedelta
+from html import unescape
 
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -147,3 +149,9 @@ def rules_week(*, season: Season, pool: Pool, round: Round, referee: AbstractBas
     )
     week.refresh()
     return week
+
+
+def game_lines(html: str) -> list[str]:
+    """The games of a results page as text, one line each (tags dropped, spaces collapsed)."""
+    items = re.findall(r'<li class="game[^"]*">(.*?)</li>', html, flags=re.DOTALL)
+    return [" ".join(unescape(re.sub(r"<[^>]+>", "", item)).split()) for item in items]

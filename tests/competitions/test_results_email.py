@@ -59,7 +59,9 @@ def test_publishing_sends_each_coach_of_the_pool_one_email_in_their_language(
     assert set(emails) == {(coach.email,), (other_coach.email,)}
     english, french = emails[(coach.email,)], emails[(other_coach.email,)]
     assert (english.language, french.language) == ("en", "fr")
-    assert english.subject == "Results — Elite, championship round 1: Sleigh Dogs 3-2 Ice Crocodiles"
+    assert english.subject == (
+        "Results — Elite, championship round 1: Sleigh Dogs 3-2 Ice Crocodiles"
+    )
     assert english.body_text.startswith("Hello sleigh-coach,")
     assert french.body_text.startswith("Bonjour freezing-coach,")
     for email in (english, french):
