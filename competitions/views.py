@@ -302,6 +302,9 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
             for name, rows in wg_group_standings(pool=found).items()
         ]
         context["rounds"] = _cup_rounds(found, (Stage.SEMI_FINAL, Stage.FINAL))
+        context["group_rounds"] = PoolRound.objects.filter(
+            pool=found, round__stage=Stage.GROUP
+        ).order_by("round__number")
         template = "standings/wg.html"
     else:
         context["rounds"] = _cup_rounds(found, None)
