@@ -78,3 +78,11 @@ def test_a_week_without_rounds_or_an_unknown_season_is_a_404(
 ) -> None:
     assert client.get("/results/week/1/9/").status_code == 404
     assert client.get("/results/week/7/1/").status_code == 404
+
+
+def test_the_home_page_and_the_menu_lead_to_the_results_and_standings(
+    client: Client, week: RulesWeek
+) -> None:
+    html = client.get("/").content.decode()
+    assert html.count('href="/results/"') == 2  # the menu and the home page's button
+    assert 'href="/standings/"' in html
