@@ -550,17 +550,7 @@ def pick_submit(
     )
     entry = Entry.objects.select_for_update().select_related("team", "season").get(pk=entry.pk)
     _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
-    try:
-        parsed = EnginePick.parse(notation)
-    except NotationError as error:
-        raise PickRejected(_notation_message(error), code="notation") from error
-    reason = refusal(parsed, competition.rules)
-    if reason is not None:
-        raise PickRejected(_refusal_message(parsed, competition, reason), code="not_allowed")
-    choices = entry_choices(entry=entry, competition=competition, published_only=False)
-    unavailable = _unavailable_message(parsed, choices, competition)
-    if unavailable:
-        raise PickRejected(unavailable, code="unavailable")
+    parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
     return pick_record(
         entry=entry,
         round=round,
@@ -934,6 +924,12 @@ def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
     goes to the referee's queue: one a referee could not enter is an error for the coach now.
     Returns the normalized notation."""
     competition = Competition(round.competition)
+    return _pick_checked(entry=entry, competition=competition, notation=notation).notation()
+
+
+def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> EnginePick:
+    """The pick parsed (R10), allowed in its competition (R6, R7, R19) and still available to
+    the team (what it played in arbitrated rounds, its stocks), or :class:`PickRejected`."""
     try:
         parsed = EnginePick.parse(notation)
     except NotationError as error:
@@ -945,7 +941,7 @@ def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
     unavailable = _unavailable_message(parsed, choices, competition)
     if unavailable:
         raise PickRejected(unavailable, code="unavailable")
-    return parsed.notation()
+    return parsed
 
 
 @dataclass(frozen=True)
