@@ -75,11 +75,12 @@ def arbitration_url(number: int = 1, pool: str = "elite", *, publish: bool = Fal
 
 
 @contextmanager
-def running_worker(*, concurrency: int = 1) -> Iterator[WorkController]:
+def running_worker(*, concurrency: int = 1, purge: bool = True) -> Iterator[WorkController]:
     """A real Celery worker in this process (threads), on the test Redis (``REDIS_URL``) — as
     ``tests/matrixhockey/test_celery.py`` runs one — not eager, whatever the settings say.
 
-    The queue is purged before and after, so no task outlives its test. Each task closes its
+    The queue is purged before (unless ``purge`` is false: tasks queued while no worker ran) and
+    after, so no task outlives its test. Each task closes its
     thread's database connections when it ends, so the test database can be flushed.
     """
     keys = ("task_always_eager", "broker_url", "result_backend")
@@ -91,7 +92,8 @@ def running_worker(*, concurrency: int = 1) -> Iterator[WorkController]:
 
     task_postrun.connect(close_connections, weak=False)
     try:
-        app.control.purge()
+        if purge:
+            app.control.purge()
         with start_worker(
             app,
             pool="threads" if concurrency > 1 else "solo",

@@ -1,0 +1,359 @@
+"""The referees' pages (``/referee/``): a referee's pools week by week, one pool round's desk
+(picks received — when and how, never what —, ONR so far, late picks, R13), the « Arbitrer » and
+« Publier » buttons (POST, CSRF, idempotent), and the others may not."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from competitions import services
+from competitions.models import Competition, PoolRound, Round, TeamResult
+from league.models import Division, LatePick, OutboundEmail, Pick, Season
+from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+
+# Picks no page text could contain by chance.
+PICKS = {"elite-01": "A++(1)", "elite-02": "K#(2)", "elite-03": "E+(X)"}
+DESK_URL = "/referee/championship/elite/1/"
+
+
+@pytest.fixture(autouse=True)
+def eager() -> Iterator[None]:
+    with eager_tasks():
+        yield
+
+
+@pytest.fixture
+def desk(season: Season, divisions: dict[str, Division]) -> Desk:
+    made = desk_build(season=season, divisions=divisions)
+    made.league.send_all("elite", 1, picks=PICKS, skip=["elite-07"])
+    return made
+
+
+@pytest.fixture
+def signed_in() -> Callable[[User], Client]:
+    def sign_in(user: User, **kwargs: object) -> Client:
+        browser = Client(headers={"accept-language": "en"}, **kwargs)
+        browser.force_login(user)
+        return browser
+
+    return sign_in
+
+
+def text_of(response: object) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def late_pick(desk: Desk, team: str = "elite-07", notation: str = "G+(3)") -> LatePick:
+    round = desk.league.round(Competition.CHAMPIONSHIP, 1)
+    return LatePick.objects.create(
+        entry=desk.league.entries[team],
+        round=round,
+        notation=notation,
+        received_at=round.deadline + timedelta(minutes=42),
+    )
+
+
+def assert_no_pick_shown(html: str) -> None:
+    for notation in [*PICKS.values(), "G+(3)"]:
+        assert notation not in html
+
+
+# --- The list of pools --------------------------------------------------------------------------
+
+
+def test_a_referee_sees_their_pools_rounds_this_week_first(desk: Desk, signed_in: Callable) -> None:
+    response = signed_in(desk.referee).get(reverse("referee"))
+    assert response.status_code == 200
+    html = text_of(response)
+    weeks = re.findall(r'id="week-(\d+)"', html)
+    assert weeks[0] == "1"  # deadline passed, not published: this week's work
+    assert "badge-now" in html.split('id="week-1"')[1].split('id="week-')[0]
+    assert DESK_URL in html
+    assert "/referee/championship/d2a/" not in html  # another referee's pool
+    assert "11/12 picks" in html
+    assert_no_pick_shown(html)
+
+
+def test_the_current_week_is_the_first_not_yet_published(desk: Desk, signed_in: Callable) -> None:
+    pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    services.pool_round_publish(pool_round=pool_round, by=desk.referee)
+    html = text_of(signed_in(desk.referee).get(reverse("referee")))
+    assert re.findall(r'id="week-(\d+)"', html)[:2] == ["2", "3"]
+    assert re.findall(r'id="week-(\d+)"', html)[-1] == "1"  # the past, last
+
+
+def test_staff_see_every_pool(desk: Desk, signed_in: Callable, admin_user: User) -> None:
+    html = text_of(signed_in(admin_user).get(reverse("referee")))
+    assert DESK_URL in html and "/referee/championship/d2a/1/" in html
+
+
+@pytest.mark.parametrize("who", ["coach", "other_coach", "visitor"])
+def test_people_who_referee_nothing_have_no_desk(desk: Desk, signed_in: Callable, who: str) -> None:
+    assert signed_in(getattr(desk, who)).get(reverse("referee")).status_code == 403
+
+
+def test_visitors_who_are_not_signed_in_are_sent_to_sign_in(desk: Desk, client: Client) -> None:
+    response = client.get(reverse("referee"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("sign_in"))
+    assert client.get(DESK_URL).status_code == 302
+
+
+# --- One pool round's desk ------------------------------------------------------------------------
+
+
+def test_the_desk_shows_when_and_how_each_pick_came_never_what(
+    desk: Desk, signed_in: Callable
+) -> None:
+    round = desk.league.round(Competition.CHAMPIONSHIP, 1)
+    desk.league.send("elite-03", Competition.CHAMPIONSHIP, 1, "J(2)", channel=Pick.Channel.EMAIL)
+    response = signed_in(desk.referee).get(DESK_URL)
+    assert response.status_code == 200
+    html = text_of(response)
+    assert_no_pick_shown(html)
+    assert "J(2)" not in html
+    hour = timezone.localtime(round.deadline - timedelta(hours=1)).strftime("%H:%M")
+    assert hour in html
+    assert "11/12" in html
+    rows = dict(re.findall(r'<span class="desk-team-name">([^<]+)</span> (.*?)</li>', html))
+    assert "ONR so far" in rows["Elite 07"]
+    assert "web" in rows["Elite 01"]
+    assert "email" in rows["Elite 03"] and "2 picks sent" in rows["Elite 03"]
+    assert pool_round_hash(desk) in html
+    assert "Arbitrate" in html
+
+
+def pool_round_hash(desk: Desk) -> str:
+    return desk.pool_round(1).seed_hash
+
+
+def test_a_late_pick_waits_with_its_team_and_time_but_not_the_pick(
+    desk: Desk, signed_in: Callable
+) -> None:
+    late = late_pick(desk)
+    html = text_of(signed_in(desk.referee).get(DESK_URL))
+    assert "Late picks received by email" in html
+    assert reverse("referee_late_pick", args=[late.pk, "accept"]) in html
+    assert reverse("referee_late_pick", args=[late.pk, "reject"]) in html
+    received = timezone.localtime(late.received_at).strftime("%H:%M:%S")
+    assert received in html
+    assert_no_pick_shown(html)
+
+
+def test_before_the_deadline_the_arbitrate_button_is_disabled(
+    desk: Desk, signed_in: Callable
+) -> None:
+    Round.objects.filter(pk=desk.league.round(Competition.CHAMPIONSHIP, 1).pk).update(
+        deadline=timezone.now() + timedelta(days=1)
+    )
+    html = text_of(signed_in(desk.referee).get(DESK_URL))
+    assert "Picks are still open" in html
+    assert reverse("referee_arbitrate", args=["championship", "elite", 1]) not in html
+
+
+@pytest.mark.parametrize("who", ["coach", "other_coach", "other_referee", "visitor"])
+def test_others_may_not_see_the_desk(desk: Desk, signed_in: Callable, who: str) -> None:
+    assert signed_in(getattr(desk, who)).get(DESK_URL).status_code == 403
+
+
+def test_staff_may_see_any_desk(desk: Desk, signed_in: Callable, admin_user: User) -> None:
+    assert signed_in(admin_user).get(DESK_URL).status_code == 200
+
+
+def test_an_unknown_pool_round_is_404(desk: Desk, signed_in: Callable) -> None:
+    browser = signed_in(desk.referee)
+    assert browser.get("/referee/championship/d3a/1/").status_code == 404
+    assert browser.get("/referee/championship/elite/12/").status_code == 404
+
+
+# --- « Arbitrer » and « Publier » -----------------------------------------------------------------
+
+
+def arbitrate_url(number: int = 1) -> str:
+    return reverse("referee_arbitrate", args=["championship", "elite", number])
+
+
+def publish_url(number: int = 1) -> str:
+    return reverse("referee_publish", args=["championship", "elite", number])
+
+
+def test_arbitrating_from_the_desk_shows_the_scores_to_check_without_the_picks(
+    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+) -> None:
+    browser = signed_in(desk.referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = browser.post(arbitrate_url())
+    assert response.status_code == 302 and response.url == DESK_URL
+
+    html = text_of(browser.get(DESK_URL))
+    assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
+    assert "arbitrated, not published" in html
+    assert "Scores to check" in html
+    assert len(re.findall(r'<li class="score">', html)) == 6
+    assert_no_pick_shown(html)
+    for display in TeamResult.objects.values_list("display", flat=True):
+        assert f"[{display}]" not in html
+    assert publish_url() in html
+
+
+def test_a_second_click_on_arbitrate_shows_the_state_not_a_second_result(
+    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+) -> None:
+    browser = signed_in(desk.referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        browser.post(arbitrate_url())
+    arbitrated_at = desk.pool_round(1).arbitrated_at
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = browser.post(arbitrate_url(), follow=True)
+    assert callbacks == []
+    assert "already arbitrated" in text_of(response)
+    assert desk.pool_round(1).arbitrated_at == arbitrated_at
+    assert TeamResult.objects.count() == 12
+
+
+def test_while_the_worker_arbitrates_the_desk_says_so_and_reloads(
+    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+) -> None:
+    browser = signed_in(desk.referee)
+    with django_capture_on_commit_callbacks(execute=False):  # the worker has not run yet
+        response = browser.post(arbitrate_url(), follow=True)
+    html = text_of(response)
+    assert "Arbitration started" in html
+    assert 'data-status="arbitrating"' in html
+    assert re.search(r'<meta http-equiv="refresh" content="\d+">', html)
+    assert arbitrate_url() not in html  # no second button while it runs
+
+
+def test_an_arbitration_refused_says_why(desk: Desk, signed_in: Callable) -> None:
+    response = signed_in(desk.referee).post(arbitrate_url(2), follow=True)
+    assert "Round 1 of this pool is not arbitrated yet" in text_of(response)
+    assert desk.pool_round(2).status == PoolRound.Status.PENDING
+
+
+def test_a_refusal_recorded_by_the_worker_shows_on_the_desk(
+    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+) -> None:
+    PoolRound.objects.filter(pk=desk.pool_round(1).pk).update(seed_hash="0" * 64)
+    browser = signed_in(desk.referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        browser.post(arbitrate_url())
+    html = text_of(browser.get(DESK_URL))
+    assert "The last arbitration was refused" in html and "does not match" in html
+    assert arbitrate_url() in html  # it may be asked again
+
+
+def test_publishing_from_the_desk_shows_the_played_picks(desk: Desk, signed_in: Callable) -> None:
+    services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    browser = signed_in(desk.referee)
+    response = browser.post(publish_url(), follow=True)
+    html = text_of(response)
+    assert desk.pool_round(1).status == PoolRound.Status.PUBLISHED
+    assert "Published: the results are public" in html
+    assert "[A++(1)]" in html and "[K#(2)]" in html  # public now
+
+    again = text_of(browser.post(publish_url(), follow=True))
+    assert "already published" in again
+    assert desk.pool_round(1).published_by == desk.referee
+
+
+def test_publishing_before_arbitration_says_so(desk: Desk, signed_in: Callable) -> None:
+    html = text_of(signed_in(desk.referee).post(publish_url(), follow=True))
+    assert "not been arbitrated" in html
+    assert desk.pool_round(1).status == PoolRound.Status.PENDING
+
+
+@pytest.mark.parametrize("who", ["coach", "other_coach", "other_referee", "visitor"])
+def test_others_may_neither_arbitrate_nor_publish(
+    desk: Desk, signed_in: Callable, who: str
+) -> None:
+    browser = signed_in(getattr(desk, who))
+    assert browser.post(arbitrate_url()).status_code == 403
+    services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    assert browser.post(publish_url()).status_code == 403
+    assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
+
+
+def test_the_buttons_need_the_csrf_token(desk: Desk, signed_in: Callable) -> None:
+    browser = signed_in(desk.referee, enforce_csrf_checks=True)
+    assert browser.post(arbitrate_url()).status_code == 403
+    assert desk.pool_round(1).status == PoolRound.Status.PENDING
+    page = browser.get(DESK_URL).content.decode()
+    assert "csrfmiddlewaretoken" in page
+
+
+def test_the_buttons_only_answer_post(desk: Desk, signed_in: Callable) -> None:
+    browser = signed_in(desk.referee)
+    assert browser.get(arbitrate_url()).status_code == 405
+    assert browser.get(publish_url()).status_code == 405
+
+
+# --- Late picks (R13) -----------------------------------------------------------------------------
+
+
+def decide_url(late: LatePick, decision: str) -> str:
+    return reverse("referee_late_pick", args=[late.pk, decision])
+
+
+def test_accepting_a_late_pick_enters_it_as_the_referee(desk: Desk, signed_in: Callable) -> None:
+    late = late_pick(desk)
+    response = signed_in(desk.referee).post(decide_url(late, "accept"), follow=True)
+    html = text_of(response)
+    assert response.redirect_chain[-1][0] == DESK_URL
+    assert "The late pick of Elite 07 was entered." in html
+    late.refresh_from_db()
+    assert late.status == LatePick.Status.ACCEPTED
+    assert (late.pick.channel, late.pick.entered_by) == (Pick.Channel.REFEREE, desk.referee)
+    assert late.pick.received_at == late.received_at
+    rows = dict(re.findall(r'<span class="desk-team-name">([^<]+)</span> (.*?)</li>', html))
+    assert "entered by a referee" in rows["Elite 07"]
+    assert "12/12" in html
+    assert_no_pick_shown(html)
+
+
+def test_rejecting_a_late_pick_tells_its_coach(desk: Desk, signed_in: Callable) -> None:
+    late = late_pick(desk, team="elite-01")
+    response = signed_in(desk.referee).post(decide_url(late, "reject"), follow=True)
+    assert "rejected; its coach is told" in text_of(response)
+    late.refresh_from_db()
+    assert late.status == LatePick.Status.REJECTED
+    assert OutboundEmail.objects.filter(to=[desk.coach.email]).exists()
+
+
+def test_a_late_pick_that_does_not_read_is_refused_without_quoting_it(
+    desk: Desk, signed_in: Callable
+) -> None:
+    late = late_pick(desk, notation="Z+(9)")
+    html = text_of(signed_in(desk.referee).post(decide_url(late, "accept"), follow=True))
+    assert "was not entered: the pick does not read" in html
+    assert "Z+(9)" not in html
+    assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.PENDING
+
+
+def test_a_late_pick_is_decided_once(desk: Desk, signed_in: Callable) -> None:
+    late = late_pick(desk)
+    browser = signed_in(desk.referee)
+    browser.post(decide_url(late, "accept"))
+    html = text_of(browser.post(decide_url(late, "reject"), follow=True))
+    assert "already decided" in html
+    assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.ACCEPTED
+
+
+@pytest.mark.parametrize("who", ["coach", "other_referee", "visitor"])
+def test_others_may_not_decide_on_late_picks(desk: Desk, signed_in: Callable, who: str) -> None:
+    late = late_pick(desk)
+    for decision in ("accept", "reject"):
+        assert signed_in(getattr(desk, who)).post(decide_url(late, decision)).status_code == 403
+    assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.PENDING
+
+
+def test_an_unknown_decision_is_404(desk: Desk, signed_in: Callable) -> None:
+    late = late_pick(desk)
+    assert signed_in(desk.referee).post(decide_url(late, "maybe")).status_code == 404
