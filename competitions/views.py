@@ -53,7 +53,7 @@ def _draw_kinds() -> dict[str, str]:
         "tie_die": _("Still tied: the die (R8)"),
         "forfeit_die": _("Both teams ONR: the die (R15)"),
         "lucky_loser_die": _("Lucky loser: the die (R15)"),
-        "kdh.pairings": _("Next round's pairings (R17)"),
+        "kdh.pairings": _("KDH pairings (R17)"),
         "kdh.bye": _("Bye to the next round"),
         "kdh.qualifying": _("Qualifying round: who plays it (R17)"),
         "wg.groups": _("WG groups (R18)"),
@@ -70,12 +70,17 @@ class DrawLine:
     label: str
     subject: str
     options: list[str]
-    result: str
+    result: list[str]
+    """One option, or for a shuffle (pairings, groups) the options' new order."""
     seed: str
 
     @property
     def many_options(self) -> bool:
         return len(self.options) > 12
+
+    @property
+    def is_order(self) -> bool:
+        return len(self.result) > 1
 
 
 def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
@@ -100,7 +105,7 @@ def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
                 subject=games.get(subject) or names.get(subject, subject),
                 options=[names.get(str(option), str(option)) for option in draw["options"]],
                 # A shuffle's result is the new order, space-separated.
-                result=", ".join(names.get(part, part) for part in str(draw["result"]).split()),
+                result=[names.get(part, part) for part in str(draw["result"]).split()],
                 seed=str(draw.get("seed", "")),
             )
         )
