@@ -258,14 +258,14 @@ def _missing_by_division(entries: Iterable[Entry]) -> list[MissingDivision]:
     return [MissingDivision(division=name, teams=teams) for name, teams in grouped.items()]
 
 
-def _referee_url(user: AbstractBaseUser, referees: Sequence[AbstractBaseUser]) -> str:
+def _referee_url(
+    pool_round: PoolRound, user: AbstractBaseUser, referees: Sequence[AbstractBaseUser]
+) -> str:
+    """The referee's page of ``pool_round``, for a referee of its pool (others get none)."""
     if not any(referee.pk == user.pk for referee in referees):
         return ""
-    return site_url("/referee/")
-
-
-def _results_url() -> str:
-    return site_url(reverse("home"))
+    pool, round = pool_round.pool, pool_round.round
+    return site_url(reverse("referee_round", args=[pool.competition, pool.slug, round.number]))
 
 
 def weekly_emails_send(*, now: datetime | None = None) -> int:
@@ -299,7 +299,8 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
                 "missing": missing,
                 "pick_url": pick_link(coach),
                 "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),
-                "results_url": _results_url(),
+                "results_url": site_url(reverse("results_latest")),
+                "standings_url": site_url(reverse("standings", args=[entry.division.slug])),
             },
         )
         sent += mailing is not None
@@ -368,7 +369,7 @@ def watchdog_alerts_send(*, now: datetime | None = None) -> int:
                     "deadline": round.deadline,
                     "hours_late": int((now - round.deadline).total_seconds() // 3600),
                     "referees": referees,
-                    "referee_url": _referee_url(user, referees),
+                    "referee_url": _referee_url(pool_round, user, referees),
                     "admin_url": site_url(
                         reverse("admin:competitions_poolround_change", args=[pool_round.pk])
                     ),

@@ -138,7 +138,7 @@ def test_it_gives_the_week_its_rounds_and_their_deadline_in_paris_time(
     assert "4 p.m." not in text
 
 
-def test_it_links_the_one_click_pick_page_infos_equipes_and_results(
+def test_it_links_the_one_click_pick_page_infos_equipes_results_and_standings(
     week: WeekLeague, client: Client
 ) -> None:
     weekly_emails_send(now=WEDNESDAY)
@@ -146,6 +146,8 @@ def test_it_links_the_one_click_pick_page_infos_equipes_and_results(
     paths = {urlsplit(link).path for link in links_in(email.body_text)}
     assert "/infos/championship/elite/" in paths
     assert "/infos/kdh/kdh/" in paths
+    assert "/results/" in paths
+    assert "/standings/elite/" in paths
     [pick_link] = [path for path in paths if path.startswith("/picks/link/")]
     for path in paths - {pick_link}:
         assert client.get(path, follow=True).status_code == 200, path

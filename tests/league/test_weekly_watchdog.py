@@ -3,10 +3,13 @@ the pool's referees and the admins (staff with an address) — once, each in the
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolRound, Round
@@ -70,7 +73,8 @@ def test_each_recipient_reads_it_in_their_language(pending: PoolRound) -> None:
     # The admin gets the admin's page, the referee the referee's.
     assert f"/admin/competitions/poolround/{pending.pk}/change/" in english.body_text
     assert "/admin/" not in french.body_text
-    assert "/referee/" in french.body_text
+    assert "/referee/championship/elite/3/" in french.body_text
+    assert "/referee/" not in english.body_text
 
 
 def test_an_arbitrated_or_published_round_raises_no_alert(pending: PoolRound) -> None:
@@ -133,3 +137,15 @@ def test_staff_without_an_address_and_inactive_referees_are_skipped(
 def test_a_pool_round_of_another_season_is_not_watched(pending: PoolRound) -> None:
     Season.objects.update(is_current=False)
     assert watchdog_alerts_send(now=DEADLINE + H48_01) == 0
+
+
+def test_the_links_open_the_referee_s_round_page_and_the_admin_s(
+    pending: PoolRound, referee: User, admin_user: User, client: Client
+) -> None:
+    watchdog_alerts_send(now=DEADLINE + H48_01)
+    for person in (referee, admin_user):
+        [email] = OutboundEmail.objects.filter(template="watchdog", to=[person.email])
+        [link] = re.findall(r"https?://\S+/(?:referee|admin)/\S+", email.body_text)
+        assert f'href="{link}"' in email.body_html
+        client.force_login(person)
+        assert client.get(urlsplit(link).path).status_code == 200, link
