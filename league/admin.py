@@ -28,6 +28,7 @@ from league.models import (
     Entry,
     InboundEmail,
     LatePick,
+    Mailing,
     OutboundEmail,
     Pick,
     Profile,
@@ -476,3 +477,21 @@ class InboundEmailAdmin(ReadOnlyAdmin):
     search_fields = ["sender", "message_id", "subject", "user__username"]
     date_hierarchy = "received_at"
     list_select_related = ["user", "reply"]
+
+
+@admin.register(Mailing)
+class MailingAdmin(ReadOnlyAdmin):
+    """The week's clock (``league.weekly``): who got which weekly email, reminder or watchdog
+    alert — one each per week (or pool round), with the email in the outbox. Read-only."""
+
+    list_display = ["created_at", "kind", "season", "week", "user", "pool_round", "email"]
+    list_filter = ["kind", "season", "week"]
+    search_fields = ["user__username", "user__email"]
+    date_hierarchy = "created_at"
+    list_select_related = [
+        "season",
+        "user",
+        "pool_round__pool",
+        "pool_round__round__season",
+        "email",
+    ]

@@ -149,3 +149,17 @@ def test_the_links_open_the_referee_s_round_page_and_the_admin_s(
         assert f'href="{link}"' in email.body_html
         client.force_login(person)
         assert client.get(urlsplit(link).path).status_code == 200, link
+
+
+def test_admins_see_who_was_alerted_in_the_admin_and_cannot_change_it(
+    pending: PoolRound, admin_client: Client
+) -> None:
+    watchdog_alerts_send(now=DEADLINE + H48_01)
+    page = admin_client.get("/admin/league/mailing/")
+    assert page.status_code == 200
+    assert page.content.decode().count("arbitration watchdog alert") >= 2
+    mailing = Mailing.objects.first()
+    assert mailing is not None
+    assert admin_client.get("/admin/league/mailing/add/").status_code == 403
+    assert admin_client.post(f"/admin/league/mailing/{mailing.pk}/delete/").status_code == 403
+    assert Mailing.objects.count() == 2
