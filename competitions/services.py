@@ -1418,7 +1418,7 @@ def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | N
     """
     waiting = (
         list(
-            WaitingListEntry.objects.select_for_update()
+            WaitingListEntry.objects.select_for_update(of=("self",))
             .filter(status=WaitingListEntry.Status.WAITING)
             .select_related("user")
             .order_by("registered_at", "id")
