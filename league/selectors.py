@@ -183,16 +183,19 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     if drawn.exists():
         return drawn.filter(plays).exists()
     latest = (
-        PoolRound.objects.filter(pool=pool, round__number__lt=round.number, fixtures__isnull=False)
+        PoolRound.objects.filter(pool=pool, round__number__lt=round.number)
+        .filter(Q(fixtures__isnull=False) | Q(status__in=competition_selectors.PLAYED))
         .distinct()
         .order_by("-round__number")
         .first()
     )
     if latest is None:
         return True
-    if latest.status in competition_selectors.PLAYED and latest.qualified.exists():
+    if latest.status not in competition_selectors.PLAYED:
+        return latest.fixtures.filter(plays).exists()
+    if latest.qualified.exists():
         return latest.qualified.filter(pk__in=mine).exists()
-    return latest.fixtures.filter(plays).exists()
+    return latest.team_results.filter(entry_id__in=mine).exists()
 
 
 def round_status(*, round: Round, now: datetime | None = None) -> str:
