@@ -851,7 +851,13 @@ def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> lis
     pool_rounds = list(
         PoolRound.objects.filter(pool__in=referee_pools(user=user))
         .select_related("pool__division", "round__season")
-        .order_by("round__week", "round__deadline", "pool__competition", "pool__slug")
+        .order_by(
+            "round__week",
+            "round__deadline",
+            "pool__competition",
+            "pool__division__tier",
+            "pool__slug",
+        )
     )
     if not pool_rounds:
         return []
