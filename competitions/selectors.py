@@ -257,7 +257,7 @@ class GameResult:
     def mark(self) -> str:
         """How the game ended, shown after its score in the reader's language (our wording where
         the rules are silent): « AP » after extra time — and for a championship or WG-group draw,
-        which always went through it (R8) —, « t.a.b. » / « SO » after a shootout, the die, the
+        which always went through it (R8) —, « TAB » / « SO » after a shootout, the die, the
         WG group goals (R8), « forfait » / « forfeit » (R15); nothing in regular time."""
         marks = {
             Decided.EXTRA_TIME.value: pgettext("after extra time", "AP"),

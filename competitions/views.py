@@ -274,7 +274,7 @@ def standings_index(request: HttpRequest) -> HttpResponse:
     return redirect("standings", pool=pool.slug)
 
 
-def _published_rounds(pool: Pool, stages: tuple[str, ...] | None = None) -> list[PoolRoundResults]:
+def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[PoolRoundResults]:
     pool_rounds = PoolRound.objects.filter(pool=pool).order_by("round__number")
     if stages is not None:
         pool_rounds = pool_rounds.filter(round__stage__in=stages)
@@ -321,7 +321,7 @@ def _cup_rounds(pool: Pool, stages: tuple[str, ...] | None) -> list[dict[str, ob
     """A cup's rounds for its bracket: the published ones with their games, the others with
     their pairings once these are public, else « to be drawn »."""
     rounds = []
-    for results in _published_rounds(pool, stages):
+    for results in _rounds_results(pool, stages):
         pool_round = results.pool_round
         rounds.append(
             {

@@ -157,3 +157,14 @@ def test_the_schema_describes_the_results(api_as: SignIn) -> None:
     published = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert published == {"$ref": "#/components/schemas/Results"}
     assert "200" in operation["responses"] and "404" in operation["responses"]
+
+
+@pytest.mark.parametrize("who", [None, "coach", "referee", "admin_user"])
+def test_the_results_are_read_only_for_everyone(
+    api_as: SignIn, week: RulesWeek, who: str | None, request: pytest.FixtureRequest
+) -> None:
+    client = api_as(person(request, who))
+    for method in (client.post, client.put, client.patch, client.delete):
+        response = method(URL, {"matches": []}, format="json")
+        assert response.status_code in (401, 403, 405)
+    assert client.get(URL).json()["matches"] == []  # nothing was changed or revealed
