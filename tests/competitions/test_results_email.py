@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from competitions.models import Pool, Round
+from competitions.services import pool_round_void
 from competitions.signals import results_email_on_publish
 from league.emails import email_results_published
 from league.models import OutboundEmail, Profile, Season, Team
@@ -125,3 +126,16 @@ def test_a_dummy_team_gets_no_email_and_teams_without_a_coach_neither(
         line for line in results_emails()[0].body_text.splitlines() if "Groggs [" in line
     )
     assert dummy_line.strip().startswith("Freezing Ass [D++*(1)] – Groggs [")
+
+
+def test_a_round_voided_and_published_again_sends_its_new_results_once_more(
+    week: RulesWeek, django_capture_on_commit_callbacks: Capture
+) -> None:
+    week.arbitrate()
+    publish(week, django_capture_on_commit_callbacks)
+    pool_round_void(pool_round=week.pool_round, by=week.referee, reason="a late pick accepted")
+    assert email_results_published(pool_round=week.pool_round) == []  # void: nothing public
+    week.arbitrate()
+    publish(week, django_capture_on_commit_callbacks)
+    publish(week, django_capture_on_commit_callbacks)
+    assert len(results_emails()) == 4  # two coaches, two publications
