@@ -30,7 +30,7 @@ from competitions.models import (
     TeamResult,
 )
 from engine import Decided, Dice, MatchResult, StandingRow, commitment, standings
-from engine.promotion import PLACES
+from engine.promotion import division_zones
 from engine.season import Used
 from league.models import AuditLog, Entry, LatePick, Pick
 
@@ -211,6 +211,23 @@ class PlayedPick:
     onr: bool
     redrawn: bool
     bonus_goal: bool
+
+    @classmethod
+    def of(cls, row: TeamResult) -> PlayedPick:
+        """The played pick a stored :class:`TeamResult` records."""
+        return cls(
+            entry=row.entry,
+            display=row.display,
+            goals=row.goals,
+            column=row.column,
+            extra_time=row.extra_time,
+            shootout=row.shootout,
+            extra_goals_used=row.extra_goals_used,
+            great_saves_used=row.great_saves_used,
+            onr=row.onr,
+            redrawn=row.redrawn,
+            bonus_goal=row.bonus_goal,
+        )
 
     @property
     def team(self) -> str:
@@ -394,14 +411,9 @@ def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
     }
     zones: dict[str, str] = {}
     if pool.division is not None:
-        places = PLACES[pool.division.tier]
-        down = {row.team for row in rows[len(rows) - places.down :]} if places.down else set()
-        eligible = [
-            row.team
-            for row in rows
-            if row.team not in down and not entries[row.team].promotion_barred
-        ]
-        zones = {team: "down" for team in down} | {team: "up" for team in eligible[: places.up]}
+        barred = {team for team, entry in entries.items() if entry.promotion_barred}
+        up, down = division_zones(pool.division.tier, [row.team for row in rows], barred)
+        zones = {team: "down" for _, team in down} | {team: "up" for _, team in up}
     return [
         TableLine(row=row, entry=entries[row.team], zone=zones.get(row.team, "")) for row in rows
     ]
@@ -512,19 +524,7 @@ def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRo
             bonus_goal=None,
         )
     picks = {
-        row.entry_id: PlayedPick(
-            entry=row.entry,
-            display=row.display,
-            goals=row.goals,
-            column=row.column,
-            extra_time=row.extra_time,
-            shootout=row.shootout,
-            extra_goals_used=row.extra_goals_used,
-            great_saves_used=row.great_saves_used,
-            onr=row.onr,
-            redrawn=row.redrawn,
-            bonus_goal=row.bonus_goal,
-        )
+        row.entry_id: PlayedPick.of(row)
         for row in TeamResult.objects.filter(pool_round=pool_round)
         .select_related("entry__team", "entry__division")
         .order_by("entry__team__name")

@@ -42,7 +42,7 @@ from competitions.models import (
     Stage,
     TeamResult,
 )
-from competitions.selectors import PLAYED
+from competitions.selectors import PLAYED, PlayedPick
 from engine import Competition as EngineCompetition
 from engine import (
     Dice,
@@ -1597,21 +1597,7 @@ def pool_round_verify(*, pool_round: PoolRound) -> Verification:
                 differences.append(f"{where}: {name} stored {value!r}, replayed {replayed[name]!r}")
 
     rows = TeamResult.objects.filter(pool_round=pool_round).select_related("entry__team")
-    stored_teams = {
-        row.entry.team.slug: {
-            "column": row.column or None,
-            "extra_time": row.extra_time or None,
-            "shootout": row.shootout or None,
-            "extra_goals_used": row.extra_goals_used,
-            "great_saves_used": row.great_saves_used,
-            "onr": row.onr,
-            "redrawn": row.redrawn,
-            "bonus_goal": row.bonus_goal,
-            "goals": row.goals,
-            "display": row.display,
-        }
-        for row in rows
-    }
+    stored_teams = {row.entry.team.slug: PlayedPick.of(row).as_dict() for row in rows}
     for team in sorted(set(stored_teams) | set(replay.teams)):
         if team not in replay.teams:
             differences.append(f"team {team}: stored, but it does not play in the replay")

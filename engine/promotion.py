@@ -122,6 +122,22 @@ def _check(divisions: Sequence[Division], cannot_be_promoted: Collection[str]) -
             )
 
 
+def division_zones(
+    tier: int, ranking: Sequence[str], barred: Collection[str] = ()
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """R22 for one division as it stands: the ``(rank, team)`` pairs in its promotion places
+    and in its drop zone. A team barred from promotion (R14) is skipped for the next eligible
+    one above the drop zone, so a barred division may fill fewer promotion places.
+
+    >>> division_zones(2, [f"t{n}" for n in range(1, 13)], barred={"t1"})
+    ([(2, 't2'), (3, 't3')], [(9, 't9'), (10, 't10'), (11, 't11'), (12, 't12')])
+    """
+    places = PLACES[tier]
+    safe = len(ranking) - places.down
+    up = [(rank, team) for rank, team in enumerate(ranking[:safe], start=1) if team not in barred]
+    return up[: places.up], list(enumerate(ranking, start=1))[safe:]
+
+
 def promotion_moves(
     divisions: Sequence[Division], cannot_be_promoted: Collection[str] = ()
 ) -> list[Move]:
@@ -149,21 +165,13 @@ def promotion_moves(
     downs: dict[str, list[Move]] = {}
     unfilled = dict.fromkeys(PLACES, 0)
     for division in divisions:
-        places = PLACES[division.tier]
-        safe = len(division.ranking) - places.down
-        # R14/R22: a barred team is skipped; the next eligible team above the drop zone goes up.
-        eligible = [
-            (rank, team)
-            for rank, team in enumerate(division.ranking[:safe], start=1)
-            if team not in barred
-        ][: places.up]
-        unfilled[division.tier] += places.up - len(eligible)
+        eligible, dropped = division_zones(division.tier, division.ranking, barred)
+        unfilled[division.tier] += PLACES[division.tier].up - len(eligible)
         ups[division.name] = [
             Move(team, division.name, division.tier, rank, Direction.UP) for rank, team in eligible
         ]
         downs[division.name] = [
-            Move(team, division.name, division.tier, rank, Direction.DOWN)
-            for rank, team in enumerate(division.ranking[safe:], start=safe + 1)
+            Move(team, division.name, division.tier, rank, Direction.DOWN) for rank, team in dropped
         ]
     order = {division.name: index for index, division in enumerate(divisions)}
     saved: set[Move] = set()
@@ -356,6 +364,7 @@ __all__ = [
     "Division",
     "Move",
     "Places",
+    "division_zones",
     "moves_from_json",
     "place_moves",
     "promotion_moves",
