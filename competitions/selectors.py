@@ -115,7 +115,7 @@ def entry_used(*, entry: Entry, competition: Competition | str, published_only: 
     ]
 
 
-def _holder(entry: Entry) -> Entry:
+def entry_holder(*, entry: Entry) -> Entry:
     """The entry now holding ``entry``'s place (R14: a replacement takes over its record)."""
     while entry.replaced_at is not None:
         entry = Entry.objects.select_related("team").get(replaces_id=entry.pk)
@@ -185,7 +185,7 @@ def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, 
     members = PoolMember.objects.filter(pool=pool).exclude(group="").select_related("entry__team")
     groups: dict[str, list[Entry]] = {}
     for member in members.order_by("group", "entry_id"):
-        groups.setdefault(member.group, []).append(_holder(member.entry))
+        groups.setdefault(member.group, []).append(entry_holder(entry=member.entry))
     return {
         name: _table(pool, entries, published_only, f"group-{name}", (Stage.GROUP,))
         for name, entries in sorted(groups.items())

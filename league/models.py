@@ -98,6 +98,13 @@ class Season(models.Model):
         """The Monday of week ``week`` (1 is the first)."""
         return self.starts_on + timedelta(weeks=week - 1)
 
+    def week_at(self, at: datetime) -> int:
+        """The week that contains ``at`` in the season's time zone (week 1 starts on
+        ``starts_on``, a Monday; 0 or less before the season starts): Sunday 23:30 and Monday
+        00:30 in Paris are in two weeks, whatever UTC says."""
+        local_day = timezone.localtime(at, ZoneInfo(self.time_zone)).date()
+        return (local_day - self.starts_on).days // 7 + 1
+
     def deadline_for_week(self, week: int) -> datetime:
         """R13: the picks deadline of week ``week``, in the season's time zone (DST included)."""
         day = self.week_monday(week) + timedelta(days=self.deadline_weekday)

@@ -281,15 +281,9 @@ def pool_entries(*, pool: Pool) -> list[Entry]:
         )
     else:
         members = [m.entry for m in pool.members.select_related("entry")]
-        holders = {_holder(entry).pk for entry in members}
+        holders = {competition_selectors.entry_holder(entry=entry).pk for entry in members}
         entries = Entry.objects.filter(pk__in=holders)
     return list(entries.select_related("team", "division").order_by("division", "code"))
-
-
-def _holder(entry: Entry) -> Entry:
-    while entry.replaced_at is not None:
-        entry = Entry.objects.get(replaces_id=entry.pk)
-    return entry
 
 
 def pool_infos(

@@ -833,8 +833,7 @@ def _email_round(*, competition: str, number: int | None, at: datetime) -> Round
                 code="round",
             )
         return named
-    local = timezone.localtime(at, ZoneInfo(season.time_zone)).date()
-    week = (local - season.starts_on).days // 7 + 1
+    week = season.week_at(at)
     upcoming = list(rounds.filter(week__gte=week).order_by("week", "number")[:2])
     if not upcoming:
         raise PickRejected(

@@ -49,13 +49,8 @@ COMPETITION_ORDER = {competition.value: index for index, competition in enumerat
 
 
 def season_week(*, season: Season, at: datetime) -> int:
-    """The number of ``season``'s week that contains ``at`` in the season's time zone (week 1
-    starts on ``starts_on``, a Monday; 0 or less before the season starts).
-
-    Sunday 23:30 and Monday 00:30 in Paris are in two weeks, whatever UTC says.
-    """
-    local_day = timezone.localtime(at, ZoneInfo(season.time_zone)).date()
-    return (local_day - season.starts_on).days // 7 + 1
+    """The number of ``season``'s week that contains ``at`` (:meth:`Season.week_at`)."""
+    return season.week_at(at)
 
 
 @dataclass(frozen=True)
