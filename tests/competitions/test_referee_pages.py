@@ -351,7 +351,7 @@ def test_a_late_pick_is_decided_once(desk: Desk, signed_in: Callable) -> None:
     assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.ACCEPTED
 
 
-@pytest.mark.parametrize("who", ["coach", "other_referee", "visitor"])
+@pytest.mark.parametrize("who", ["coach", "other_coach", "other_referee", "visitor"])
 def test_others_may_not_decide_on_late_picks(desk: Desk, signed_in: Callable, who: str) -> None:
     late = late_pick(desk)
     for decision in ("accept", "reject"):
@@ -362,3 +362,23 @@ def test_others_may_not_decide_on_late_picks(desk: Desk, signed_in: Callable, wh
 def test_an_unknown_decision_is_404(desk: Desk, signed_in: Callable) -> None:
     late = late_pick(desk)
     assert signed_in(desk.referee).post(decide_url(late, "maybe")).status_code == 404
+
+
+def test_visitors_who_are_not_signed_in_press_no_button(desk: Desk, client: Client) -> None:
+    late = late_pick(desk)
+    posts = [arbitrate_url(), publish_url(), decide_url(late, "accept"), decide_url(late, "reject")]
+    for url in posts:
+        response = client.post(url)
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("sign_in"))
+    assert desk.pool_round(1).status == PoolRound.Status.PENDING
+    assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.PENDING
+
+
+def test_the_seed_stays_off_the_desk_until_publication(desk: Desk, signed_in: Callable) -> None:
+    # R23: the seed's hash is public from the start, the seed itself only once published.
+    services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    pool_round = desk.pool_round(1)
+    html = text_of(signed_in(desk.referee).get(DESK_URL))
+    assert pool_round.seed_hash in html
+    assert pool_round.seed not in html

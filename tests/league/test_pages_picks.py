@@ -107,6 +107,25 @@ def test_someone_who_coaches_no_team_cannot_send_a_pick(
     assert not Pick.objects.exists()
 
 
+def test_a_visitor_who_is_not_signed_in_cannot_send_a_pick(
+    client: Client, league: OpenLeague
+) -> None:
+    response = send(client, league.this_week, column="C", extra_time="1")
+    assert response.status_code == 302
+    assert response.url.startswith("/accounts/login/")
+    assert not Pick.objects.exists()
+
+
+@pytest.mark.parametrize("person", ["visitor", "admin_user"])
+def test_people_without_a_team_cannot_send_a_pick(
+    request: pytest.FixtureRequest, client: Client, league: OpenLeague, person: str
+) -> None:
+    client.force_login(request.getfixturevalue(person))
+    response = send(client, league.this_week, column="C", extra_time="1")
+    assert response.status_code == 403
+    assert not Pick.objects.exists()
+
+
 def test_the_menu_offers_my_picks_to_a_coach_only_and_the_admin_to_staff_only(
     client: Client, league, coach: User, admin_user: User
 ) -> None:
