@@ -32,7 +32,7 @@ from engine.game import (
     play_round,
     round_from_json,
 )
-from engine.notation import ONR, Pick, display, refusal
+from engine.notation import ONR, Pick, Refusal, display, refusal, refusal_of
 from engine.standings import StandingRow, best_of, standings, standings_from_json, tie_key
 from engine.week import (
     Allotment,
@@ -63,6 +63,7 @@ __all__ = [
     "OnrRule",
     "Pick",
     "PickNotAllowed",
+    "Refusal",
     "Replacement",
     "Round",
     "RoundResult",
@@ -80,6 +81,7 @@ __all__ = [
     "onr_sanction",
     "play_round",
     "refusal",
+    "refusal_of",
     "round_from_json",
     "rules_for",
     "standings",

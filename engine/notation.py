@@ -17,6 +17,7 @@ played in one is :meth:`Pick.validate_for`'s business. Results are shown with :f
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
@@ -137,6 +138,45 @@ class Pick:
             raise PickNotAllowed(self.notation(), reason)
 
 
+class Refusal(enum.Enum):
+    """Which rule of a competition refuses a pick that parses (see :func:`refusal_of`)."""
+
+    COLUMN = "column"
+    """The column is not one of the competition's matrix (R19)."""
+    GREAT_SAVES = "great_saves"
+    """Great saves (#) outside the championship (R6)."""
+    EXTRA_TIME = "extra_time"
+    """An extra-time value the competition has no quota for (R7): 3 in the cups."""
+    SHOOTOUT_OUTSIDE_KDH = "shootout_outside_kdh"
+    """A shootout value outside the KDH (R7)."""
+    SHOOTOUT_MISSING = "shootout_missing"
+    """A KDH pick without its shootout value (R7)."""
+    SHOOTOUT_VALUE = "shootout_value"
+    """A shootout value the competition has no quota for (R7)."""
+
+
+def refusal_of(pick: Pick, rules: Rules) -> Refusal | None:
+    """Which rule of ``rules``' competition refuses ``pick``, or ``None`` when it may be played
+    there. The site words its own messages from this; :func:`refusal` says it in English.
+
+    >>> from engine.competitions import rules_for
+    >>> refusal_of(Pick.parse("F#(1)(4)"), rules_for("kdh"))
+    <Refusal.GREAT_SAVES: 'great_saves'>
+    """
+    if pick.column not in rules.columns:
+        return Refusal.COLUMN
+    if pick.great_saves and not rules.great_saves:
+        return Refusal.GREAT_SAVES
+    if pick.extra_time not in rules.extra_time_quota:
+        return Refusal.EXTRA_TIME
+    quota = rules.shootout_quota
+    if quota is None:
+        return None if pick.shootout is None else Refusal.SHOOTOUT_OUTSIDE_KDH
+    if pick.shootout is None:
+        return Refusal.SHOOTOUT_MISSING
+    return None if pick.shootout in quota else Refusal.SHOOTOUT_VALUE
+
+
 def refusal(pick: Pick, rules: Rules) -> str | None:
     """Why ``rules``' competition refuses ``pick``, or ``None`` when it may be played there.
 
@@ -146,39 +186,28 @@ def refusal(pick: Pick, rules: Rules) -> str | None:
     >>> refusal(Pick.parse("C+(3)(4)"), rules_for("kdh"))
     'extra-time value 3 is not played in the kdh (values 0, 1, 2, X)'
     """
-    if pick.column not in rules.columns:
-        return (
-            f"column {pick.column} is not played in the {rules.competition.value} "
-            f"({rules.columns[0]}–{rules.columns[-1]})"
-        )
-    if pick.great_saves and not rules.great_saves:
-        return (
-            "great saves (#) are played only in the championship, "
-            f"not in the {rules.competition.value} (R6)"
-        )
-    if pick.extra_time not in rules.extra_time_quota:
-        return (
-            f"extra-time value {pick.extra_time} is not played in the {rules.competition.value} "
-            f"(values {', '.join(sorted(rules.extra_time_quota))})"
-        )
-    quota = rules.shootout_quota
-    if quota is None:
-        if pick.shootout is not None:
+    kind = refusal_of(pick, rules)
+    name = rules.competition.value
+    match kind:
+        case None:
+            return None
+        case Refusal.COLUMN:
+            span = f"{rules.columns[0]}–{rules.columns[-1]}"
+            return f"column {pick.column} is not played in the {name} ({span})"
+        case Refusal.GREAT_SAVES:
+            return f"great saves (#) are played only in the championship, not in the {name} (R6)"
+        case Refusal.EXTRA_TIME:
+            values = ", ".join(sorted(rules.extra_time_quota))
             return (
-                "a shootout value is played only in the KDH, "
-                f"not in the {rules.competition.value} (R7)"
+                f"extra-time value {pick.extra_time} is not played in the {name} (values {values})"
             )
-    elif pick.shootout is None:
-        return (
-            f"the {rules.competition.value} needs a shootout value after the extra-time one, "
-            "e.g. C+(1)(4) (R7)"
-        )
-    elif pick.shootout not in quota:
-        return (
-            f"shootout value {pick.shootout} is not played in the {rules.competition.value} "
-            f"(values {', '.join(sorted(quota))})"
-        )
-    return None
+        case Refusal.SHOOTOUT_OUTSIDE_KDH:
+            return f"a shootout value is played only in the KDH, not in the {name} (R7)"
+        case Refusal.SHOOTOUT_MISSING:
+            return f"the {name} needs a shootout value after the extra-time one, e.g. C+(1)(4) (R7)"
+        case _:  # Refusal.SHOOTOUT_VALUE, the last kind
+            values = ", ".join(sorted(rules.shootout_quota or ()))
+            return f"shootout value {pick.shootout} is not played in the {name} (values {values})"
 
 
 def display(

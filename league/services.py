@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rest_framework.authtoken.models import Token
 
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round
-from engine import NotationError, refusal
+from engine import NotationError, Refusal, refusal, refusal_of
 from engine import Pick as EnginePick
 from league import mail_picks, selectors
 from league.emails import email_pick_receipt, email_send, site_url, user_language
@@ -354,46 +354,49 @@ def _values(values: Iterable[str]) -> str:
     return ", ".join(values) or _("none")
 
 
-def _refusal_message(pick: EnginePick, competition: Competition, reason: str) -> str:
-    """Which part of ``pick`` the engine's refusal (R6, R7, R19) is about, in words people
-    read; the verdict is the engine's (``refusal``), only the wording is chosen here."""
+def _refusal_message(pick: EnginePick, competition: Competition, refused: Refusal) -> str:
+    """The engine's verdict (``refusal_of``: R6, R7, R19) in words people read; only the
+    wording is chosen here."""
     rules = competition.rules
     label = competition.label
-    if pick.column not in rules.columns:
-        return _(
-            "Column %(column)s is not played in the %(competition)s: its columns are "
-            "%(first)s to %(last)s."
-        ) % {
-            "column": pick.column,
-            "competition": label,
-            "first": rules.columns[0],
-            "last": rules.columns[-1],
-        }
-    if pick.great_saves and not rules.great_saves:
-        return _(
-            "Great saves (#) are played only in the championship, not in the %(competition)s."
-        ) % {"competition": label}
-    if pick.extra_time not in rules.extra_time_quota:
-        return _(
-            "Extra-time value %(value)s is not played in the %(competition)s: its values are "
-            "%(values)s."
-        ) % {
-            "value": pick.extra_time,
-            "competition": label,
-            "values": _values(sorted(rules.extra_time_quota, key=lambda v: (v == "X", v))),
-        }
-    if rules.shootout_quota is None and pick.shootout is not None:
-        return _(
-            "“(%(value)s)”: a shootout value is played only in the KDH, not in the %(competition)s."
-        ) % {"value": pick.shootout, "competition": label}
-    if rules.shootout_quota is not None and pick.shootout is None:
-        return _(
-            "The %(competition)s needs a shootout value after the extra-time value, e.g. C+(1)(4)."
-        ) % {"competition": label}
+    match refused:
+        case Refusal.COLUMN:
+            return _(
+                "Column %(column)s is not played in the %(competition)s: its columns are "
+                "%(first)s to %(last)s."
+            ) % {
+                "column": pick.column,
+                "competition": label,
+                "first": rules.columns[0],
+                "last": rules.columns[-1],
+            }
+        case Refusal.GREAT_SAVES:
+            return _(
+                "Great saves (#) are played only in the championship, not in the %(competition)s."
+            ) % {"competition": label}
+        case Refusal.EXTRA_TIME:
+            return _(
+                "Extra-time value %(value)s is not played in the %(competition)s: its values "
+                "are %(values)s."
+            ) % {
+                "value": pick.extra_time,
+                "competition": label,
+                "values": _values(sorted(rules.extra_time_quota, key=lambda v: (v == "X", v))),
+            }
+        case Refusal.SHOOTOUT_OUTSIDE_KDH:
+            return _(
+                "“(%(value)s)”: a shootout value is played only in the KDH, not in the "
+                "%(competition)s."
+            ) % {"value": pick.shootout, "competition": label}
+        case Refusal.SHOOTOUT_MISSING:
+            return _(
+                "The %(competition)s needs a shootout value after the extra-time value, "
+                "e.g. C+(1)(4)."
+            ) % {"competition": label}
     return _("Your pick %(pick)s is not allowed in the %(competition)s: %(reason)s") % {
         "pick": pick.notation(),
         "competition": label,
-        "reason": reason,
+        "reason": refusal(pick, rules),
     }
 
 
@@ -933,9 +936,9 @@ def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> E
         parsed = EnginePick.parse(notation)
     except NotationError as error:
         raise PickRejected(_notation_message(error), code="notation") from error
-    reason = refusal(parsed, competition.rules)
-    if reason is not None:
-        raise PickRejected(_refusal_message(parsed, competition, reason), code="not_allowed")
+    refused = refusal_of(parsed, competition.rules)
+    if refused is not None:
+        raise PickRejected(_refusal_message(parsed, competition, refused), code="not_allowed")
     choices = entry_choices(entry=entry, competition=competition, published_only=False)
     unavailable = _unavailable_message(parsed, choices, competition)
     if unavailable:
