@@ -1,18 +1,20 @@
-"""Receivers of the competitions' signals (connected in :meth:`CompetitionsConfig.ready`)."""
+"""What the competitions tell the layers above them (the mail listens: ``mail.receivers``).
+
+Each signal is sent inside the service's transaction, so what a receiver writes (an email in
+the outbox) is committed with the action or not at all.
+"""
 
 from __future__ import annotations
 
-from django.dispatch import receiver
+from django.dispatch import Signal
 
-from competitions.models import PoolRound
-from competitions.services import pool_round_published
-from league.emails import email_results_published
+pool_round_published = Signal()
+"""Sent (``pool_round=``, ``by=``) once a publication is committed: the results emails."""
 
+pick_received = Signal()
+"""Sent (``pick=``) when a pick is stored from the web, the API or a referee's late-pick
+acceptance: the coach's receipt email."""
 
-@receiver(pool_round_published, dispatch_uid="competitions.results_email_on_publish")
-def results_email_on_publish(
-    sender: type[PoolRound], pool_round: PoolRound, by: object, **kwargs: object
-) -> None:
-    """Publishing sends the results email to the pool's coaches — once per publication, however
-    often this fires (:func:`~league.emails.email_results_published`)."""
-    email_results_published(pool_round=pool_round)
+late_pick_rejected = Signal()
+"""Sent (``late_pick=``) when a referee refuses a pick emailed after the deadline (R13): the
+coach is told."""

@@ -70,3 +70,10 @@ def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) ->
         logger.info("Arbitration of pool round %s refused: %s", pool_round_id, refusal.message)
         return {"status": "refused", "code": refusal.code, "detail": refusal.message}
     return {"status": arbitrated.status, "pool_round": arbitrated.pk}
+
+
+@shared_task(name="competitions.rounds_close_due")
+def rounds_close_due() -> int:
+    """Close the open rounds whose deadline passed (R13, ``rounds_close_due``); every few
+    minutes, so the next run is the retry."""
+    return services.rounds_close_due()

@@ -1,10 +1,12 @@
-"""The public results pages: a pool's round, a week, standings and cup brackets."""
+"""The competitions' pages: results, standings and cups for everyone; the coach's picks and
+infos équipes."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from competitions import views
+from competitions.views import picks
+from competitions.views import public as views
 
 urlpatterns = [
     path("results/", views.results_latest, name="results_latest"),
@@ -21,4 +23,8 @@ urlpatterns = [
     ),
     path("standings/", views.standings_index, name="standings_index"),
     path("standings/<slug:pool>/", views.standings, name="standings"),
+    path("picks/", picks.picks, name="picks"),
+    path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
+    path("infos/", picks.infos_index, name="infos_index"),
+    path("infos/<str:competition>/<slug:pool>/", picks.infos, name="infos"),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from competitions import referee
+from competitions.views import referee
 
 urlpatterns = [
     path("", referee.referee_index, name="referee"),

@@ -1,71 +1,24 @@
-"""The public HTTP API of ``shared/API.md``: thin views that validate, call one service or
-selector, and render.
-
-A coach's picks are read and written at ``/api/picks/{competition}/{round}/`` with no team in the
-URL: it is always the caller's own team, so nobody can even ask for another team's pick.
-"""
+"""The registry's HTTP API: an API token for a user name and password (``shared/API.md``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions.models import Competition, Round
 from league import selectors, services
-from league.models import Entry, Season, Team
-from league.serializers import (
-    ErrorSerializer,
-    InfosSerializer,
-    MeSerializer,
-    PickErrorSerializer,
-    PickInSerializer,
-    PickReceiptSerializer,
-    PicksSerializer,
-    SeasonSerializer,
-    StandingsSerializer,
-    TokenRequestSerializer,
-    TokenSerializer,
-    deadline_iso,
-)
-
-
-class Conflict(APIException):
-    """409: the request comes too late for the state the round is in (R13)."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
+from league.models import Season
+from league.serializers import ErrorSerializer, TokenRequestSerializer, TokenSerializer
 
 
 def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
-
-
-COMPETITION = OpenApiParameter(
-    "competition",
-    OpenApiTypes.STR,
-    OpenApiParameter.PATH,
-    enum=Competition.values,
-    description="championship, kdh or wg",
-)
-ROUND = OpenApiParameter(
-    "round", OpenApiTypes.INT, OpenApiParameter.PATH, description="The round's number (1…)."
-)
-POOL = OpenApiParameter(
-    "pool",
-    OpenApiTypes.STR,
-    OpenApiParameter.PATH,
-    description="A division's slug (elite, d2a … d3d), or kdh / wg for a cup.",
-)
 
 
 def _current_season() -> Season:
@@ -97,155 +50,3 @@ class TokenView(APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         return Response({"token": services.api_token_obtain(user=user)})
-
-
-class MeView(APIView):
-    """Who the caller is: user name, team and roles."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses={200: MeSerializer, 401: _error("Not signed in.")}, summary="Who am I")
-    def get(self, request: Request) -> Response:
-        team = selectors.user_team(user=request.user)
-        return Response(
-            {
-                "username": request.user.get_username(),
-                "team": team.slug if team is not None else None,
-                "roles": selectors.user_roles(user=request.user),
-            }
-        )
-
-
-class SeasonCurrentView(APIView):
-    """The current season's calendar: per competition, its rounds, deadlines and statuses."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        responses={200: SeasonSerializer, 404: _error("No current season.")},
-        summary="The current season",
-    )
-    def get(self, request: Request) -> Response:
-        season = _current_season()
-        data = {
-            "number": season.number,
-            "name": str(season),
-            "time_zone": season.time_zone,
-            "competitions": selectors.season_rounds(season=season),
-        }
-        return Response(SeasonSerializer(data).data)
-
-
-class StandingsView(APIView):
-    """A pool's table over its published rounds (R9): a division's, or the WG's groups."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[POOL],
-        responses={200: StandingsSerializer, 404: _error("No such pool with a table.")},
-        summary="Standings of a pool",
-    )
-    def get(self, request: Request, pool: str) -> Response:
-        table = selectors.pool_table(season=_current_season(), pool_slug=pool)
-        if table is None:
-            raise NotFound(_("There is no table for pool “%(pool)s”.") % {"pool": pool})
-        rows = [{**row.as_dict(), "group": group or None} for group, row in table]
-        return Response(StandingsSerializer({"pool": pool, "table": rows}).data)
-
-
-class InfosView(APIView):
-    """« Infos équipes »: what every team of a pool has left after the published rounds."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[COMPETITION, POOL],
-        responses={200: InfosSerializer, 404: _error("No such competition or pool.")},
-        summary="Infos équipes of a pool",
-    )
-    def get(self, request: Request, competition: str, pool: str) -> Response:
-        teams = selectors.pool_infos(
-            season=_current_season(), competition=competition, pool_slug=pool
-        )
-        if teams is None:
-            raise NotFound(_("There is no pool “%(pool)s” in this competition.") % {"pool": pool})
-        data = {"competition": competition, "pool": pool, "teams": teams}
-        return Response(InfosSerializer(data).data)
-
-
-class PicksView(APIView):
-    """The caller's own team's pick for a round: send it (PUT), read it and its history (GET)."""
-
-    permission_classes = [IsAuthenticated]
-
-    def _team_and_round(
-        self, request: Request, competition: str, number: int
-    ) -> tuple[Team, Round]:
-        team = selectors.user_team(user=request.user)
-        if team is None:
-            raise PermissionDenied(_("Only a team's coach sends picks, and you coach none."))
-        round = selectors.round_find(
-            season=_current_season(), competition=competition, number=number
-        )
-        if round is None:
-            raise NotFound(_("There is no such round this season."))
-        return team, round
-
-    @extend_schema(
-        parameters=[COMPETITION, ROUND],
-        responses={
-            200: PicksSerializer,
-            401: _error("Not signed in."),
-            403: _error("The caller coaches no team, or it does not play this season."),
-            404: _error("No such round."),
-        },
-        summary="My team's pick for a round, and its history",
-    )
-    def get(self, request: Request, competition: str, round: int) -> Response:
-        team, found = self._team_and_round(request, competition, round)
-        entry = Entry.objects.filter(season_id=found.season_id, team=team).first()
-        if entry is None:
-            raise PermissionDenied(_("Your team does not play this season."))
-        history = list(selectors.pick_history(entry=entry, round=found))
-        data: dict[str, Any] = {
-            "competition": found.competition,
-            "round": found.number,
-            "deadline": deadline_iso(found),
-            "status": selectors.round_status(round=found),
-            "current": history[0] if history else None,
-            "history": history,
-        }
-        return Response(PicksSerializer(data).data)
-
-    @extend_schema(
-        parameters=[COMPETITION, ROUND],
-        request=PickInSerializer,
-        responses={
-            200: PickReceiptSerializer,
-            400: OpenApiResponse(PickErrorSerializer, description="Which part is wrong."),
-            401: _error("Not signed in."),
-            403: _error("The caller coaches no team, or it does not play this round."),
-            404: _error("No such round."),
-            409: _error("The deadline has passed (R13)."),
-        },
-        summary="Send my team's pick for a round",
-    )
-    def put(self, request: Request, competition: str, round: int) -> Response:
-        team, found = self._team_and_round(request, competition, round)
-        data = PickInSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        try:
-            pick = services.pick_send(
-                team=team,
-                round=found,
-                notation=data.validated_data["pick"],
-                entered_by=request.user,
-            )
-        except services.DeadlinePassed as error:
-            raise Conflict(error.message) from error
-        except services.PickRejected as error:
-            if error.code in ("forbidden", "not_playing"):
-                raise PermissionDenied(error.message) from error
-            return Response({"pick": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(PickReceiptSerializer(pick).data)

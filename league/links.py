@@ -21,8 +21,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.urls import reverse
 
-from league.emails import site_url
 from league.models import Team
+from matrixhockey.site import site_url
 
 LINK_SALT = "league.links.pick-link"
 LINK_MAX_AGE = timedelta(days=7)

@@ -16,37 +16,37 @@ from celery.schedules import crontab
 SCHEDULE: dict[str, dict[str, Any]] = {
     # Emails whose delivery task was lost (broker down when queued) go out late, not never.
     "emails-requeue-stale": {
-        "task": "league.emails_requeue_stale",
+        "task": "mail.emails_requeue_stale",
         "schedule": crontab(minute="*/5"),
     },
     # Wednesday 08:00 Paris (rules §4, "usually in the morning"): the week's rounds, deadlines and
     # links, and the teams still missing picks, to every coach.
     "weekly-email": {
-        "task": "league.weekly_emails_send",
+        "task": "mail.weekly_emails_send",
         "schedule": crontab(minute=0, hour=8, day_of_week="wed"),
     },
     # Friday 08:00 Paris, nine hours before the 17:00 deadline (R13): the last reminder, only to
     # the coaches still missing a pick this week.
     "picks-reminder": {
-        "task": "league.reminders_send",
+        "task": "mail.reminders_send",
         "schedule": crontab(minute=0, hour=8, day_of_week="fri"),
     },
     # Every 5 minutes: open rounds whose deadline passed become closed (R13). A tick queued while
     # no worker ran expires: the next one does the same work.
     "rounds-close-due": {
-        "task": "league.rounds_close_due",
+        "task": "competitions.rounds_close_due",
         "schedule": crontab(minute="*/5"),
         "options": {"expires": 4 * 60},
     },
     # Hourly, at minute 10: a pool round not arbitrated 48 hours after its deadline alerts its
     # referees and the admins, once.
     "arbitration-watchdog": {
-        "task": "league.watchdog_alerts_send",
+        "task": "mail.watchdog_alerts_send",
         "schedule": crontab(minute=10),
     },
     # Every 2 minutes: picks sent by email, from the mailbox (does nothing without IMAP_HOST).
     "email-picks-fetch": {
-        "task": "league.email_fetch_picks",
+        "task": "mail.email_fetch_picks",
         "schedule": crontab(minute="*/2"),
         "options": {"expires": 100},
     },

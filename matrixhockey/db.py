@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from django.db import models
+from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 M = TypeVar("M", bound=models.Model)
 
@@ -53,3 +55,38 @@ class AppendOnlyModel(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError(f"{self._meta.label} is append-only: delete refused")
+
+
+_APPEND_ONLY_FUNCTION = """
+CREATE OR REPLACE FUNCTION matrixhockey_append_only() RETURNS trigger AS $$
+BEGIN
+    RAISE EXCEPTION '% is append-only: % refused', TG_TABLE_NAME, TG_OP
+        USING ERRCODE = 'integrity_constraint_violation';
+END;
+$$ LANGUAGE plpgsql;
+"""
+
+
+def append_only_triggers(*tables: str) -> migrations.RunPython:
+    """A migration operation: on PostgreSQL, ``tables`` refuse UPDATE and DELETE in the database
+    itself. The models refuse them too (:class:`AppendOnlyModel`); the trigger also stops raw
+    SQL and any path that bypasses the ORM. SQLite, the embedded development default, keeps only
+    the model-level guard."""
+
+    def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        schema_editor.execute(_APPEND_ONLY_FUNCTION, params=None)
+        for table in tables:
+            schema_editor.execute(
+                f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION matrixhockey_append_only()"
+            )
+
+    def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+        if schema_editor.connection.vendor != "postgresql":
+            return
+        for table in tables:
+            schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
+
+    return migrations.RunPython(create, drop)

@@ -5,21 +5,18 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from league import views
-
 admin.site.site_header = _("Matrix Hockey administration")
 admin.site.site_title = _("Matrix Hockey")
 admin.site.index_title = _("League administration")
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
     path("", include("league.urls")),
     path("", include("competitions.urls")),
     path("referee/", include("competitions.urls_referee")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("api/", include("matrixhockey.api_urls")),
+    path("api/", include("league.api_urls")),
+    path("api/", include("competitions.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -25,9 +25,17 @@ from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolRound, Round, TeamResult
+from competitions.models import (
+    Competition,
+    Pool,
+    PoolRound,
+    Round,
+    StockKind,
+    StockReason,
+    TeamResult,
+)
 from league import services as league
-from league.models import Division, Entry, Season, StockKind, StockReason
+from league.models import Division, Entry, Season
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -143,7 +151,7 @@ class TeamMaker:
         great_saves: int = 2,
     ) -> Entry:
         team = league.team_create(name=name, coach=coach)
-        return league.entry_create(
+        return competitions.entry_create(
             season=self.season,
             team=team,
             division=division or self.division,
@@ -293,7 +301,7 @@ class ResultRecorder:
             (StockKind.GREAT_SAVES, great_saves),
         ):
             if spent:
-                league.stock_move(
+                competitions.stock_move(
                     entry=entry, kind=kind, delta=-spent, reason=StockReason.PLAYED, round=round
                 )
         return TeamResult.objects.create(

@@ -13,8 +13,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from competitions.models import Pool
-from league.models import Entry, Pick
+from competitions.models import Pick, Pool
+from league.models import Entry
 from tests.browser.conftest import Launch, screenshot
 from tests.conftest import ResultRecorder
 from tests.league.open_rounds import OpenLeague, open_league

@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 
 from competitions import services as competitions
-from competitions.models import Competition, Fixture, Pool, PoolRound, Round
+from competitions.models import Competition, Fixture, Pick, Pool, PoolRound, Round
 from league import services as league
-from league.models import Division, Entry, Pick, Season
+from league.models import Division, Entry, Season
 
 COLUMNS = {
     Competition.CHAMPIONSHIP: "ABCDEFGHIJK",
@@ -98,7 +98,7 @@ class League:
     ) -> Pick:
         """``team``'s coach sends ``notation`` (an hour before the deadline by default)."""
         round = self.round(competition, number)
-        return league.pick_record(
+        return competitions.pick_record(
             entry=self.entries[team],
             round=round,
             notation=notation,
@@ -160,7 +160,7 @@ def build_league(
         for code in range(1, 13):
             team = league.team_create(name=f"{division.name} {code:02d}", slug=f"{slug}-{code:02d}")
             extra_goals, great_saves = stocks(slug, code)
-            made.entries[team.slug] = league.entry_create(
+            made.entries[team.slug] = competitions.entry_create(
                 season=season,
                 team=team,
                 division=division,

@@ -16,10 +16,10 @@ from html import unescape
 from django.contrib.auth.models import AbstractBaseUser
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolRound, Round
+from competitions.models import Competition, Pool, PoolRound, Round, StockKind, StockReason
 from engine import Pick, commitment
 from league import services as league
-from league.models import Entry, Season, StockKind, StockReason
+from league.models import Entry, Season
 from tests.competitions.arbitration_league import matrix_values
 
 # The matrix of rules section 2.1.1, week 1.
@@ -110,7 +110,7 @@ def rules_week(*, season: Season, pool: Pool, round: Round, referee: AbstractBas
     for name in PICKS:
         if name not in entries:
             team = league.team_create(name=name)
-            entries[name] = league.entry_create(
+            entries[name] = competitions.entry_create(
                 season=season,
                 team=team,
                 division=pool.division,
@@ -119,7 +119,7 @@ def rules_week(*, season: Season, pool: Pool, round: Round, referee: AbstractBas
                 great_saves=2,
             )
             code += 1
-    league.stock_move(
+    competitions.stock_move(
         entry=entries["Freezing Ass"],
         kind=StockKind.EXTRA_GOALS,
         delta=2,
@@ -131,7 +131,7 @@ def rules_week(*, season: Season, pool: Pool, round: Round, referee: AbstractBas
         competitions.fixture_create(pool_round=pool_round, home=entries[home], away=entries[away])
     for name, notation in PICKS.items():
         if notation is not None:
-            league.pick_record(
+            competitions.pick_record(
                 entry=entries[name],
                 round=round,
                 notation=notation,

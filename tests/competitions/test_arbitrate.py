@@ -21,19 +21,14 @@ from competitions.models import (
     PoolMember,
     PoolRound,
     Round,
+    StockKind,
+    StockMovement,
+    StockReason,
     TeamResult,
 )
 from engine import Dice, Pick, TeamEntry, best_of, kdh, play_round
 from engine import Round as EngineRound
-from league.models import (
-    AuditLog,
-    Division,
-    Season,
-    StockKind,
-    StockMovement,
-    StockReason,
-    WaitingListEntry,
-)
+from league.models import AuditLog, Division, Season, WaitingListEntry
 from tests.competitions.arbitration_league import (
     League,
     add_kdh,

@@ -192,7 +192,7 @@ def test_a_team_that_played_an_earlier_season_is_not_new(
 ) -> None:
     Season.objects.filter(pk=elite.season.pk).update(number=5)
     earlier = league.season_create(number=4, starts_on=elite.season.starts_on - timedelta(weeks=52))
-    league.entry_create(
+    competitions.entry_create(
         season=earlier, team=elite.entries["elite-09"].team, division=divisions["d2a"], code=1
     )
     elite.play("elite", 1, skip=["elite-09"])

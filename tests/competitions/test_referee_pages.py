@@ -15,8 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competitions import services
-from competitions.models import Competition, PoolRound, Round, TeamResult
-from league.models import Division, LatePick, OutboundEmail, Pick, Season
+from competitions.models import Competition, LatePick, Pick, PoolRound, Round, TeamResult
+from league.models import Division, Season
+from mail.models import OutboundEmail
 from tests.competitions.desk_league import Desk, desk_build, eager_tasks
 
 # Picks no page text could contain by chance.

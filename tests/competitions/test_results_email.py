@@ -11,9 +11,10 @@ from django.contrib.auth.models import User
 
 from competitions.models import Pool, Round
 from competitions.services import pool_round_void
-from competitions.signals import results_email_on_publish
-from league.emails import email_results_published
-from league.models import OutboundEmail, Profile, Season, Team
+from league.models import Profile, Season, Team
+from mail.emails import email_results_published
+from mail.models import OutboundEmail
+from mail.receivers import results_email_on_publish
 from tests.competitions.results_league import RulesWeek, rules_week
 
 pytestmark = pytest.mark.django_db

@@ -58,7 +58,7 @@ def test_a_replacement_inherits_the_record_of_the_team_it_replaces(elite: League
     """R14: used values and the table's record go over to the replacement."""
     first = elite.play("elite", 1)
     competitions.pool_round_publish(pool_round=first, by=elite.referee)
-    newcomer = league.entry_replace(
+    newcomer = competitions.entry_replace(
         entry=elite.entries["elite-05"], team=league.team_create(name="Les Remplaçants")
     )
     used = selectors.entry_used(entry=newcomer, competition="championship", published_only=True)

@@ -9,8 +9,8 @@ import pytest
 from django.db import OperationalError
 
 from competitions import services, tasks
-from competitions.models import FixtureResult, PoolRound, TeamResult
-from league.models import AuditLog, Division, Season, StockMovement, StockReason
+from competitions.models import FixtureResult, PoolRound, StockMovement, StockReason, TeamResult
+from league.models import AuditLog, Division, Season
 from tests.competitions.desk_league import Desk, desk_build, running_worker
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]

@@ -15,22 +15,17 @@ from competitions.models import (
     Competition,
     Fixture,
     FixtureResult,
+    LatePick,
     OnrSanction,
     PoolRound,
     Round,
-    TeamResult,
-)
-from league.models import (
-    AuditLog,
-    Division,
-    Entry,
-    LatePick,
-    Season,
     StockKind,
     StockMovement,
     StockReason,
+    TeamResult,
 )
-from league.services import late_pick_accept
+from competitions.services import late_pick_accept
+from league.models import AuditLog, Division, Entry, Season
 from tests.competitions.arbitration_league import League, add_kdh, build_league
 
 

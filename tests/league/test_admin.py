@@ -11,18 +11,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from competitions.models import Round
-from league.models import (
-    DIVISION_SIZE,
-    AuditLog,
-    Division,
-    Entry,
-    Pick,
-    Season,
-    StockMovement,
-    Team,
-)
-from league.services import audit_record, pick_record
+from competitions.models import Pick, Round, StockMovement
+from competitions.services import pick_record
+from league.models import DIVISION_SIZE, AuditLog, Division, Entry, Season, Team
+from league.services import audit_record
 from matrixhockey.admin import ReadOnlyAdmin
 from tests.admin_forms import errors, form_data
 
@@ -59,7 +51,7 @@ def test_only_staff_get_into_the_admin(
     client: Client, request: pytest.FixtureRequest, who: str
 ) -> None:
     client.force_login(request.getfixturevalue(who))
-    response = client.get(reverse("admin:league_pick_changelist"))
+    response = client.get(reverse("admin:competitions_pick_changelist"))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("admin:login"))
 

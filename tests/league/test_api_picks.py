@@ -13,8 +13,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from competitions import services as competitions
-from competitions.models import Competition, Round, Stage
-from league.models import Entry, OutboundEmail, Pick, Season
+from competitions.models import Competition, Pick, Round, Stage
+from league.models import Entry, Season
+from mail.models import OutboundEmail
 
 pytestmark = pytest.mark.django_db
 

@@ -9,16 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from league.models import (
-    DIVISION_SIZE,
-    Division,
-    Entry,
-    Pick,
-    Season,
-    StockMovement,
-    Team,
-    WaitingListEntry,
-)
+from competitions.models import Pick, StockMovement
+from league.models import DIVISION_SIZE, Division, Entry, Season, Team, WaitingListEntry
 
 pytestmark = pytest.mark.django_db
 

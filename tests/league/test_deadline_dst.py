@@ -16,9 +16,9 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from competitions import services as competitions
-from competitions.models import Competition, Round
-from league.models import Pick, Season, Team
-from league.services import DeadlinePassed, pick_submit
+from competitions.models import Competition, Pick, Round
+from competitions.services import DeadlinePassed, pick_submit
+from league.models import Season, Team
 
 pytestmark = pytest.mark.django_db
 

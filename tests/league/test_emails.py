@@ -9,10 +9,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from competitions.models import Round
-from league import emails
-from league.models import Entry, Language, OutboundEmail, Pick, Profile
-from league.services import pick_record
+from competitions.models import Pick, Round
+from competitions.services import pick_record
+from league.models import Entry, Language, Profile
+from mail import emails
+from mail.models import OutboundEmail
 from matrixhockey.celery import app
 
 pytestmark = pytest.mark.django_db

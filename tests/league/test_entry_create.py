@@ -8,8 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from league.models import DIVISION_SIZE, Division, Entry, Season, StockMovement, Team
-from league.services import STANDARD_DIVISIONS, divisions_create_standard, entry_create, team_create
+from competitions.models import StockMovement
+from competitions.services import entry_create
+from league.models import DIVISION_SIZE, Division, Entry, Season, Team
+from league.services import STANDARD_DIVISIONS, divisions_create_standard, team_create
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from competitions.models import Competition, Fixture, Pool, PoolRound, Round
-from competitions.services import fixture_create, pool_round_create, round_create
-from league.models import AuditLog, Entry, Season, StockMovement
-from league.services import entry_replace, team_create
+from competitions.models import Competition, Fixture, Pool, PoolRound, Round, StockMovement
+from competitions.services import entry_replace, fixture_create, pool_round_create, round_create
+from league.models import AuditLog, Entry, Season
+from league.services import team_create
 
 pytestmark = pytest.mark.django_db
 

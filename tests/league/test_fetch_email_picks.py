@@ -33,9 +33,11 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from pytest_django.fixtures import Settings
 
-from league import services
-from league.models import InboundEmail, LatePick, Pick, Season
-from league.tasks import email_fetch_picks
+from competitions.models import LatePick, Pick
+from league.models import Season
+from mail import intake as services
+from mail.models import InboundEmail
+from mail.tasks import email_fetch_picks
 from tests.conftest import services_required
 from tests.league.test_ingest_email import AUTHSERV_ID, EML, EmailLeague, build_email_league
 

@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from competitions.services import entry_replace
 from league.models import Division, Entry
-from league.services import entry_replace, team_create
+from league.services import team_create
 
 pytestmark = pytest.mark.django_db
 

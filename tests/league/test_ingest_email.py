@@ -27,19 +27,19 @@ from django.urls import reverse
 from pytest_django.fixtures import Settings
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolMember, PoolRound, Round, Stage
-from league.models import (
-    AuditLog,
-    Entry,
-    InboundEmail,
+from competitions.models import (
+    Competition,
     LatePick,
-    OutboundEmail,
     Pick,
-    Profile,
-    Season,
-    Team,
+    Pool,
+    PoolMember,
+    PoolRound,
+    Round,
+    Stage,
 )
-from league.services import late_pick_accept, late_pick_reject
+from competitions.services import late_pick_accept, late_pick_reject
+from league.models import AuditLog, Entry, Profile, Season, Team
+from mail.models import InboundEmail, OutboundEmail
 from tests.conftest import TeamMaker
 
 EML = Path(__file__).parent / "fixtures" / "eml"
@@ -342,7 +342,7 @@ def test_a_late_pick_is_refused_once_the_pool_round_is_arbitrated(
 def test_the_admin_lists_late_picks_and_its_actions_decide_them(
     late_pick: LatePick, admin_client: Client, admin_user: User, league: EmailLeague
 ) -> None:
-    url = reverse("admin:league_latepick_changelist")
+    url = reverse("admin:competitions_latepick_changelist")
     listing = admin_client.get(url, {"status__exact": "pending"})
     assert "Sleigh Dogs" in listing.content.decode()
     done = admin_client.post(url, {"action": "accept", "_selected_action": [late_pick.pk]})
@@ -354,7 +354,7 @@ def test_the_admin_lists_late_picks_and_its_actions_decide_them(
     assert "already decided" in again.content.decode()
     late_pick.refresh_from_db()
     assert late_pick.status == "accepted"
-    inbound_list = admin_client.get(reverse("admin:league_inboundemail_changelist"))
+    inbound_list = admin_client.get(reverse("admin:mail_inboundemail_changelist"))
     assert COACH in inbound_list.content.decode()
 
 

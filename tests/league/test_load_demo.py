@@ -16,19 +16,22 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from competitions import selectors
+from competitions.demo import DemoLeague, DemoRefused, demo_load
 from competitions.models import (
     Competition,
     Fixture,
     Matrix,
     OnrSanction,
+    Pick,
     Pool,
     PoolMember,
     PoolRound,
     Round,
+    StockMovement,
+    StockReason,
     TeamResult,
 )
-from league.demo import DemoLeague, DemoRefused, demo_load
-from league.models import Division, Entry, Pick, Season, StockMovement, StockReason, Team
+from league.models import Division, Entry, Season, Team
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings
 
-from league import mail_picks
-from league.mail_picks import (
+from mail import inbound as mail_picks
+from mail.inbound import (
     authentication_results,
     authentication_verdict,
     automatic_reason,

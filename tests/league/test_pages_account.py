@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from league.emails import user_language
 from league.models import Profile
+from league.selectors import user_language
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from competitions.models import Pool
+from competitions.services import pick_submit
 from league.models import Entry, Team
-from league.services import pick_submit
 from tests.conftest import ResultRecorder
 from tests.league.open_rounds import OpenLeague, open_league
 

@@ -14,9 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, Round
-from league.models import Entry, OutboundEmail, Pick, Profile, Team
-from league.services import pick_submit
+from competitions.models import Competition, Pick, Pool, Round
+from competitions.services import pick_submit
+from league.models import Entry, Profile, Team
+from mail.models import OutboundEmail
 from matrixhockey.celery import app
 from tests.conftest import ResultRecorder
 from tests.league.open_rounds import PARIS, OpenLeague, open_league, paris_17h

@@ -10,10 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 
-from competitions.models import Round
-from league.models import Entry, Pick, StockMovement
-from league.selectors import pick_current, pick_history
-from league.services import audit_record, pick_record
+from competitions.models import Pick, Round, StockMovement
+from competitions.selectors import pick_current, pick_history
+from competitions.services import pick_record
+from league.models import Entry
+from league.services import audit_record
 from matrixhockey.db import AppendOnlyError
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +126,9 @@ def test_a_stored_pick_cannot_be_changed_or_deleted(
     assert Pick.objects.get(pk=pick.pk).normalized == "F+(2)"
 
 
-@pytest.mark.parametrize("table", ["league_pick", "league_stockmovement", "league_auditlog"])
+@pytest.mark.parametrize(
+    "table", ["competitions_pick", "competitions_stockmovement", "league_auditlog"]
+)
 @pytest.mark.parametrize("statement", ["UPDATE {table} SET id = id", "DELETE FROM {table}"])
 def test_the_database_refuses_to_rewrite_history(
     entry: Entry, championship_round: Round, admin_user: User, table: str, statement: str

@@ -13,17 +13,18 @@ from django.db import connection
 from competitions import services as competitions
 from competitions.models import (
     Competition,
+    Pick,
     Pool,
     PoolMember,
     PoolRound,
     Round,
     Stage,
 )
+from competitions.selectors import pick_current, pick_history
+from competitions.services import DeadlinePassed, PickRejected, pick_submit
 from engine import NotationError
 from engine import Pick as EnginePick
-from league.models import Entry, Pick, Season, Team
-from league.selectors import pick_current, pick_history
-from league.services import DeadlinePassed, PickRejected, pick_submit
+from league.models import Entry, Season, Team
 from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from competitions import services as competitions
-from competitions.models import Competition
-from league.models import Pick
-from league.services import pick_submit
+from competitions.models import Competition, Pick
+from competitions.services import pick_submit
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolRound, Round
+from competitions.services import pick_submit
 from league.models import Entry, Season
-from league.services import pick_submit
 from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,7 @@ from django.utils import timezone
 
 from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolMember, PoolRound, Round, Stage
-from league import services as league
-from league.models import Entry, Season, Team
-from league.selectors import (
+from competitions.selectors import (
     EntryChoices,
     entry_choices,
     entry_plays_round,
@@ -22,7 +20,9 @@ from league.selectors import (
     round_status,
     team_rounds_open,
 )
-from league.services import pick_submit
+from competitions.services import pick_submit
+from league import services as league
+from league.models import Entry, Season, Team
 from tests.conftest import ResultRecorder, TeamMaker
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +116,7 @@ def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published
 
 
 def test_stocks_moved_outside_any_round_count_at_once(dogs: Entry, admin_user: User) -> None:
-    league.stock_move(entry=dogs, kind="extra_goals", delta=2, reason="admin", by=admin_user)
+    competitions.stock_move(entry=dogs, kind="extra_goals", delta=2, reason="admin", by=admin_user)
     assert entry_stocks(entry=dogs, published_only=True) == (5, 2)
     assert entry_stocks(entry=dogs, published_only=False) == (5, 2)
 
@@ -128,7 +128,7 @@ def test_a_replaced_team_plays_no_more(
     dogs: Entry, championship_round: Round, admin_user: User
 ) -> None:
     newcomer = league.team_create(name="Newcomers")
-    new = league.entry_replace(entry=dogs, team=newcomer, by=admin_user)
+    new = competitions.entry_replace(entry=dogs, team=newcomer, by=admin_user)
     dogs.refresh_from_db()
     assert not entry_plays_round(entry=dogs, round=championship_round)
     assert entry_plays_round(entry=new, round=championship_round)
@@ -138,7 +138,7 @@ def test_a_replacement_plays_the_cup_its_predecessor_was_in(season: Season, dogs
     kdh = competitions.pool_create(season=season, competition=Competition.KDH)
     PoolMember.objects.create(pool=kdh, entry=dogs)
     round = future_round(season, Competition.KDH, 1, 1, stage=Stage.ROUND_OF_64)
-    new = league.entry_replace(entry=dogs, team=league.team_create(name="Newcomers"))
+    new = competitions.entry_replace(entry=dogs, team=league.team_create(name="Newcomers"))
     assert entry_plays_round(entry=new, round=round)
 
 

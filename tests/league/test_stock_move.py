@@ -9,8 +9,9 @@ from collections.abc import Callable
 import pytest
 from django.db import connection
 
-from league.models import Entry, StockKind, StockMovement, StockReason
-from league.services import StockBelowZero, stock_move
+from competitions.models import StockKind, StockMovement, StockReason
+from competitions.services import StockBelowZero, stock_move
+from league.models import Entry
 
 pytestmark = pytest.mark.django_db
 

@@ -19,9 +19,10 @@ from django.contrib.auth.models import User
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from competitions.models import Round
-from league import emails, tasks
-from league.models import Entry, OutboundEmail
-from league.services import pick_record
+from competitions.services import pick_record
+from league.models import Entry
+from mail import emails, tasks
+from mail.models import OutboundEmail
 from matrixhockey.celery import app
 from tests.conftest import redis_url
 
@@ -80,7 +81,7 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
     saved = {key: app.conf[key] for key in keys}
     app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
     monkeypatch.setattr(tasks, "EMAIL_RETRY_BASE_SECONDS", 1)
-    monkeypatch.setattr(app.tasks["league.email_deliver"], "max_retries", 3)
+    monkeypatch.setattr(app.tasks["mail.email_deliver"], "max_retries", 3)
     try:
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
             yield app

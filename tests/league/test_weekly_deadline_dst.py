@@ -18,9 +18,10 @@ from django.utils import timezone
 from competitions import services as competitions
 from competitions.models import Competition, Round
 from league import services as league
-from league.models import Division, OutboundEmail, Season
-from league.tasks import rounds_close_due
-from league.weekly import season_week, weekly_emails_send
+from league.models import Division, Season
+from mail.models import OutboundEmail
+from mail.tasks import rounds_close_due
+from mail.weekly import season_week, weekly_emails_send
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +129,7 @@ def test_the_weekly_email_after_the_change_shows_the_deadline_at_17_00(
 ) -> None:
     coach = User.objects.create_user(username="autumn-coach", email="autumn@example.org")
     team = league.team_create(name="Autumn Leaves", coach=coach)
-    league.entry_create(season=autumn, team=team, division=divisions["elite"], code=1)
+    competitions.entry_create(season=autumn, team=team, division=divisions["elite"], code=1)
     championship(autumn, 2, 2)
     # Wednesday 28 October 08:00 in Paris (winter time) is 07:00 UTC.
     assert weekly_emails_send(now=datetime(2026, 10, 28, 7, 0, tzinfo=UTC)) == 1

@@ -10,10 +10,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from competitions import services as competition_services
 from competitions.models import Pool
 from league import services as league
-from league.models import Mailing, OutboundEmail, Season
-from league.weekly import weekly_emails_send
+from league.models import Season
+from mail.models import Mailing, OutboundEmail
+from mail.weekly import weekly_emails_send
 from tests.conftest import TeamMaker
 from tests.league.weekly_league import (
     DEADLINE,
@@ -74,7 +76,7 @@ def test_every_coach_with_an_address_gets_it_and_nobody_else(
 
 def test_a_coach_whose_team_was_replaced_gets_nothing(week: WeekLeague) -> None:
     newcomer = User.objects.create_user(username="new-coach", email="new@example.org")
-    league.entry_replace(
+    competition_services.entry_replace(
         entry=week.groggs, team=league.team_create(name="Groggs II", coach=newcomer)
     )
     weekly_emails_send(now=WEDNESDAY)

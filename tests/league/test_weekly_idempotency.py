@@ -21,9 +21,10 @@ from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
 from competitions.models import Pool, Round
-from league import weekly
-from league.models import Mailing, OutboundEmail, Season
-from league.tasks import reminders_send, weekly_emails_send
+from league.models import Season
+from mail import weekly
+from mail.models import Mailing, OutboundEmail
+from mail.tasks import reminders_send, weekly_emails_send
 from matrixhockey.celery import app
 from tests.conftest import TeamMaker, redis_url
 from tests.league.weekly_league import FRIDAY, PARIS, WEDNESDAY, WeekLeague, week_league
@@ -167,7 +168,7 @@ def two_at_once(task: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Queue ``task`` twice, as two beat processes would, and check that the worker ran the two
     at once (the service each calls is timed)."""
     spans: list[tuple[float, float]] = []
-    service = getattr(weekly, task.name.removeprefix("league."))
+    service = getattr(weekly, task.name.removeprefix("mail."))
 
     def timed(**kwargs: Any) -> int:
         start = time.monotonic()

@@ -13,8 +13,9 @@ from django.test import Client
 
 from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolMember, Stage
-from league.models import Mailing, OutboundEmail, Season
-from league.weekly import reminders_send
+from league.models import Season
+from mail.models import Mailing, OutboundEmail
+from mail.weekly import reminders_send
 from tests.conftest import TeamMaker
 from tests.league.weekly_league import (
     DEADLINE,

@@ -8,14 +8,12 @@ from django.contrib.auth.models import User
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from competitions.models import Pool
-from league import mail_picks, services, weekly
-from league.models import OutboundEmail, Season
-from league.tasks import (
-    email_fetch_picks,
-    reminders_send,
-    watchdog_alerts_send,
-    weekly_emails_send,
-)
+from league.models import Season
+from mail import inbound as mail_picks
+from mail import intake as services
+from mail import weekly
+from mail.models import OutboundEmail
+from mail.tasks import email_fetch_picks, reminders_send, watchdog_alerts_send, weekly_emails_send
 from tests.conftest import TeamMaker
 from tests.league.weekly_league import WEDNESDAY, week_league
 

@@ -13,8 +13,9 @@ from django.test import Client
 
 from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolRound, Round
-from league.models import Division, Mailing, OutboundEmail, Profile, Season
-from league.weekly import watchdog_alerts_send
+from league.models import Division, Profile, Season
+from mail.models import Mailing, OutboundEmail
+from mail.weekly import watchdog_alerts_send
 from tests.league.weekly_league import DEADLINE, recipients, user
 
 pytestmark = pytest.mark.django_db

@@ -19,9 +19,10 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import User
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolMember, Round, Stage
-from league import services as league
-from league.models import Entry, OutboundEmail, Pick, Profile, Season
+from competitions import services as league
+from competitions.models import Competition, Pick, Pool, PoolMember, Round, Stage
+from league.models import Entry, Profile, Season
+from mail.models import OutboundEmail
 from tests.conftest import TeamMaker
 
 PARIS = ZoneInfo("Europe/Paris")

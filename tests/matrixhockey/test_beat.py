@@ -64,12 +64,12 @@ def test_every_entry_names_a_registered_task() -> None:
     names = {entry["task"] for entry in SCHEDULE.values()}
     assert names <= set(app.tasks), names - set(app.tasks)
     assert {
-        "league.weekly_emails_send",
-        "league.reminders_send",
-        "league.rounds_close_due",
-        "league.watchdog_alerts_send",
-        "league.email_fetch_picks",
-        "league.emails_requeue_stale",
+        "mail.weekly_emails_send",
+        "mail.reminders_send",
+        "competitions.rounds_close_due",
+        "mail.watchdog_alerts_send",
+        "mail.email_fetch_picks",
+        "mail.emails_requeue_stale",
     } == names
 
 

@@ -1,0 +1,1 @@
+"""The competitions' HTTP API (``shared/API.md``): public reads, picks, arbitration and results."""

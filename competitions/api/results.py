@@ -1,0 +1,99 @@
+"""``GET /api/results/{competition}/{pool}/{round}/`` (``shared/API.md``): a pool round's results,
+for anyone.
+
+Publishing is what makes results public (R23): before it the answer holds the status and the
+seed's SHA-256 and an empty ``matches``, whoever asks — referees read their unpublished results
+through the arbitration endpoint, never here — so no score, pick, seed or draw leaks before.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competitions.api.public import COMPETITION, POOL, ROUND
+from competitions.models import Competition, Decided
+from competitions.selectors import pool_round_find, pool_round_results
+from league.api import _current_season
+from league.serializers import ErrorSerializer
+
+
+class MatchSerializer(serializers.Serializer):
+    """A game as the engine's ``round`` output gives it (``shared/ENGINE_CLI.md``)."""
+
+    home = serializers.CharField()
+    away = serializers.CharField()
+    home_goals = serializers.IntegerField()
+    away_goals = serializers.IntegerField()
+    decided = serializers.ChoiceField(choices=Decided.values)
+    winner = serializers.CharField(allow_null=True)
+
+
+class PlayedPickSerializer(serializers.Serializer):
+    """What a team played, as the engine's ``round`` output gives it; ``display`` is the result
+    notation (R10: ``D++*(1)``, ``ONR : F(X)``)."""
+
+    column = serializers.CharField(allow_null=True)
+    extra_time = serializers.CharField(allow_null=True)
+    shootout = serializers.CharField(allow_null=True)
+    extra_goals_used = serializers.IntegerField()
+    great_saves_used = serializers.IntegerField()
+    onr = serializers.BooleanField()
+    redrawn = serializers.BooleanField()
+    bonus_goal = serializers.BooleanField()
+    goals = serializers.IntegerField()
+    display = serializers.CharField()
+
+
+class DrawSerializer(serializers.Serializer):
+    """One random draw (R23): the seed of its generator, what it decided, its options, result."""
+
+    seed = serializers.CharField()
+    what = serializers.CharField()
+    options = serializers.ListField(child=serializers.CharField())
+    result = serializers.CharField()
+
+
+class ResultsSerializer(serializers.Serializer):
+    competition = serializers.ChoiceField(choices=Competition.values)
+    pool = serializers.CharField()
+    round = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["open", "closed", "arbitrated", "published"])
+    seed_hash = serializers.CharField(help_text="SHA-256 hex of the seed, public from the start.")
+    matches = MatchSerializer(many=True, help_text="Empty until the round is published.")
+    seed = serializers.CharField(required=False, help_text="Once published (R23).")
+    bonus_goal = serializers.CharField(
+        required=False, allow_null=True, help_text="Once published: who scored it (R5)."
+    )
+    teams = serializers.DictField(
+        child=PlayedPickSerializer(), required=False, help_text="Once published, by team slug."
+    )
+    draws = DrawSerializer(many=True, required=False, help_text="Once published, in order.")
+
+
+class ResultsView(APIView):
+    """A pool round's results: games, played picks, seed and draws once published (R23)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[COMPETITION, POOL, ROUND],
+        responses={
+            200: ResultsSerializer,
+            404: OpenApiResponse(ErrorSerializer, description="No such pool or round."),
+        },
+        summary="Results of a pool's round",
+    )
+    def get(self, request: Request, competition: str, pool: str, round: int) -> Response:
+        pool_round = pool_round_find(
+            season_id=_current_season().pk, competition=competition, pool_slug=pool, number=round
+        )
+        if pool_round is None:
+            raise NotFound(_("There is no such round in this pool."))
+        return Response(pool_round_results(pool_round=pool_round).as_dict())

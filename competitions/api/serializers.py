@@ -1,0 +1,153 @@
+"""The shapes of the competitions' API answers (``shared/API.md``)."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from competitions.models import Competition, Pick, Round, RoundStatus
+from competitions.selectors import EntryChoices, round_status
+
+
+def deadline_iso(round: Round) -> str:
+    """R13: ``round``'s deadline in ISO 8601, with the offset of its season's time zone."""
+    return round.deadline.astimezone(ZoneInfo(round.season.time_zone)).isoformat()
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    team = serializers.CharField(
+        allow_null=True, help_text=_("The slug of the team the user coaches, or null.")
+    )
+    roles = serializers.ListField(
+        child=serializers.ChoiceField(choices=["coach", "referee", "admin"])
+    )
+
+
+class RoundSerializer(serializers.Serializer):
+    """A round as the calendar shows it; its deadline in the season's time zone (R13)."""
+
+    number = serializers.IntegerField()
+    week = serializers.IntegerField()
+    stage = serializers.CharField()
+    deadline = serializers.SerializerMethodField(
+        help_text=_("ISO 8601 with the offset of the season's time zone (R13).")
+    )
+    status = serializers.SerializerMethodField(
+        help_text=_("An open round whose deadline has passed is closed.")
+    )
+
+    def get_deadline(self, round: Round) -> str:
+        return deadline_iso(round)
+
+    @extend_schema_field(serializers.ChoiceField(choices=RoundStatus.choices))
+    def get_status(self, round: Round) -> str:
+        return round_status(round=round)
+
+
+class CompetitionRoundsSerializer(serializers.Serializer):
+    championship = RoundSerializer(many=True)
+    kdh = RoundSerializer(many=True)
+    wg = RoundSerializer(many=True)
+
+
+class SeasonSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    time_zone = serializers.CharField()
+    competitions = CompetitionRoundsSerializer(help_text=_("Per competition, its rounds in order."))
+
+
+class StandingRowSerializer(serializers.Serializer):
+    """A row of the engine's ``standings`` output (R9)."""
+
+    team = serializers.CharField()
+    rank = serializers.IntegerField()
+    points = serializers.IntegerField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    regulation_wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    extra_time_losses = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    goals_for = serializers.IntegerField()
+    goals_against = serializers.IntegerField()
+    group = serializers.CharField(
+        allow_null=True, help_text=_("The WG group of the row; null in a division.")
+    )
+
+
+class StandingsSerializer(serializers.Serializer):
+    pool = serializers.CharField()
+    table = StandingRowSerializer(many=True)
+
+
+class TeamInfosSerializer(serializers.Serializer):
+    """What a team has left after the published rounds (« infos équipes »)."""
+
+    columns = serializers.ListField(child=serializers.CharField())
+    extra_time = serializers.SerializerMethodField(
+        help_text=_("Extra-time values left, one item per use left (R7).")
+    )
+    shootout = serializers.SerializerMethodField(
+        help_text=_("Shootout values left, one item per use left (KDH only, R7).")
+    )
+    extra_goals = serializers.IntegerField()
+    great_saves = serializers.IntegerField()
+
+    def get_extra_time(self, choices: EntryChoices) -> list[str]:
+        return EntryChoices.spread(choices.extra_time)
+
+    def get_shootout(self, choices: EntryChoices) -> list[str]:
+        return EntryChoices.spread(choices.shootout)
+
+
+class InfosSerializer(serializers.Serializer):
+    competition = serializers.ChoiceField(choices=Competition.choices)
+    pool = serializers.CharField()
+    teams = serializers.DictField(
+        child=TeamInfosSerializer(), help_text=_("By team slug, in the pool's order.")
+    )
+
+
+class PickInSerializer(serializers.Serializer):
+    pick = serializers.CharField(
+        max_length=200,
+        trim_whitespace=False,
+        help_text=_("The pick in the league's notation (R10), e.g. F+(2) or C+(1)(4) in the KDH."),
+    )
+
+
+class PickReceiptSerializer(serializers.Serializer):
+    """A stored pick: its notation, receipt and time (R12)."""
+
+    pick = serializers.CharField(source="normalized")
+    receipt = serializers.CharField(
+        help_text=_("SHA-256 (hex) of the stored pick record, for the coach to keep.")
+    )
+    submitted_at = serializers.DateTimeField(source="received_at")
+
+
+class PickRecordSerializer(PickReceiptSerializer):
+    as_received = serializers.CharField(source="notation")
+    channel = serializers.ChoiceField(choices=Pick.Channel.choices)
+
+
+class PicksSerializer(serializers.Serializer):
+    competition = serializers.ChoiceField(choices=Competition.choices)
+    round = serializers.IntegerField()
+    deadline = serializers.CharField(help_text=_("ISO 8601 with the season's offset (R13)."))
+    status = serializers.ChoiceField(choices=RoundStatus.choices)
+    current = PickRecordSerializer(
+        allow_null=True, help_text=_("The pick that counts: the last received (R12).")
+    )
+    history = PickRecordSerializer(many=True, help_text=_("Every pick received, latest first."))
+
+
+class PickErrorSerializer(serializers.Serializer):
+    pick = serializers.ListField(
+        child=serializers.CharField(), help_text=_("Which part of the pick is wrong.")
+    )

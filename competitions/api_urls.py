@@ -1,0 +1,32 @@
+"""The competitions' API paths (``shared/API.md``), included under ``/api/``."""
+
+from django.urls import path
+
+from competitions.api import public, referee
+from competitions.api.results import ResultsView
+
+urlpatterns = [
+    path("me/", public.MeView.as_view(), name="api-me"),
+    # The league, for anyone.
+    path("seasons/current/", public.SeasonCurrentView.as_view(), name="api-season-current"),
+    path("standings/<slug:pool>/", public.StandingsView.as_view(), name="api-standings"),
+    path("infos/<slug:competition>/<slug:pool>/", public.InfosView.as_view(), name="api-infos"),
+    # A coach's picks: always the caller's own team (no team in the URL).
+    path("picks/<slug:competition>/<int:round>/", public.PicksView.as_view(), name="api-picks"),
+    path(
+        "results/<slug:competition>/<slug:pool>/<int:round>/",
+        ResultsView.as_view(),
+        name="api-results",
+    ),
+    # The referees: arbitrate a pool's round, then publish it.
+    path(
+        "arbitrations/<slug:competition>/<slug:pool>/<int:round>/",
+        referee.ArbitrationView.as_view(),
+        name="api-arbitration",
+    ),
+    path(
+        "arbitrations/<slug:competition>/<slug:pool>/<int:round>/publish/",
+        referee.PublishView.as_view(),
+        name="api-arbitration-publish",
+    ),
+]

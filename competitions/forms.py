@@ -1,0 +1,92 @@
+"""The pick form: one competition's round, with only the choices the team has left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator
+from django.utils.translation import gettext_lazy as _
+
+from competitions.models import Competition
+from competitions.selectors import EntryChoices
+
+
+class PickForm(forms.Form):
+    """One round's pick: chosen on tiles (only what the team still has) or typed (``F+(2)``).
+
+    Either/or: a typed notation wins over the tiles. The form only gathers the pick into R10's
+    notation; whether the team may play it is ``league.services.pick_submit``'s decision.
+    """
+
+    column = forms.ChoiceField(label=_("Column"), required=False, widget=forms.RadioSelect)
+    extra_time = forms.ChoiceField(label=_("Extra time"), required=False, widget=forms.RadioSelect)
+    shootout = forms.ChoiceField(label=_("Shootout"), required=False, widget=forms.RadioSelect)
+    extra_goals = forms.IntegerField(label=_("Extra goals (+)"), min_value=0, initial=0)
+    great_saves = forms.IntegerField(label=_("Great saves (#)"), min_value=0, initial=0)
+    notation = forms.CharField(
+        label=_("Or type your pick"),
+        required=False,
+        max_length=100,
+        help_text=_("For example F+(2), D++(1), F#(3), C+(1)(4) in the KDH."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+    def __init__(self, *args: Any, choices: EntryChoices, prefix: str, **kwargs: Any) -> None:
+        super().__init__(*args, prefix=prefix, **kwargs)
+        self.choices = choices
+        competition = Competition(choices.competition)
+        self.has_shootout = bool(competition.rules.shootout_quota)
+        self.has_great_saves = competition.rules.great_saves
+        self.fields["column"].choices = [(c, c) for c in choices.columns]
+        self.fields["extra_time"].choices = [(v, v) for v in choices.extra_time]
+        self.fields["shootout"].choices = [(v, v) for v in choices.shootout]
+        if not self.has_great_saves:
+            del self.fields["great_saves"]
+        if not self.has_shootout:
+            del self.fields["shootout"]
+        for name, left in (
+            ("extra_goals", choices.extra_goals),
+            ("great_saves", choices.great_saves),
+        ):
+            if name in self.fields:
+                field = self.fields[name]
+                field.required = False
+                field.widget.attrs.update(min=0, max=left, inputmode="numeric")
+                field.validators.append(
+                    MaxValueValidator(
+                        left,
+                        message=_("Your team has %(limit_value)s left."),
+                    )
+                )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        typed = (data.get("notation") or "").strip()
+        if typed:
+            data["pick"] = typed
+            return data
+        missing = [
+            name
+            for name in ("column", "extra_time", *(("shootout",) if self.has_shootout else ()))
+            if not data.get(name)
+        ]
+        if missing:
+            if self.has_shootout:
+                message = _(
+                    "Choose a column, an extra-time value and a shootout value, or type your pick."
+                )
+            else:
+                message = _("Choose a column and an extra-time value, or type your pick.")
+            raise forms.ValidationError(message, code="incomplete")
+        # R10: COLUMN, + per extra goal, # per great save, (extra time), then (shootout) in the KDH.
+        data["pick"] = (
+            data["column"]
+            + "+" * (data.get("extra_goals") or 0)
+            + "#" * (data.get("great_saves") or 0)
+            + f"({data['extra_time']})"
+            + (f"({data['shootout']})" if self.has_shootout else "")
+        )
+        return data

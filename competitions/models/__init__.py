@@ -1,0 +1,73 @@
+"""The competitions' models, one module per concern, all importable from here."""
+
+from competitions.models.picks import (
+    LatePick,
+    LatePickStatus,
+    Pick,
+    PickChannel,
+)
+from competitions.models.results import (
+    Decided,
+    FixtureResult,
+    OnrReplacement,
+    OnrSanction,
+    TeamResult,
+)
+from competitions.models.stocks import (
+    StockKind,
+    StockMovement,
+    StockReason,
+)
+from competitions.models.structure import (
+    EXTRA_TIME_VALUES,
+    KDH_STAGES,
+    MATRIX_COLUMNS,
+    SHOOTOUT_VALUES,
+    WG_STAGES,
+    Competition,
+    Fixture,
+    FixtureLabel,
+    Matrix,
+    MatrixCell,
+    Pool,
+    PoolMember,
+    PoolRound,
+    PoolRoundStatus,
+    Round,
+    RoundStatus,
+    Stage,
+    WgGroup,
+)
+
+__all__ = [
+    "Competition",
+    "Decided",
+    "EXTRA_TIME_VALUES",
+    "Fixture",
+    "FixtureLabel",
+    "FixtureResult",
+    "KDH_STAGES",
+    "LatePick",
+    "LatePickStatus",
+    "MATRIX_COLUMNS",
+    "Matrix",
+    "MatrixCell",
+    "OnrReplacement",
+    "OnrSanction",
+    "Pick",
+    "PickChannel",
+    "Pool",
+    "PoolMember",
+    "PoolRound",
+    "PoolRoundStatus",
+    "Round",
+    "RoundStatus",
+    "SHOOTOUT_VALUES",
+    "Stage",
+    "StockKind",
+    "StockMovement",
+    "StockReason",
+    "TeamResult",
+    "WG_STAGES",
+    "WgGroup",
+]

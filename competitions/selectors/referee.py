@@ -1,0 +1,365 @@
+"""The referee's desk: which pools a referee holds, each round's state and who sent picks
+(never what), late picks, and the arbitration requests' fate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from competitions.models.picks import LatePick, Pick
+from competitions.models.results import FixtureResult
+from competitions.models.structure import Competition, Fixture, Pool, PoolRound
+from competitions.selectors.entries import PLAYED
+from competitions.selectors.results import pool_round_results
+from league.models import AuditLog, Entry
+
+ARBITRATION_REQUESTED = "pool_round_arbitration_request"
+
+
+ARBITRATION_REFUSED = "pool_round_arbitration_refused"
+"""The audit-log actions of a referee's request to arbitrate and of a worker's refusal; both
+carry the task's id (``payload["task"]``)."""
+
+
+ARBITRATION_REQUEST_STALE = timedelta(minutes=10)
+"""A request still unanswered after this long is taken as lost (its worker died): the referee's
+page offers to arbitrate again instead of waiting."""
+
+
+def user_referees_pool(*, user: AbstractBaseUser, pool: Pool) -> bool:
+    """Whether ``user`` may arbitrate ``pool``: one of its referees, or staff."""
+    return user.is_authenticated and (user.is_staff or pool.referees.filter(pk=user.pk).exists())
+
+
+def _audit(pool_round: PoolRound) -> QuerySet[AuditLog]:
+    return AuditLog.objects.filter(
+        content_type=ContentType.objects.get_for_model(PoolRound), object_id=str(pool_round.pk)
+    )
+
+
+def arbitration_refusal(*, pool_round: PoolRound, task_id: str) -> dict[str, Any] | None:
+    """The refusal a worker recorded for arbitration task ``task_id`` (``code`` and
+    ``detail``), or ``None``."""
+    row = _audit(pool_round).filter(action=ARBITRATION_REFUSED, payload__task=task_id).first()
+    return row.payload if row is not None else None
+
+
+@dataclass(frozen=True)
+class ArbitrationState:
+    """Where a referee's request to arbitrate a pool round stands, from the audit log."""
+
+    requested_at: datetime | None
+    """When an arbitration was asked for and is still running (``None``: none running)."""
+    refusal: str | None
+    """Why the last request was refused, when it was."""
+
+
+def pool_round_arbitration_state(
+    *, pool_round: PoolRound, now: datetime | None = None
+) -> ArbitrationState:
+    """Whether an arbitration of ``pool_round`` is running (asked for less than
+    :data:`ARBITRATION_REQUEST_STALE` ago and not answered) or was refused last time. The claim
+    that moves a pool round to ``arbitrating`` lives inside the arbitration's transaction, so
+    other connections never see that status: the request in the audit log stands for it."""
+    if pool_round.status in PLAYED:
+        return ArbitrationState(requested_at=None, refusal=None)
+    now = now or timezone.now()
+    last = (
+        _audit(pool_round)
+        .filter(
+            action__in=[
+                ARBITRATION_REQUESTED,
+                ARBITRATION_REFUSED,
+                "pool_round_arbitrate",
+                "pool_round_void",
+            ]
+        )
+        .order_by("-at", "-id")
+        .first()
+    )
+    if last is None:
+        return ArbitrationState(requested_at=None, refusal=None)
+    if last.action == ARBITRATION_REFUSED:
+        return ArbitrationState(requested_at=None, refusal=str(last.payload.get("detail", "")))
+    if last.action == ARBITRATION_REQUESTED and now - last.at < ARBITRATION_REQUEST_STALE:
+        return ArbitrationState(requested_at=last.at, refusal=None)
+    return ArbitrationState(requested_at=None, refusal=None)
+
+
+@dataclass(frozen=True)
+class DeskTeam:
+    """A team of a pool round on the referee's desk: whether its pick came in, when and how —
+    never what (R12: secret until the round is published)."""
+
+    entry: Entry
+    received_at: datetime | None
+    """When the pick that counts so far was received (R12, R13), ``None`` when none did."""
+    channel: str
+    """How it came: ``web``, ``email`` or ``referee`` (empty when none did)."""
+    picks_received: int
+    """How many picks the team sent for this round (the last one counts, R12)."""
+
+    @property
+    def dummy(self) -> bool:
+        """R14: a dummy team plays random legal picks, it is never ONR."""
+        return self.entry.team.is_dummy
+
+    @property
+    def onr(self) -> bool:
+        """No pick received so far (R4, R14, R15)."""
+        return self.received_at is None and not self.dummy
+
+    def get_channel_display(self) -> str:
+        return str(Pick.Channel(self.channel).label) if self.channel else ""
+
+
+@dataclass(frozen=True)
+class DeskLatePick:
+    """R13: a pick emailed after the deadline, waiting for the referee — which team and when, not
+    the pick (secret until published)."""
+
+    pk: int
+    entry: Entry
+    received_at: datetime
+
+
+@dataclass(frozen=True)
+class DeskScore:
+    """A game's score as the referee checks it; the played picks only once published (R12)."""
+
+    home: Entry
+    away: Entry
+    home_goals: int
+    away_goals: int
+    decided: str
+    winner: Entry | None
+    home_display: str
+    """The played pick in result notation (R10) once published, empty before."""
+    away_display: str
+
+    def get_decided_display(self) -> str:
+        return str(FixtureResult.Decided(self.decided).label)
+
+
+@dataclass(frozen=True)
+class RefereeDesk:
+    """One pool round as its referee works on it (``/referee/…``)."""
+
+    pool_round: PoolRound
+    status: str
+    """``pending``, ``arbitrating`` (a request is running), ``arbitrated``, ``published`` or
+    ``void``."""
+    deadline_passed: bool
+    teams: list[DeskTeam]
+    late_picks: list[DeskLatePick]
+    scores: list[DeskScore]
+    refusal: str | None
+    """Why the last request to arbitrate was refused, when it was."""
+
+    @property
+    def onr(self) -> list[DeskTeam]:
+        return [team for team in self.teams if team.onr]
+
+    @property
+    def received(self) -> int:
+        return sum(1 for team in self.teams if not team.onr)
+
+
+def _desk_entries(pool_round: PoolRound, now: datetime) -> list[Entry]:
+    """The pool round's teams: its games', and in the championship the division's playing ones
+    (R2)."""
+    fixtures = Fixture.objects.filter(pool_round=pool_round)
+    ids = set(fixtures.values_list("home_id", flat=True)) | set(
+        fixtures.values_list("away_id", flat=True)
+    )
+    pool = pool_round.pool
+    if pool.competition == Competition.CHAMPIONSHIP and pool_round.status not in PLAYED:
+        ids |= set(
+            Entry.objects.filter(
+                season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+            ).values_list("pk", flat=True)
+        )
+    return list(
+        Entry.objects.filter(pk__in=ids)
+        .select_related("team", "division")
+        .order_by("division__tier", "division__slug", "code", "team__name")
+    )
+
+
+def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> RefereeDesk:
+    """What the referee of ``pool_round`` sees: each team with whether its pick came in (when and
+    how, never what), who is ONR so far, the late picks waiting for a decision (R13), the state
+    of the arbitration and, once arbitrated, the scores to check (the played picks only once
+    published).
+
+    The pick that counts is the arbitration's (R12, R13): the last received by the deadline, or
+    entered by a referee after it.
+    """
+    now = now or timezone.now()
+    pool_round = PoolRound.objects.select_related("pool__division", "round__season").get(
+        pk=pool_round.pk
+    )
+    round = pool_round.round
+    entries = _desk_entries(pool_round, now)
+    ids = [entry.pk for entry in entries]
+    counting: dict[int, tuple[datetime, str]] = {}
+    for entry_id, received_at, channel in (
+        Pick.objects.filter(round=round, entry_id__in=ids)
+        .filter(Q(received_at__lte=round.deadline) | Q(channel=Pick.Channel.REFEREE))
+        .order_by("received_at", "id")
+        .values_list("entry_id", "received_at", "channel")
+    ):
+        counting[entry_id] = (received_at, channel)
+    sent = dict(
+        Pick.objects.filter(round=round, entry_id__in=ids)
+        .values_list("entry_id")
+        .annotate(n=Count("id"))
+        .values_list("entry_id", "n")
+    )
+    teams = [
+        DeskTeam(
+            entry=entry,
+            received_at=counting[entry.pk][0] if entry.pk in counting else None,
+            channel=counting[entry.pk][1] if entry.pk in counting else "",
+            picks_received=sent.get(entry.pk, 0),
+        )
+        for entry in entries
+    ]
+    late_picks = [
+        DeskLatePick(pk=pk, entry=entry, received_at=received_at)
+        for pk, entry, received_at in (
+            (late.pk, late.entry, late.received_at)
+            for late in LatePick.objects.filter(
+                round=round, entry_id__in=ids, status=LatePick.Status.PENDING
+            )
+            .select_related("entry__team")
+            .only("pk", "received_at", "entry")
+            .order_by("received_at", "id")
+        )
+    ]
+    scores: list[DeskScore] = []
+    if pool_round.status in PLAYED:
+        results = pool_round_results(pool_round=pool_round, reveal=True)
+        published = pool_round.is_published
+        scores = [
+            DeskScore(
+                home=game.home,
+                away=game.away,
+                home_goals=game.home_goals,
+                away_goals=game.away_goals,
+                decided=game.decided,
+                winner=game.winner,
+                home_display=game.home_pick.display if published and game.home_pick else "",
+                away_display=game.away_pick.display if published and game.away_pick else "",
+            )
+            for game in results.games
+        ]
+    state = pool_round_arbitration_state(pool_round=pool_round, now=now)
+    status = PoolRound.Status.ARBITRATING if state.requested_at else pool_round.status
+    return RefereeDesk(
+        pool_round=pool_round,
+        status=status,
+        deadline_passed=now >= round.deadline,
+        teams=teams,
+        late_picks=late_picks,
+        scores=scores,
+        refusal=state.refusal,
+    )
+
+
+@dataclass(frozen=True)
+class DeskRow:
+    """A pool round in the referee's list: its state, and for the current week the counts."""
+
+    pool_round: PoolRound
+    status: str
+    teams: int | None
+    received: int | None
+    late_picks: int | None
+
+
+@dataclass(frozen=True)
+class DeskWeek:
+    """One week of a referee's pool rounds."""
+
+    week: int
+    current: bool
+    rows: list[DeskRow]
+
+
+def referee_pools(*, user: AbstractBaseUser) -> list[Pool]:
+    """The current season's pools ``user`` referees (staff: every pool)."""
+    pools = Pool.objects.filter(season__is_current=True).select_related("division", "season")
+    if not user.is_staff:
+        pools = pools.filter(referees=user)
+    return list(pools.order_by("competition", "division__tier", "slug"))
+
+
+def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeskWeek]:
+    """``user``'s pool rounds (:func:`referee_pools`) by week: the current week first — the
+    earliest with a pool round past its deadline and not yet published, else the next deadline's
+    — then the weeks ahead, then the past ones, latest first. The current week's rows carry
+    their counts of picks received and late picks waiting."""
+    now = now or timezone.now()
+    pool_rounds = list(
+        PoolRound.objects.filter(pool__in=referee_pools(user=user))
+        .select_related("pool__division", "round__season")
+        .order_by(
+            "round__week",
+            "round__deadline",
+            "pool__competition",
+            "pool__division__tier",
+            "pool__slug",
+        )
+    )
+    if not pool_rounds:
+        return []
+    waiting = [
+        pr.round.week
+        for pr in pool_rounds
+        if pr.round.deadline <= now and pr.status != PoolRound.Status.PUBLISHED
+    ]
+    ahead = [pr.round.week for pr in pool_rounds if pr.round.deadline > now]
+    current = min(waiting or ahead or [pool_rounds[-1].round.week])
+    by_week: dict[int, list[PoolRound]] = {}
+    for pool_round in pool_rounds:
+        by_week.setdefault(pool_round.round.week, []).append(pool_round)
+    order = [
+        current,
+        *sorted(w for w in by_week if w > current),
+        *sorted((w for w in by_week if w < current), reverse=True),
+    ]
+    weeks = []
+    for week in order:
+        rows = []
+        for pool_round in by_week[week]:
+            if week == current:
+                desk = referee_desk(pool_round=pool_round, now=now)
+                rows.append(
+                    DeskRow(
+                        pool_round=pool_round,
+                        status=desk.status,
+                        teams=len(desk.teams),
+                        received=desk.received,
+                        late_picks=len(desk.late_picks),
+                    )
+                )
+            else:
+                rows.append(
+                    DeskRow(
+                        pool_round=pool_round,
+                        status=pool_round.status,
+                        teams=None,
+                        received=None,
+                        late_picks=None,
+                    )
+                )
+        weeks.append(DeskWeek(week=week, current=week == current, rows=rows))
+    return weeks

@@ -1,0 +1,348 @@
+"""Results as the public and the referees read them: a pool round's games in the rules'
+display, the week's results, and the fairness panel's data once published (R23).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import pgettext
+
+from competitions.models.results import TeamResult
+from competitions.models.structure import Competition, Fixture, PoolRound, Stage
+from competitions.selectors.entries import PLAYED
+from engine import Decided, commitment
+from league.models import Entry
+
+
+@dataclass(frozen=True)
+class PlayedPick:
+    """What one team played in a pool round and scored, as the arbitration stored it."""
+
+    entry: Entry
+    display: str
+    """The result notation (R10): ``D++*(1)``, ``ONR : F(X)``, ``ONR`` for a cup forfeit."""
+    goals: int
+    column: str
+    extra_time: str
+    shootout: str
+    extra_goals_used: int
+    great_saves_used: int
+    onr: bool
+    redrawn: bool
+    bonus_goal: bool
+
+    @classmethod
+    def of(cls, row: TeamResult) -> PlayedPick:
+        """The played pick a stored :class:`TeamResult` records."""
+        return cls(
+            entry=row.entry,
+            display=row.display,
+            goals=row.goals,
+            column=row.column,
+            extra_time=row.extra_time,
+            shootout=row.shootout,
+            extra_goals_used=row.extra_goals_used,
+            great_saves_used=row.great_saves_used,
+            onr=row.onr,
+            redrawn=row.redrawn,
+            bonus_goal=row.bonus_goal,
+        )
+
+    @property
+    def team(self) -> str:
+        return self.entry.team.slug
+
+    def as_dict(self) -> dict[str, Any]:
+        """The team's part of the engine's ``round`` output (``shared/ENGINE_CLI.md``)."""
+        return {
+            "column": self.column or None,
+            "extra_time": self.extra_time or None,
+            "shootout": self.shootout or None,
+            "extra_goals_used": self.extra_goals_used,
+            "great_saves_used": self.great_saves_used,
+            "onr": self.onr,
+            "redrawn": self.redrawn,
+            "bonus_goal": self.bonus_goal,
+            "goals": self.goals,
+            "display": self.display,
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a pool round with its stored result and both teams' played picks."""
+
+    fixture: Fixture
+    home_goals: int
+    away_goals: int
+    decided: str
+    """One of :class:`~competitions.models.Decided`'s values (the engine's ``decided``)."""
+    winner: Entry | None
+    home_pick: PlayedPick | None
+    away_pick: PlayedPick | None
+
+    @property
+    def home(self) -> Entry:
+        return self.fixture.home
+
+    @property
+    def away(self) -> Entry:
+        return self.fixture.away
+
+    @property
+    def mark(self) -> str:
+        """How the game ended, shown after its score in the reader's language (our wording where
+        the rules are silent): « AP » after extra time — and for a championship or WG-group draw,
+        which always went through it (R8) —, « TAB » / « SO » after a shootout, the die, the
+        WG group goals (R8), « forfait » / « forfeit » (R15); nothing in regular time."""
+        marks = {
+            Decided.EXTRA_TIME.value: pgettext("after extra time", "AP"),
+            Decided.DRAW.value: pgettext("after extra time", "AP"),
+            Decided.SHOOTOUT.value: pgettext("after a shootout", "SO"),
+            Decided.DIE.value: pgettext("a tied cup game decided by", "die"),
+            Decided.GROUP_GOALS.value: pgettext("a tied cup game decided by", "group goals"),
+            Decided.FORFEIT.value: pgettext("a cup game lost by", "forfeit"),
+        }
+        return marks.get(self.decided, "")
+
+    @property
+    def score_hides_winner(self) -> bool:
+        """A cup game whose score is tied but has a winner (shootout, die, group goals, a double
+        forfeit's die): the winner must be named."""
+        return self.winner is not None and self.home_goals == self.away_goals
+
+    def line(self) -> str:
+        """The game as the rules' results show it (section 3.1.4, R10):
+        ``Freezing Ass [D++*(1)] – Groggs [B(X)] : 6-3``, ``… : 4-3 AP``; a tied cup game
+        names its winner after the mark."""
+        home = f"{self.home.team.name} [{self.home_pick.display if self.home_pick else '?'}]"
+        away = f"{self.away.team.name} [{self.away_pick.display if self.away_pick else '?'}]"
+        text = f"{home} – {away} : {self.home_goals}-{self.away_goals}"
+        if self.mark:
+            text = f"{text} {self.mark}"
+        if self.score_hides_winner:
+            text = f"{text} ({self.winner.team.name})"  # type: ignore[union-attr]
+        return text
+
+    def involves(self, entry_id: int) -> bool:
+        return entry_id in (self.fixture.home_id, self.fixture.away_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The match as the engine's ``round`` output gives it (team slugs)."""
+        return {
+            "home": self.home.team.slug,
+            "away": self.away.team.slug,
+            "home_goals": self.home_goals,
+            "away_goals": self.away_goals,
+            "decided": self.decided,
+            "winner": None if self.winner is None else self.winner.team.slug,
+        }
+
+
+@dataclass(frozen=True)
+class PoolRoundResults:
+    """A pool round's results as a given reader may see them (:func:`pool_round_results`)."""
+
+    pool_round: PoolRound
+    status: str
+    """``open``, ``closed``, ``arbitrated`` or ``published`` (the calendar's words, API.md)."""
+    seed_hash: str
+    revealed: bool
+    """Whether the results below are shown; when not, they are empty and ``seed`` is ``None``."""
+    seed: str | None
+    games: tuple[GameResult, ...]
+    teams: tuple[PlayedPick, ...]
+    """Every team of the crowding pool (R2) with what it played, by team name."""
+    draws: tuple[dict[str, Any], ...]
+    """Every draw of the draw log, in order: ``seed`` (its generator), ``what``, ``options``,
+    ``result`` (R23)."""
+    bonus_goal: Entry | None
+
+    @property
+    def seed_matches_hash(self) -> bool:
+        """R23: the revealed seed hashes to the fingerprint published beforehand."""
+        return self.seed is not None and commitment(self.seed) == self.seed_hash
+
+    @property
+    def bonus_goal_drawn(self) -> PlayedPick | None:
+        """R5: the team the bonus goal was drawn for — when it is ONR, the goal was denied
+        (offside) and :attr:`bonus_goal` is ``None``."""
+        drawn = next(
+            (
+                draw["result"]
+                for draw in self.draws
+                if draw["what"] == "bonus_goal" and draw.get("seed") == self.seed
+            ),
+            None,
+        )
+        return next((pick for pick in self.teams if pick.team == drawn), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The shape of ``GET /api/results/{competition}/{pool}/{round}/`` (``shared/API.md``).
+
+        ``status``, ``seed_hash`` and ``matches`` always (``matches`` empty until revealed);
+        once revealed also ``seed``, ``draws``, ``bonus_goal`` and ``teams`` — each team's
+        played pick, ``display`` in the result notation (R10), as in the engine's output.
+        """
+        pool_round = self.pool_round
+        data: dict[str, Any] = {
+            "competition": pool_round.pool.competition,
+            "pool": pool_round.pool.slug,
+            "round": pool_round.round.number,
+            "status": self.status,
+            "seed_hash": self.seed_hash,
+            "matches": [game.as_dict() for game in self.games],
+        }
+        if self.revealed:
+            data["seed"] = self.seed
+            data["bonus_goal"] = None if self.bonus_goal is None else self.bonus_goal.team.slug
+            data["teams"] = {pick.team: pick.as_dict() for pick in self.teams}
+            data["draws"] = [dict(draw) for draw in self.draws]
+        return data
+
+
+def results_weeks(*, season_id: int) -> list[int]:
+    """The weeks of a season with at least one published pool round, in order."""
+    return sorted(
+        set(
+            PoolRound.objects.filter(
+                pool__season_id=season_id, status=PoolRound.Status.PUBLISHED
+            ).values_list("round__week", flat=True)
+        )
+    )
+
+
+def week_results(*, season_id: int, week: int) -> list[PoolRoundResults]:
+    """Every pool round of a season's week, championship (Elite first) then KDH then WG, each
+    as the public sees it (:func:`pool_round_results`: only published ones show their games)."""
+    competition_order = {value: index for index, value in enumerate(Competition.values)}
+    pool_rounds = sorted(
+        PoolRound.objects.filter(pool__season_id=season_id, round__week=week).select_related(
+            "pool__division", "round__season"
+        ),
+        key=lambda pr: (
+            competition_order[pr.pool.competition],
+            pr.round.number,
+            pr.pool.division.tier if pr.pool.division else 0,
+            pr.pool.division.group if pr.pool.division else "",
+        ),
+    )
+    return [pool_round_results(pool_round=pool_round) for pool_round in pool_rounds]
+
+
+def pool_round_fixtures(*, pool_round: PoolRound) -> list[Fixture] | None:
+    """Who plays whom in ``pool_round``, without any result, when that is public: always in
+    the championship and the WG group stage (the calendar is known from the start, R20); in a
+    cup's later rounds once the round whose arbitration drew them is published (its draws are
+    then public, R23). ``None`` while it is not."""
+    earlier = (
+        PoolRound.objects.filter(
+            pool_id=pool_round.pool_id, round__number__lt=pool_round.round.number
+        )
+        .order_by("-round__number")
+        .first()
+    )
+    drawn_later = pool_round.round.stage not in (Stage.REGULAR, Stage.GROUP)
+    if drawn_later and earlier is not None and not earlier.is_published:
+        return None
+    return list(
+        pool_round.fixtures.select_related("home__team", "away__team", "home__division").order_by(
+            "id"
+        )
+    )
+
+
+def pool_round_find(
+    *, season_id: int, competition: str, pool_slug: str, number: int
+) -> PoolRound | None:
+    """The pool round of ``season_id``'s ``competition``, pool ``pool_slug`` and round ``number``
+    (the results' URLs), or ``None``."""
+    return (
+        PoolRound.objects.filter(
+            pool__season_id=season_id,
+            pool__competition=competition,
+            pool__slug=pool_slug,
+            round__number=number,
+        )
+        .select_related("pool__division", "round__season")
+        .first()
+    )
+
+
+def pool_round_public_status(*, pool_round: PoolRound, now: datetime | None = None) -> str:
+    """``pool_round``'s status in the calendar's words (``open``, ``closed``, ``arbitrated``,
+    ``published``): a pool round not yet played (pending, being arbitrated, voided to be
+    played again) is open until its round's deadline (R13), closed after it."""
+    if pool_round.status in PLAYED:
+        return pool_round.status
+    now = now or timezone.now()
+    return "open" if now < pool_round.round.deadline else "closed"
+
+
+def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRoundResults:
+    """``pool_round``'s results as one reader may see them.
+
+    Publishing is what makes results public (R23, API.md): before it, everyone gets only the
+    status and the seed's SHA-256 — no game score, no played pick, no seed, no draw, since a
+    score or a pick would tell what a team played. Once the pool round is published, everything
+    is revealed: every game, each team's played pick in the result notation (R10), the seed and
+    every draw. ``reveal=True`` shows an arbitrated but unpublished round in full too: only for
+    a referee of the pool or staff (the caller checks who asks); before arbitration there is
+    nothing to show whoever asks.
+    """
+    pool_round = PoolRound.objects.select_related("pool", "round__season").get(pk=pool_round.pk)
+    status = pool_round_public_status(pool_round=pool_round)
+    revealed = pool_round.is_published or (reveal and pool_round.status in PLAYED)
+    if not revealed:
+        return PoolRoundResults(
+            pool_round=pool_round,
+            status=status,
+            seed_hash=pool_round.seed_hash,
+            revealed=False,
+            seed=None,
+            games=(),
+            teams=(),
+            draws=(),
+            bonus_goal=None,
+        )
+    picks = {
+        row.entry_id: PlayedPick.of(row)
+        for row in TeamResult.objects.filter(pool_round=pool_round)
+        .select_related("entry__team", "entry__division")
+        .order_by("entry__team__name")
+    }
+    fixtures = (
+        Fixture.objects.filter(pool_round=pool_round, result__isnull=False)
+        .select_related(
+            "home__team", "away__team", "result__winner__team", "home__division", "away__division"
+        )
+        .order_by("id")
+    )
+    games = tuple(
+        GameResult(
+            fixture=fixture,
+            home_goals=fixture.result.home_goals,
+            away_goals=fixture.result.away_goals,
+            decided=fixture.result.decided,
+            winner=fixture.result.winner,
+            home_pick=picks.get(fixture.home_id),
+            away_pick=picks.get(fixture.away_id),
+        )
+        for fixture in fixtures
+    )
+    bonus = next((pick.entry for pick in picks.values() if pick.bonus_goal), None)
+    return PoolRoundResults(
+        pool_round=pool_round,
+        status=status,
+        seed_hash=pool_round.seed_hash,
+        revealed=True,
+        seed=pool_round.seed,
+        games=games,
+        teams=tuple(picks.values()),
+        draws=tuple(pool_round.draw_log),
+        bonus_goal=bonus,
+    )

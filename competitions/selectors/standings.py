@@ -1,0 +1,120 @@
+"""Standings from stored results (R9), published rounds only unless asked, with R22's zones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from competitions.models.results import FixtureResult
+from competitions.models.structure import Competition, Pool, PoolMember, PoolRound, Stage
+from competitions.selectors.entries import _statuses, entry_holder, entry_lineage
+from engine import Decided, Dice, MatchResult, StandingRow, standings
+from engine.promotion import division_zones
+from league.models import Entry
+
+
+def _table(
+    pool: Pool, entries: list[Entry], published_only: bool, what: str, stages: tuple[str, ...]
+) -> list[StandingRow]:
+    """``entries``' table over ``pool``'s stored results between them, teams named by slug."""
+    owner = {
+        ancestor.pk: entry.team.slug for entry in entries for ancestor in entry_lineage(entry=entry)
+    }
+    results = (
+        FixtureResult.objects.filter(
+            fixture__pool_round__pool=pool,
+            fixture__pool_round__status__in=_statuses(published_only),
+            fixture__home_id__in=owner,
+            fixture__away_id__in=owner,
+            fixture__pool_round__round__stage__in=stages,
+        )
+        .select_related("fixture")
+        .order_by("fixture__pool_round__round__number", "fixture_id")
+    )
+    matches = [
+        MatchResult(
+            owner[result.fixture.home_id],
+            owner[result.fixture.away_id],
+            result.home_goals,
+            result.away_goals,
+            Decided(result.decided),
+            None if result.winner_id is None else owner[result.winner_id],
+        )
+        for result in results
+    ]
+    last = (
+        PoolRound.objects.filter(
+            pool=pool, status__in=_statuses(published_only), round__stage__in=stages
+        )
+        .order_by("-round__number")
+        .values_list("seed", flat=True)
+        .first()
+    )
+    # R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted.
+    dice = Dice(f"{last or pool.slug}/standings/{what}")
+    return standings(sorted(owner[entry.pk] for entry in entries), matches, dice)
+
+
+def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingRow]:
+    """A championship pool's table (R9) over its stored results, in rank order.
+
+    Rows name teams by their slug; a replacement's row carries the record of the team it
+    replaced (R14). ``published_only`` (the default): what the public sees.
+    """
+    if pool.competition != Competition.CHAMPIONSHIP:
+        raise ValueError(f"{pool.slug} is a cup: use wg_group_standings for the WG's groups")
+    entries = Entry.objects.filter(
+        season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+    ).select_related("team")
+    return _table(pool, list(entries), published_only, pool.slug, (Stage.REGULAR,))
+
+
+def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, list[StandingRow]]:
+    """The WG's group tables (R9, R18), by group name, over the stored group-stage results."""
+    if pool.competition != Competition.WG:
+        raise ValueError(f"{pool.slug} is not the WG")
+    members = PoolMember.objects.filter(pool=pool).exclude(group="").select_related("entry__team")
+    groups: dict[str, list[Entry]] = {}
+    for member in members.order_by("group", "entry_id"):
+        groups.setdefault(member.group, []).append(entry_holder(entry=member.entry))
+    return {
+        name: _table(pool, entries, published_only, f"group-{name}", (Stage.GROUP,))
+        for name, entries in sorted(groups.items())
+    }
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A row of a public table (R9) with its team's entry and, in a division, its zone (R22)."""
+
+    row: StandingRow
+    entry: Entry
+    zone: str = ""
+    """``up`` (promotion place), ``down`` (relegation place) or empty, if the season ended now."""
+
+    @property
+    def barred(self) -> bool:
+        """R14: a second ONR bars promotion; R22 skips the team."""
+        return self.entry.promotion_barred
+
+
+def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
+    """``rows`` (a division's or a WG group's table) with their entries; in a division, the
+    promotion and relegation places as they stand (R22: the tier's places, the engine's
+    :data:`~engine.promotion.PLACES`; a team barred from promotion is skipped for the next
+    eligible one, never one from the drop zone)."""
+    rows = list(rows)
+    entries = {
+        entry.team.slug: entry
+        for entry in Entry.objects.filter(
+            season_id=pool.season_id, team__slug__in=[row.team for row in rows]
+        ).select_related("team", "division")
+    }
+    zones: dict[str, str] = {}
+    if pool.division is not None:
+        barred = {team for team, entry in entries.items() if entry.promotion_barred}
+        up, down = division_zones(pool.division.tier, [row.team for row in rows], barred)
+        zones = {team: "down" for _, team in down} | {team: "up" for _, team in up}
+    return [
+        TableLine(row=row, entry=entries[row.team], zone=zones.get(row.team, "")) for row in rows
+    ]

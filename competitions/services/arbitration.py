@@ -1,0 +1,313 @@
+"""Arbitration and publication of a pool round: the engine plays it from stored data, the
+result and the stock movements are stored in one transaction, ONR sanctions applied (R14), the
+cups moved on, and publication reveals the seed (R23). Also closes rounds past their deadline.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from competitions.models.results import FixtureResult, OnrSanction, TeamResult
+from competitions.models.stocks import StockKind, StockReason
+from competitions.models.structure import PoolRound, Round
+from competitions.selectors.entries import PLAYED
+from competitions.services.cups import _cup_progress
+from competitions.services.entries import stock_move
+from competitions.services.errors import (
+    ArbitrationInProgress,
+    ArbitrationOutOfOrder,
+    ArbitrationTooEarly,
+    NotArbitrated,
+    SeedCommitmentBroken,
+)
+from competitions.services.round_input import _team_ids, pool_round_input
+from competitions.services.setup import _log
+from competitions.signals import pool_round_published
+from engine import (
+    RoundResult,
+    commitment,
+    onr_sanction,
+    play_round,
+)
+from league.models import Entry, WaitingListEntry
+from league.services import audit_record
+
+
+def rounds_close_due(*, now: datetime | None = None) -> int:
+    """Close every open round whose deadline has passed (R13); how many were closed.
+
+    Issue 5's beat task calls this; the web form already refuses late picks on its own.
+    """
+    now = now or timezone.now()
+    return Round.objects.filter(status=Round.Status.OPEN, deadline__lte=now).update(
+        status=Round.Status.CLOSED
+    )
+
+
+def _round_status_refresh(round: Round, now: datetime) -> None:
+    """A round is arbitrated when all its pool rounds are, published when all are published."""
+    statuses = set(PoolRound.objects.filter(round=round).values_list("status", flat=True))
+    if statuses and statuses <= {PoolRound.Status.PUBLISHED}:
+        status = Round.Status.PUBLISHED
+    elif statuses and statuses <= set(PLAYED):
+        status = Round.Status.ARBITRATED
+    elif now >= round.deadline:
+        status = Round.Status.CLOSED
+    else:
+        status = Round.Status.OPEN
+    Round.objects.filter(pk=round.pk).update(status=status)
+    round.status = status
+
+
+def _check_ready(pool_round: PoolRound, now: datetime) -> None:
+    """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds."""
+    round = pool_round.round
+    if now < round.deadline:
+        raise ArbitrationTooEarly(
+            _("The deadline of %(round)s has not passed yet: it cannot be arbitrated before.")
+            % {"round": round}
+        )
+    earlier = (
+        PoolRound.objects.filter(pool_id=pool_round.pool_id, round__number__lt=round.number)
+        .exclude(status__in=PLAYED)
+        .order_by("round__number")
+        .first()
+    )
+    if earlier is not None:
+        raise ArbitrationOutOfOrder(
+            _("Round %(number)d of this pool is not arbitrated yet: arbitrate it first.")
+            % {"number": earlier.round.number}
+        )
+
+
+def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+    """Play ``pool_round`` through the engine and store everything it produced, once.
+
+    Refused before the round's deadline (:class:`ArbitrationTooEarly`, R13) and while an earlier
+    round of the pool is not arbitrated (:class:`ArbitrationOutOfOrder`). Idempotent: a pool
+    round already arbitrated or published is returned as stored, never played again.
+
+    The work is claimed by a conditional update (``pending``/``void`` → ``arbitrating``) that
+    must touch exactly one row, in the same transaction as the work: a second caller's update
+    waits for the first to commit, then touches nothing, and it gets the stored result; a crash
+    rolls the claim back with everything else, so a pool round is never left half done or stuck.
+    A pool round seen ``arbitrating`` outside that transaction raises
+    :class:`ArbitrationInProgress`. A ``void`` pool round is played again once the void action
+    (issue 5) has taken its results, stock movements and sanctions back out.
+
+    Stored in that one transaction: the team results and game results exactly as the engine
+    returned them, the stocks played (``played`` movements), the draw log with the generator
+    behind each draw (R23, after checking the seed against its published SHA-256), the ONR
+    sanctions (R14, once a week), the cups' qualified teams and next round (R15, R17, R18), and
+    the statuses.
+    """
+    now = timezone.now()
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if pool_round.status in PLAYED:
+        return pool_round
+    _check_ready(pool_round, now)
+    with transaction.atomic():
+        claimed = PoolRound.objects.filter(
+            pk=pool_round.pk, status__in=[PoolRound.Status.PENDING, PoolRound.Status.VOID]
+        ).update(status=PoolRound.Status.ARBITRATING)
+        if claimed == 1:
+            return _arbitrate(pool_round, by, now)
+    pool_round.refresh_from_db()
+    if pool_round.status in PLAYED:
+        return pool_round
+    raise ArbitrationInProgress(_("This round is already being arbitrated."))
+
+
+def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
+    """The claimed work of :func:`pool_round_arbitrate`, inside its transaction."""
+    if commitment(pool_round.seed) != pool_round.seed_hash:
+        raise SeedCommitmentBroken(
+            _("The seed of %(pool_round)s does not match its published SHA-256.")
+            % {"pool_round": pool_round}
+        )
+    round = pool_round.round
+    # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
+    # team plays several) wait for each other instead of deadlocking, and read their stocks.
+    fixtures = list(pool_round.fixtures.all())
+    list(
+        Entry.objects.select_for_update()
+        .filter(pk__in=_team_ids(pool_round, fixtures, now))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    given = pool_round_input(pool_round=pool_round, as_of=now)
+    result = play_round(given.round)
+    entries = given.entries
+
+    TeamResult.objects.bulk_create(
+        [
+            TeamResult(
+                pool_round=pool_round,
+                entry=entries[team],
+                column=played.column or "",
+                extra_time=played.extra_time or "",
+                shootout=played.shootout or "",
+                extra_goals_used=played.extra_goals_used,
+                great_saves_used=played.great_saves_used,
+                onr=played.onr,
+                redrawn=played.redrawn,
+                bonus_goal=played.bonus_goal,
+                goals=played.goals,
+                display=played.display,
+                pick=given.picks[team],
+            )
+            for team, played in result.teams.items()
+        ]
+    )
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    FixtureResult.objects.bulk_create(
+        [
+            FixtureResult(
+                fixture=fixture,
+                home_goals=match.home_goals,
+                away_goals=match.away_goals,
+                decided=match.decided.value,
+                winner=None if match.winner is None else entries[match.winner],
+                created_at=now,
+            )
+            for fixture, match in zip(fixtures, result.matches, strict=True)
+        ]
+    )
+    for team in sorted(result.teams, key=lambda t: entries[t].pk):
+        played = result.teams[team]
+        for kind, used in (
+            (StockKind.EXTRA_GOALS, played.extra_goals_used),
+            (StockKind.GREAT_SAVES, played.great_saves_used),
+        ):
+            if used:
+                stock_move(
+                    entry=entries[team],
+                    kind=kind,
+                    delta=-used,
+                    reason=StockReason.PLAYED,
+                    round=round,
+                    by=by,
+                )
+    for team in sorted(result.teams, key=lambda t: entries[t].pk):
+        if result.teams[team].onr:
+            _onr_sanction(entries[team], round, given.stocks_left.get(team, (0, 0)), by)
+
+    pool_round.status = PoolRound.Status.ARBITRATED
+    pool_round.arbitrated_at = now
+    pool_round.arbitrated_by = by
+    pool_round.draw_log = [*pool_round.draw_log, *_log(pool_round.seed, result.draws)]
+    pool_round.save(update_fields=["status", "arbitrated_at", "arbitrated_by", "draw_log"])
+    _cup_progress(pool_round, result, entries)
+    _round_status_refresh(round, now)
+    audit_record(
+        actor=by,
+        action="pool_round_arbitrate",
+        obj=pool_round,
+        payload={"seed_hash": pool_round.seed_hash, "games": len(result.matches)},
+    )
+    return pool_round
+
+
+def _onr_sanction(
+    entry: Entry, round: Round, stocks_left: tuple[int, int], by: AbstractBaseUser | None
+) -> OnrSanction | None:
+    """R14 for a team ONR in ``round``: the engine's sanction, once a week across the
+    championship and the WG group stage (a cup forfeit is never sanctioned, R15).
+
+    The stocks it takes are those the team's week leaves (``stocks_left``), so the picks of the
+    week's other rounds keep what R6 granted them whichever pool is arbitrated first. At the
+    third ONR the replacement is only proposed: an admin confirms it (issue 5).
+    """
+    extra_goals, great_saves = stocks_left
+    sanction = onr_sanction(
+        onr_before=entry.onr_count,
+        onr_in=[round.engine_competition],
+        tier=entry.division.tier,
+        extra_goals=min(extra_goals, entry.extra_goals),
+        great_saves=min(great_saves, entry.great_saves),
+        waiting_list=WaitingListEntry.objects.filter(
+            status=WaitingListEntry.Status.WAITING
+        ).exists(),
+    )
+    if sanction.onr_count == entry.onr_count:
+        return None
+    if OnrSanction.objects.filter(entry=entry, week=round.week).exists():
+        return None  # R14: already sanctioned this week (the other competition, or round 10/11).
+    row = OnrSanction.objects.create(
+        entry=entry,
+        week=round.week,
+        round=round,
+        onr_count=sanction.onr_count,
+        extra_goals_removed=sanction.extra_goals_removed,
+        great_saves_removed=sanction.great_saves_removed,
+        barred_from_promotion=sanction.barred_from_promotion,
+        replacement=sanction.replacement.value if sanction.replacement else "",
+    )
+    for kind, removed in (
+        (StockKind.EXTRA_GOALS, sanction.extra_goals_removed),
+        (StockKind.GREAT_SAVES, sanction.great_saves_removed),
+    ):
+        if removed:
+            stock_move(
+                entry=entry,
+                kind=kind,
+                delta=-removed,
+                reason=StockReason.ONR_SANCTION,
+                round=round,
+                note=f"ONR {sanction.onr_count}",
+                by=by,
+            )
+    entry.onr_count = sanction.onr_count
+    entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
+    Entry.objects.filter(pk=entry.pk).update(
+        onr_count=entry.onr_count, promotion_barred=entry.promotion_barred
+    )
+    if sanction.replacement is not None:
+        audit_record(
+            actor=by,
+            action="onr_replacement_proposed",
+            obj=entry,
+            payload={"replacement": sanction.replacement.value, "onr_sanction": row.pk},
+        )
+    return row
+
+
+def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
+    """Play ``pool_round`` again from stored data, as it stood when it was arbitrated — the same
+    input builder as :func:`pool_round_arbitrate` — and return the engine's result without
+    storing anything. Issue 5's ``verify_round`` compares it with what is stored (R23)."""
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
+        raise NotArbitrated(_("This round has not been arbitrated yet."))
+    return play_round(pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round)
+
+
+@transaction.atomic
+def pool_round_publish(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+    """Make an arbitrated pool round public (results, seed and draws, R23), once.
+
+    A conditional update (``arbitrated`` → ``published``) that must touch exactly one row:
+    publishing twice returns the published round; publishing before arbitration raises
+    :class:`NotArbitrated`. The round is published when all its pool rounds are. After the
+    commit, :data:`pool_round_published` is sent (the results emails' hook).
+    """
+    now = timezone.now()
+    published = PoolRound.objects.filter(
+        pk=pool_round.pk, status=PoolRound.Status.ARBITRATED
+    ).update(status=PoolRound.Status.PUBLISHED, published_at=now, published_by=by)
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if published != 1:
+        if pool_round.status == PoolRound.Status.PUBLISHED:
+            return pool_round
+        raise NotArbitrated(_("This round has not been arbitrated yet: nothing to publish."))
+    _round_status_refresh(pool_round.round, now)
+    audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
+    transaction.on_commit(
+        lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
+    )
+    return pool_round

@@ -1,0 +1,135 @@
+"""Team entries and their stock ledger: a team's place in a season with its code and stocks
+(R16, R21), every stock movement (R6, never below 0), and a replacement taking over a team's
+place and record (R14).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from competitions.models.stocks import StockKind, StockMovement, StockReason
+from competitions.models.structure import Fixture, PoolRound, Round
+from league.models import Division, Entry, Season, Team
+from league.services.audit import audit_record
+from matrixhockey.db import save_valid
+
+
+class StockBelowZero(ValidationError):
+    """A stock movement that would leave a negative balance: refused, nothing written."""
+
+
+@transaction.atomic
+def entry_create(
+    *,
+    season: Season,
+    team: Team,
+    division: Division,
+    code: int,
+    extra_goals: int = 0,
+    great_saves: int = 0,
+    by: AbstractBaseUser | None = None,
+) -> Entry:
+    """Enter ``team`` in ``season``'s ``division`` with ``code``, and open its stock ledger.
+
+    The starting stocks (R21) are written as ``season_start`` movements, so the ledger always
+    adds up to the balances.
+    """
+    entry = save_valid(Entry(season=season, team=team, division=division, code=code))
+    for kind, amount in (
+        (StockKind.EXTRA_GOALS, extra_goals),
+        (StockKind.GREAT_SAVES, great_saves),
+    ):
+        stock_move(entry=entry, kind=kind, delta=amount, reason=StockReason.SEASON_START, by=by)
+    return entry
+
+
+@transaction.atomic
+def stock_move(
+    *,
+    entry: Entry,
+    kind: StockKind | str,
+    delta: int,
+    reason: StockReason | str,
+    round: Round | None = None,
+    note: str = "",
+    by: AbstractBaseUser | None = None,
+) -> StockMovement:
+    """Add ``delta`` (negative to spend) to one of ``entry``'s stocks and log it in the ledger.
+
+    The entry row is locked for the transaction, so two movements at once are applied one after
+    the other. A movement that would take the stock below 0 raises :class:`StockBelowZero` and
+    writes nothing (R6: stocks never go below 0).
+    """
+    kind = StockKind(kind)
+    reason = StockReason(reason)
+    locked = Entry.objects.select_for_update().select_related("team").get(pk=entry.pk)
+    balance = getattr(locked, kind.value) + delta
+    if balance < 0:
+        raise StockBelowZero(
+            _("%(team)s has %(have)d %(stock)s: %(delta)+d would leave %(after)d.")
+            % {
+                "team": locked.team,
+                "have": getattr(locked, kind.value),
+                "stock": kind.label,
+                "delta": delta,
+                "after": balance,
+            },
+            code="stock_below_zero",
+        )
+    Entry.objects.filter(pk=locked.pk).update(**{kind.value: balance})
+    setattr(entry, kind.value, balance)
+    return StockMovement.objects.create(
+        entry=locked,
+        kind=kind,
+        delta=delta,
+        balance_after=balance,
+        reason=reason,
+        round=round,
+        note=note,
+        created_by=by,
+    )
+
+
+@transaction.atomic
+def entry_replace(*, entry: Entry, team: Team, by: AbstractBaseUser | None = None) -> Entry:
+    """R14: ``team`` takes ``entry``'s place — same division and code, its record and stocks.
+
+    The replaced entry keeps its past results and is marked replaced; the new entry's stocks
+    come over as ``replacement`` movements, and the fixtures not yet played are moved to it. The
+    ONR count and the promotion bar were the old team's sanctions: the newcomer starts clear.
+    """
+    old = Entry.objects.select_for_update().select_related("season", "division").get(pk=entry.pk)
+    if old.replaced_at is not None:
+        raise ValidationError(_("This team entry was already replaced."))
+    old.replaced_at = timezone.now()
+    old.save(update_fields=["replaced_at"])
+    new = save_valid(
+        Entry(
+            season=old.season,
+            team=team,
+            division=old.division,
+            code=old.code,
+            replaces=old,
+        )
+    )
+    for kind in StockKind:
+        amount = getattr(old, kind.value)
+        if amount:
+            stock_move(entry=old, kind=kind, delta=-amount, reason=StockReason.REPLACEMENT, by=by)
+            stock_move(entry=new, kind=kind, delta=amount, reason=StockReason.REPLACEMENT, by=by)
+    unplayed = Fixture.objects.filter(
+        pool_round__status__in=[PoolRound.Status.PENDING, PoolRound.Status.VOID]
+    )
+    moved = unplayed.filter(home=old).update(home=new) + unplayed.filter(away=old).update(away=new)
+    audit_record(
+        actor=by,
+        action="entry_replace",
+        obj=old,
+        payload={"replaced_by_entry": new.pk, "team": team.slug, "fixtures_moved": moved},
+    )
+    new.refresh_from_db()
+    return new

@@ -1,0 +1,361 @@
+"""Coaches' picks: checked (R6, R7, R10, R11, R13), stored as received (R12) with a receipt, and
+each refusal worded from the engine's code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from competitions.models.picks import Pick
+from competitions.models.structure import Competition, Pool, PoolRound, Round
+from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
+from competitions.signals import pick_received
+from engine import NotationError, Refusal, refusal, refusal_of
+from engine import Pick as EnginePick
+from league.models import Entry, Team
+from matrixhockey.db import save_valid
+
+
+@transaction.atomic
+def pick_record(
+    *,
+    entry: Entry,
+    round: Round,
+    notation: str,
+    normalized: str,
+    channel: Pick.Channel | str,
+    entered_by: AbstractBaseUser | None = None,
+    received_at: datetime | None = None,
+) -> Pick:
+    """Store one received pick, as received and in normal form (R12: every pick is kept).
+
+    Storage only: the caller has parsed and checked the pick with the engine (R10) and the
+    deadline (R13). The stored row gets its receipt (SHA-256 of its canonical content).
+    """
+    pick = Pick(
+        entry=entry,
+        round=round,
+        notation=notation,
+        normalized=normalized,
+        channel=Pick.Channel(channel),
+        entered_by=entered_by,
+        received_at=received_at or timezone.now(),
+    )
+    return save_valid(pick, exclude=("receipt",))
+
+
+class PickRejected(ValidationError):
+    """A pick refused at submission; ``code`` says why, the message which part is wrong.
+
+    Messages speak of the sender's own team only: never of another team's picks.
+    """
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message, code=code)
+
+
+class DeadlinePassed(PickRejected):
+    """R13: the round's deadline has passed for this channel (code ``deadline``), or the pool's
+    round is already arbitrated and nobody may enter a pick any more (code ``arbitrated``)."""
+
+    def __init__(self, message: str, *, code: str = "deadline") -> None:
+        super().__init__(message, code=code)
+
+
+# The engine's notation errors (R10), in the league's languages: matched on the start of the
+# engine's reason, which names the part at fault (``NotationError.part``).
+_NOTATION_MESSAGES: tuple[tuple[str, str], ...] = (
+    ("empty pick", gettext_lazy("Your pick is empty: write a column and a value, e.g. F+(2).")),
+    (
+        "no column",
+        gettext_lazy("“%(part)s”: a pick starts with its column, a letter, e.g. F+(2)."),
+    ),
+    (
+        "column must be",
+        gettext_lazy("“%(part)s”: the column is a single letter, e.g. F+(2)."),
+    ),
+    (
+        "missing extra-time",
+        gettext_lazy("“%(part)s”: the extra-time value is missing, in brackets: %(part)s(2)."),
+    ),
+    (
+        "unknown character",
+        gettext_lazy(
+            "“%(part)s” is not part of a pick: extra goals are +, great saves are #, "
+            "values go in brackets."
+        ),
+    ),
+    ("unclosed", gettext_lazy("“%(part)s”: a bracket is not closed.")),
+    (
+        "too many",
+        gettext_lazy(
+            "“%(part)s”: too many values in brackets; a pick has its extra-time value and, in "
+            "the KDH only, its shootout value."
+        ),
+    ),
+    (
+        "bad extra-time",
+        gettext_lazy("“%(part)s”: the extra-time value must be 0, 1, 2, 3 or X."),
+    ),
+    (
+        "bad shootout",
+        gettext_lazy("“%(part)s”: the shootout value must be 0, 1, 2, 3, 4, 5 or X."),
+    ),
+)
+
+
+def _notation_message(error: NotationError) -> str:
+    for start, message in _NOTATION_MESSAGES:
+        if error.reason.startswith(start):
+            return str(message) % {"part": error.part}
+    return _("“%(part)s”: %(reason)s") % {"part": error.part, "reason": error.reason}
+
+
+def _values(values: Iterable[str]) -> str:
+    return ", ".join(values) or _("none")
+
+
+def _refusal_message(pick: EnginePick, competition: Competition, refused: Refusal) -> str:
+    """The engine's verdict (``refusal_of``: R6, R7, R19) in words people read; only the
+    wording is chosen here."""
+    rules = competition.rules
+    label = competition.label
+    match refused:
+        case Refusal.COLUMN:
+            return _(
+                "Column %(column)s is not played in the %(competition)s: its columns are "
+                "%(first)s to %(last)s."
+            ) % {
+                "column": pick.column,
+                "competition": label,
+                "first": rules.columns[0],
+                "last": rules.columns[-1],
+            }
+        case Refusal.GREAT_SAVES:
+            return _(
+                "Great saves (#) are played only in the championship, not in the %(competition)s."
+            ) % {"competition": label}
+        case Refusal.EXTRA_TIME:
+            return _(
+                "Extra-time value %(value)s is not played in the %(competition)s: its values "
+                "are %(values)s."
+            ) % {
+                "value": pick.extra_time,
+                "competition": label,
+                "values": _values(sorted(rules.extra_time_quota, key=lambda v: (v == "X", v))),
+            }
+        case Refusal.SHOOTOUT_OUTSIDE_KDH:
+            return _(
+                "“(%(value)s)”: a shootout value is played only in the KDH, not in the "
+                "%(competition)s."
+            ) % {"value": pick.shootout, "competition": label}
+        case Refusal.SHOOTOUT_MISSING:
+            return _(
+                "The %(competition)s needs a shootout value after the extra-time value, "
+                "e.g. C+(1)(4)."
+            ) % {"competition": label}
+    return _("Your pick %(pick)s is not allowed in the %(competition)s: %(reason)s") % {
+        "pick": pick.notation(),
+        "competition": label,
+        "reason": refusal(pick, rules),
+    }
+
+
+def _unavailable_message(pick: EnginePick, choices: EntryChoices, competition: Competition) -> str:
+    """What ``pick`` asks that the team has no more of (R6, R7, R19), or ``""``.
+
+    Only the team's own record is looked at: what it played in arbitrated rounds, its stocks.
+    """
+    label = competition.label
+    if pick.column not in choices.columns:
+        return _(
+            "Column %(column)s is already used: your team played it in an earlier round of the "
+            "%(competition)s. Columns left: %(left)s."
+        ) % {"column": pick.column, "competition": label, "left": _values(choices.columns)}
+    if pick.extra_time not in choices.extra_time:
+        return _(
+            "Extra-time value %(value)s is used up for your team in the %(competition)s. "
+            "Values left: %(left)s."
+        ) % {"value": pick.extra_time, "competition": label, "left": _values(choices.extra_time)}
+    if pick.shootout is not None and pick.shootout not in choices.shootout:
+        return _(
+            "Shootout value %(value)s is used up for your team in the %(competition)s. "
+            "Values left: %(left)s."
+        ) % {"value": pick.shootout, "competition": label, "left": _values(choices.shootout)}
+    if pick.extra_goals > choices.extra_goals:
+        return ngettext(
+            "You ask for %(asked)d extra goal (+) but your team has %(have)d left.",
+            "You ask for %(asked)d extra goals (+) but your team has %(have)d left.",
+            pick.extra_goals,
+        ) % {"asked": pick.extra_goals, "have": choices.extra_goals}
+    if pick.great_saves > choices.great_saves:
+        return ngettext(
+            "You ask for %(asked)d great save (#) but your team has %(have)d left.",
+            "You ask for %(asked)d great saves (#) but your team has %(have)d left.",
+            pick.great_saves,
+        ) % {"asked": pick.great_saves, "have": choices.great_saves}
+    return ""
+
+
+def _check_sender(
+    *, entry: Entry, pool: Pool | None, channel: Pick.Channel, entered_by: AbstractBaseUser | None
+) -> None:
+    """Web picks come from the team's coach; email ones from them or unsigned (the ingester
+    matched the address); a referee's from a referee of the team's pool or staff."""
+    if channel == Pick.Channel.REFEREE:
+        allowed = entered_by is not None and (
+            entered_by.is_staff
+            or (pool is not None and pool.referees.filter(pk=entered_by.pk).exists())
+        )
+        if not allowed:
+            raise PickRejected(
+                _("Only a referee of this team's pool may enter a pick for it."), code="forbidden"
+            )
+    elif (entered_by is None and channel == Pick.Channel.WEB) or (
+        entered_by is not None and entered_by.pk != entry.team.coach_id
+    ):
+        raise PickRejected(_("Only the team's coach may send its picks."), code="forbidden")
+
+
+def _check_time(
+    *,
+    round: Round,
+    pool_round: PoolRound | None,
+    channel: Pick.Channel,
+    received_at: datetime,
+) -> None:
+    """R13: before the deadline, anyone may; after it, a referee only, until the pool's round is
+    arbitrated; after that, nobody (a voided round is open to its referee again)."""
+    if pool_round is not None and pool_round.status in (
+        PoolRound.Status.ARBITRATING,
+        PoolRound.Status.ARBITRATED,
+        PoolRound.Status.PUBLISHED,
+    ):
+        raise DeadlinePassed(
+            _("This round is already arbitrated for your team's pool: no pick can be entered."),
+            code="arbitrated",
+        )
+    if received_at >= round.deadline and channel != Pick.Channel.REFEREE:
+        deadline = timezone.localtime(round.deadline, ZoneInfo(round.season.time_zone))
+        raise DeadlinePassed(
+            _(
+                "The deadline of this round was %(deadline)s (%(zone)s): picks are closed. A "
+                "referee may still enter a pick sent by email until the round is arbitrated."
+            )
+            % {
+                "deadline": date_format(deadline, "DATETIME_FORMAT"),
+                "zone": round.season.time_zone,
+            }
+        )
+
+
+def pick_send(*, team: Team, round: Round, notation: str, entered_by: AbstractBaseUser) -> Pick:
+    """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, then
+    the receipt by email (the same SHA-256 the coach sees on screen)."""
+    pick = pick_submit(
+        team=team,
+        round=round,
+        notation=notation,
+        channel=Pick.Channel.WEB,
+        entered_by=entered_by,
+    )
+    pick_received.send(sender=Pick, pick=pick)
+    return pick
+
+
+@transaction.atomic
+def pick_submit(
+    *,
+    team: Team,
+    round: Round,
+    notation: str,
+    channel: Pick.Channel | str,
+    entered_by: AbstractBaseUser | None,
+    received_at: datetime | None = None,
+) -> Pick:
+    """Check a pick the way the rules say (R6, R7, R10, R13) and store it (R12).
+
+    Checked, in order: the sender may send for the team; the team plays this round (the
+    championship, the KDH while in it, the WG once qualified); the time (R13); the notation
+    parses (R10); the competition allows it (the engine's ``refusal``: ``#`` in the championship
+    only, a shootout value in the KDH only and always there, no extra-time 3 in the cups); the
+    team still has the column and the values (not played in an arbitrated round, R7, R19); and
+    the extra goals and great saves asked are within the team's stock now (R6: refused above it
+    here; the engine still caps a week's requests at arbitration, championship first).
+
+    A pick for a future round is fine at any time before its deadline; the last received counts
+    (R12). The team's entry row is locked while checking and storing, so two picks of one team
+    at once are stored one after the other; the one that counts is the latest by
+    ``(received_at, id)``. Raises :class:`PickRejected` or :class:`DeadlinePassed`.
+    """
+    channel = Pick.Channel(channel)
+    received_at = received_at or timezone.now()
+    competition = Competition(round.competition)
+    entry = (
+        Entry.objects.select_related("team", "season")
+        .filter(season_id=round.season_id, team=team, replaced_at__isnull=True)
+        .first()
+    )
+    if entry is None or not entry_plays_round(entry=entry, round=round):
+        raise PickRejected(
+            _("%(team)s does not play this round of the %(competition)s.")
+            % {"team": team, "competition": competition.label},
+            code="not_playing",
+        )
+    pool = entry_pool(entry=entry, competition=competition)
+    _check_sender(entry=entry, pool=pool, channel=channel, entered_by=entered_by)
+    # Locks in the arbitration's order, pool round then entry: a pick and the arbitration of its
+    # round (which moves the pool round's status, then the stocks) never cross; two picks of one
+    # team are stored one after the other, their stocks read after the previous one committed.
+    pool_round = (
+        PoolRound.objects.select_for_update().filter(pool=pool, round=round).first()
+        if pool
+        else None
+    )
+    entry = Entry.objects.select_for_update().select_related("team", "season").get(pk=entry.pk)
+    _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
+    parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
+    return pick_record(
+        entry=entry,
+        round=round,
+        notation=notation,
+        normalized=parsed.notation(),
+        channel=channel,
+        entered_by=entered_by,
+        received_at=received_at,
+    )
+
+
+def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
+    """The checks :func:`pick_submit` makes after the time (R6, R7, R10, R19), for a pick that
+    goes to the referee's queue: one a referee could not enter is an error for the coach now.
+    Returns the normalized notation."""
+    competition = Competition(round.competition)
+    return _pick_checked(entry=entry, competition=competition, notation=notation).notation()
+
+
+def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> EnginePick:
+    """The pick parsed (R10), allowed in its competition (R6, R7, R19) and still available to
+    the team (what it played in arbitrated rounds, its stocks), or :class:`PickRejected`."""
+    try:
+        parsed = EnginePick.parse(notation)
+    except NotationError as error:
+        raise PickRejected(_notation_message(error), code="notation") from error
+    refused = refusal_of(parsed, competition.rules)
+    if refused is not None:
+        raise PickRejected(_refusal_message(parsed, competition, refused), code="not_allowed")
+    choices = entry_choices(entry=entry, competition=competition, published_only=False)
+    unavailable = _unavailable_message(parsed, choices, competition)
+    if unavailable:
+        raise PickRejected(unavailable, code="unavailable")
+    return parsed

@@ -1,0 +1,157 @@
+"""R14 replacements: a team at its third ONR replaced by a dummy team or the waiting list's
+first team, once an admin confirms; a new team ONR in week 1 replaced straight away.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from competitions.models.results import OnrSanction
+from competitions.services.entries import entry_replace
+from league.models import Entry, Team, WaitingListEntry
+from league.services import audit_record, team_create
+from matrixhockey.db import save_valid
+
+DUMMY_TEAM_NAME = "Équipe fantôme {number}"
+"""A dummy team's name (R14). Team names are the league's data, in French whatever the reader's
+language, like every other team's."""
+
+
+def _dummy_team_create() -> Team:
+    """A new dummy team (R14: random legal picks, no coach), with the next free number."""
+    number = Team.objects.filter(is_dummy=True).count() + 1
+    while Team.objects.filter(
+        Q(name=DUMMY_TEAM_NAME.format(number=number))
+        | Q(slug=slugify(DUMMY_TEAM_NAME.format(number=number)))
+    ).exists():
+        number += 1
+    return team_create(name=DUMMY_TEAM_NAME.format(number=number), is_dummy=True)
+
+
+def _free_team_name(name: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… when a team already has that name or slug."""
+    candidate, number = name, 1
+    while Team.objects.filter(Q(name=candidate) | Q(slug=slugify(candidate))).exists():
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
+
+
+def _waiting_coach(waiting: WaitingListEntry) -> AbstractBaseUser | None:
+    """The coach of a waiting-list team taking a place: its user, else the account with its
+    contact email, else a new account (no password: the league's one-click links sign them in);
+    ``None`` when that user already coaches a team."""
+    user_model = get_user_model()
+    user = waiting.user or user_model.objects.filter(email__iexact=waiting.email).first()
+    if user is None:
+        base = slugify(waiting.email.split("@")[0]) or "coach"
+        username, number = base, 1
+        while user_model.objects.filter(username=username).exists():
+            number += 1
+            username = f"{base}-{number}"
+        user = user_model.objects.create_user(username=username, email=waiting.email)
+    if Team.objects.filter(coach=user).exists():
+        return None
+    return user
+
+
+def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | None]:
+    """R14's replacement: the first team of the waiting list when ``waiting_list`` and the list
+    is not empty (its team and coach created, the entry marked placed), else a new dummy team.
+
+    The waiting list's rows are locked, so two replacements at once do not take the same team.
+    """
+    waiting = (
+        list(
+            WaitingListEntry.objects.select_for_update(of=("self",))
+            .filter(status=WaitingListEntry.Status.WAITING)
+            .select_related("user")
+            .order_by("registered_at", "id")
+        )
+        if waiting_list
+        else []
+    )
+    if not waiting:
+        return _dummy_team_create(), None
+    first = waiting[0]
+    team = team_create(name=_free_team_name(first.name), coach=_waiting_coach(first))
+    first.status = WaitingListEntry.Status.PLACED
+    first.team = team
+    save_valid(first)
+    return team, first
+
+
+def _replace(entry: Entry, *, waiting_list: bool, by: AbstractBaseUser | None, why: str) -> Entry:
+    team, waiting = _replacement_team(waiting_list=waiting_list)
+    new = entry_replace(entry=entry, team=team, by=by)
+    audit_record(
+        actor=by,
+        action="onr_replacement_confirm",
+        obj=entry,
+        payload={
+            "why": why,
+            "replaced_by_entry": new.pk,
+            "team": team.slug,
+            "dummy": team.is_dummy,
+            "waiting_list_entry": waiting.pk if waiting is not None else None,
+        },
+    )
+    return new
+
+
+def _locked_playing_entry(entry: Entry) -> Entry:
+    locked = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("team", "division", "season")
+        .get(pk=entry.pk)
+    )
+    if locked.replaced_at is not None:
+        raise ValidationError(
+            _("%(team)s was already replaced (R14).") % {"team": locked.team}, code="replaced"
+        )
+    return locked
+
+
+@transaction.atomic
+def onr_replacement_confirm(*, sanction: OnrSanction, by: AbstractBaseUser | None) -> Entry:
+    """An admin confirms the replacement a third ONR proposed (R14): an Elite or D2 team by a new
+    dummy team, a D3 team by the first team of the waiting list (a dummy when the list is empty —
+    the list as it is now, not as it was at the arbitration). Through
+    :func:`league.services.entry_replace`: the replacement keeps the record (points, results,
+    stocks) and takes over the games not yet played. Returns the replacement's entry."""
+    sanction = OnrSanction.objects.select_related("entry").get(pk=sanction.pk)
+    if not sanction.replacement:
+        raise ValidationError(
+            _("No replacement was proposed for this ONR: only a third ONR proposes one (R14)."),
+            code="no_replacement",
+        )
+    entry = _locked_playing_entry(sanction.entry)
+    return _replace(
+        entry, waiting_list=entry.division.tier == 3, by=by, why=f"onr_{sanction.onr_count}"
+    )
+
+
+@transaction.atomic
+def entry_replace_first_week_onr(*, entry: Entry, by: AbstractBaseUser | None) -> Entry:
+    """R14: an admin replaces a new team (one that played no earlier season) that was ONR in week
+    1, straight away, by the first team of the waiting list (a dummy team when it is empty), as
+    the rules' « replaced immediately by a team from the waiting list ». Returns the
+    replacement's entry."""
+    entry = _locked_playing_entry(entry)
+    if Entry.objects.filter(team=entry.team, season__number__lt=entry.season.number).exists():
+        raise ValidationError(
+            _("%(team)s played an earlier season: only a new team is replaced at its first ONR.")
+            % {"team": entry.team},
+            code="not_new",
+        )
+    if not OnrSanction.objects.filter(entry=entry, week=1).exists():
+        raise ValidationError(
+            _("%(team)s was not ONR in week 1 (R14).") % {"team": entry.team}, code="not_onr"
+        )
+    return _replace(entry, waiting_list=True, by=by, why="onr_week_1")

@@ -1,0 +1,277 @@
+"""From stored rows to the engine's round input: who plays, their current picks (R12), their
+stocks (R6), the WG group goals (R8); and the same input as a downloadable document (R23).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import F, Q, Sum
+from django.utils.translation import gettext as _
+
+from competitions import selectors
+from competitions.models.picks import Pick
+from competitions.models.results import FixtureResult
+from competitions.models.stocks import StockKind, StockMovement
+from competitions.models.structure import (
+    Competition,
+    Fixture,
+    Matrix,
+    Pool,
+    PoolRound,
+    Round,
+    Stage,
+)
+from competitions.selectors.entries import PLAYED
+from competitions.services.errors import NotArbitrated
+from engine import Competition as EngineCompetition
+from engine import Pick as EnginePick
+from engine import Round as EngineRound
+from engine import (
+    StockRequest,
+    TeamEntry,
+    allot_stocks,
+)
+from league.models import Entry, Season
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """What a pool round's arbitration plays, rebuilt the same way from stored data for a
+    replay: the engine's round and, per team id (a team's slug), the rows behind it."""
+
+    round: EngineRound
+    entries: Mapping[str, Entry]
+    picks: Mapping[str, Pick | None]
+    """The pick each team plays (R12, R13); ``None``: ONR or a dummy team."""
+    stocks_left: Mapping[str, tuple[int, int]]
+    """Per team, the extra goals and great saves its whole week leaves (R6), for R14."""
+
+
+def _playing_at(as_of: datetime) -> Q:
+    """Entries holding their place at ``as_of``: not yet replaced, and in place (R14)."""
+    return (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of)) & (
+        Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of)
+    )
+
+
+def _team_ids(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> list[int]:
+    """R2: the crowding pool's entries — a division's teams in the championship, the teams of the
+    round's games in a cup (the WG's group rounds: all twelve)."""
+    ids = {f.home_id for f in fixtures} | {f.away_id for f in fixtures}
+    pool = pool_round.pool
+    if pool.competition == Competition.CHAMPIONSHIP:
+        ids |= set(
+            Entry.objects.filter(season_id=pool.season_id, division_id=pool.division_id)
+            .filter(_playing_at(as_of))
+            .values_list("pk", flat=True)
+        )
+    return sorted(ids)
+
+
+def _current_picks(
+    entry_ids: Sequence[int],
+    rounds: Mapping[int, Round],
+    bounds: Mapping[tuple[int, int], datetime],
+) -> dict[tuple[int, int], Pick]:
+    """R12, R13: per (entry, round) the pick that counts — the latest by (received time, id)
+    among those received by the deadline, and those a referee entered after it — as it stood at
+    ``bounds[entry, round]`` (when that round was, or is being, arbitrated)."""
+    latest = max(bounds.values())
+    picks = (
+        Pick.objects.filter(entry_id__in=entry_ids, round_id__in=rounds, received_at__lte=latest)
+        .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=Pick.Channel.REFEREE))
+        .order_by("received_at", "id")
+    )
+    current: dict[tuple[int, int], Pick] = {}
+    for pick in picks:
+        key = (pick.entry_id, pick.round_id)
+        if key in bounds and pick.received_at <= bounds[key]:
+            current[key] = pick
+    return current
+
+
+def _stocks(
+    entry_ids: Sequence[int], season: Season, week: int, as_of: datetime
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """Per (entry, stock kind), from the ledger as it stood at ``as_of``: the balance, and the
+    balance at the start of ``week`` (the week's played and sanction movements taken out, R6)."""
+    rows = (
+        StockMovement.objects.filter(entry_id__in=entry_ids, created_at__lt=as_of)
+        .values("entry_id", "kind")
+        .annotate(
+            balance=Sum("delta"),
+            this_week=Sum("delta", filter=Q(round__season=season, round__week__gte=week)),
+        )
+        .values_list("entry_id", "kind", "balance", "this_week")
+    )
+    return {
+        (entry_id, kind): (balance, balance - (this_week or 0))
+        for entry_id, kind, balance, this_week in rows
+    }
+
+
+def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
+    """The engine's input for ``pool_round`` as it stood at ``as_of`` — the one builder behind
+    both :func:`pool_round_arbitrate` (``as_of`` = now) and :func:`pool_round_replay` (``as_of`` =
+    when it was arbitrated). Reads only; ``verify_round`` may show it.
+
+    Teams (R2), their current picks (R12, R13), what they already used in rounds before this one
+    (R7, R19, a replacement inheriting its predecessor's, R14), their stocks shared out over the
+    whole week from the week's starting balance (R6, so that the order in which pools are
+    arbitrated changes nothing), dummy teams (R14), the WG knockout's group goals (R8), the
+    matrix row (R19) and the seed (R23).
+    """
+    round = pool_round.round
+    season = round.season
+    competition = Competition(round.competition)
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    entries = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(pk__in=_team_ids(pool_round, fixtures, as_of))
+        .select_related("team", "division")
+        .order_by("pk")
+    }
+    slug = {pk: entry.team.slug for pk, entry in entries.items()}
+    used = selectors.entries_used(
+        entries=entries.values(),
+        competition=competition,
+        published_only=False,
+        before_round=round.number,
+    )
+
+    # The week's rounds each team plays (R6): this one, and those it has a game in.
+    week_rounds = {r.pk: r for r in Round.objects.filter(season=season, week=round.week)}
+    bounds: dict[tuple[int, int], datetime] = {(pk, round.pk): as_of for pk in entries}
+    others = (
+        Fixture.objects.filter(pool_round__round_id__in=week_rounds)
+        .exclude(pool_round=pool_round)
+        .filter(Q(home_id__in=entries) | Q(away_id__in=entries))
+        .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")
+    )
+    for home_id, away_id, round_id, arbitrated_at in others:
+        bound = arbitrated_at if arbitrated_at is not None and arbitrated_at < as_of else as_of
+        for entry_id in (home_id, away_id):
+            if entry_id in entries:
+                bounds[entry_id, round_id] = bound
+    picks = _current_picks(list(entries), week_rounds, bounds)
+    parsed = {key: EnginePick.parse(pick.normalized) for key, pick in picks.items()}
+    stocks = _stocks(list(entries), season, round.week, as_of)
+
+    teams: dict[str, TeamEntry] = {}
+    round_picks: dict[str, Pick | None] = {}
+    stocks_left: dict[str, tuple[int, int]] = {}
+    for pk, entry in entries.items():
+        team = slug[pk]
+        columns, extra_time, shootout = used[pk].columns, used[pk].extra_time, used[pk].shootout
+        if entry.team.is_dummy:
+            # R14: a dummy plays random legal picks as regular ones, with no stocks.
+            teams[team] = TeamEntry(None, columns, extra_time, shootout, 0, 0, dummy=True)
+            round_picks[team] = None
+            continue
+        goals, goals_before = stocks.get((pk, StockKind.EXTRA_GOALS), (0, 0))
+        saves, saves_before = stocks.get((pk, StockKind.GREAT_SAVES), (0, 0))
+        # R6: the week's requests share the stocks the team had when the week started.
+        week_picks = [(week_rounds[r], parsed[e, r]) for e, r in picks if e == pk]
+        allotment = allot_stocks(
+            [
+                StockRequest(r.engine_competition, r.number, p.extra_goals, p.great_saves)
+                for r, p in week_picks
+            ],
+            extra_goals=max(goals_before, 0),
+            great_saves=max(saves_before, 0),
+        )
+        grant = next(
+            (g for (r, _), g in zip(week_picks, allotment.grants, strict=True) if r == round),
+            None,
+        )
+        pick = picks.get((pk, round.pk))
+        teams[team] = TeamEntry(
+            parsed[pk, round.pk] if pick else None,
+            columns,
+            extra_time,
+            shootout,
+            # A pick changed after an earlier pool's arbitration this week may find less left.
+            min(grant.extra_goals, goals) if grant else 0,
+            min(grant.great_saves, saves) if grant else 0,
+        )
+        round_picks[team] = pick
+        stocks_left[team] = (
+            min(allotment.extra_goals_left or 0, goals),
+            min(allotment.great_saves_left or 0, saves),
+        )
+
+    if round.engine_competition == EngineCompetition.WG_KNOCKOUT.value:
+        for pk, goals in _group_goals(pool_round.pool, entries.values()).items():
+            teams[slug[pk]] = teams[slug[pk]]._replace(group_goals=goals)
+
+    matrix = Matrix.objects.get(season=season, competition=competition)
+    return RoundInput(
+        round=EngineRound(
+            competition=round.engine_competition,
+            seed=pool_round.seed,
+            matrix_row=selectors.matrix_row(matrix=matrix, round_number=round.number),
+            teams=teams,
+            fixtures=[(slug[f.home_id], slug[f.away_id]) for f in fixtures],
+        ),
+        entries={slug[pk]: entry for pk, entry in entries.items()},
+        picks=round_picks,
+        stocks_left=stocks_left,
+    )
+
+
+def _group_goals(pool: Pool, entries: Iterable[Entry]) -> dict[int, int]:
+    """R8: goals each team (and the team it replaced, R14) scored in the WG's group games."""
+    goals: dict[int, int] = {}
+    for entry in entries:
+        lineage = [e.pk for e in selectors.entry_lineage(entry=entry)]
+        results = FixtureResult.objects.filter(
+            fixture__pool_round__pool=pool,
+            fixture__pool_round__round__stage=Stage.GROUP,
+            fixture__pool_round__status__in=PLAYED,
+        )
+        home = results.filter(fixture__home_id__in=lineage).aggregate(n=Sum("home_goals"))["n"]
+        away = results.filter(fixture__away_id__in=lineage).aggregate(n=Sum("away_goals"))["n"]
+        goals[entry.pk] = (home or 0) + (away or 0)
+    return goals
+
+
+def pool_round_input_document(*, pool_round: PoolRound) -> dict[str, object]:
+    """The ``round`` command's input (``shared/ENGINE_CLI.md``) that plays ``pool_round`` again
+    as it was arbitrated — what :func:`pool_round_replay` plays — so that anyone can run
+    ``python -m engine round`` on it once the seed is public and compare (R23).
+
+    Reads only; raises :class:`NotArbitrated` for a pool round not played yet. The seed is in
+    it: callers show it to the public only once the pool round is published.
+    """
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
+        raise NotArbitrated(_("This round has not been arbitrated yet."))
+    given = pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round
+    teams: dict[str, dict[str, object]] = {}
+    for team, entry in given.teams.items():
+        data: dict[str, object] = {
+            "pick": None if entry.pick is None else entry.pick.notation(),
+            "used_columns": list(entry.used_columns),
+            "used_extra_time": list(entry.used_extra_time),
+            "used_shootout": list(entry.used_shootout),
+        }
+        if entry.extra_goals is not None:
+            data["extra_goals"] = entry.extra_goals
+        if entry.great_saves is not None:
+            data["great_saves"] = entry.great_saves
+        if entry.group_goals:
+            data["group_goals"] = entry.group_goals
+        if entry.dummy:
+            data["dummy"] = True
+        teams[team] = data
+    # No ``bonus_goal`` key: the bonus goal is drawn from the seed (R5), as in the arbitration.
+    return {
+        "competition": given.competition.value,
+        "seed": given.seed,
+        "matrix_row": dict(given.matrix_row),
+        "teams": teams,
+        "fixtures": [list(fixture) for fixture in given.fixtures],
+    }

@@ -1,0 +1,307 @@
+"""A season's competitions set up: matrices (R19), rounds and the calendar (R20), pools,
+pool rounds with their committed seeds (R23), the championship schedule and the cups' openings
+(R17, R18).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from competitions.models.structure import (
+    KDH_STAGES,
+    Competition,
+    Fixture,
+    Matrix,
+    MatrixCell,
+    Pool,
+    PoolMember,
+    PoolRound,
+    Round,
+    Stage,
+)
+from engine import (
+    Dice,
+    Draw,
+    commitment,
+    kdh,
+    wg,
+)
+from engine.calendar import round_robin, week_of
+from league.models import Division, Entry, Season
+from matrixhockey.db import save_valid
+
+_die = random.SystemRandom()
+
+
+@transaction.atomic
+def matrix_create(
+    *,
+    season: Season,
+    competition: Competition | str,
+    values: Mapping[int, Mapping[str, int]] | None = None,
+) -> Matrix:
+    """``competition``'s matrix for ``season``: ``values[round][column]``, or a die per cell.
+
+    R19: a row per round and a column per game of the competition, values 1–6. Given values
+    must fill the whole matrix.
+    """
+    competition = Competition(competition)
+    rules = competition.rules
+    matrix = save_valid(Matrix(season=season, competition=competition))
+    rows = range(1, rules.rounds + 1)
+    if values is None:
+        values = {row: {col: _die.randint(1, 6) for col in rules.columns} for row in rows}
+    if set(values) != set(rows) or any(set(values[row]) != set(rules.columns) for row in rows):
+        raise ValidationError(
+            _("A %(competition)s matrix has rounds 1–%(rounds)d and columns %(first)s–%(last)s.")
+            % {
+                "competition": competition.label,
+                "rounds": rules.rounds,
+                "first": rules.columns[0],
+                "last": rules.columns[-1],
+            }
+        )
+    cells = [
+        MatrixCell(matrix=matrix, round_number=row, column=col, value=values[row][col])
+        for row in rows
+        for col in rules.columns
+    ]
+    for cell in cells:
+        cell.full_clean(exclude=["matrix"], validate_unique=False, validate_constraints=False)
+    MatrixCell.objects.bulk_create(cells)
+    return matrix
+
+
+@transaction.atomic
+def round_create(
+    *,
+    season: Season,
+    competition: Competition | str,
+    number: int,
+    week: int,
+    stage: Stage | str = Stage.REGULAR,
+    deadline: datetime | None = None,
+) -> Round:
+    """A round of ``competition``; its deadline defaults to the season's for ``week`` (R13)."""
+    return save_valid(
+        Round(
+            season=season,
+            competition=Competition(competition),
+            number=number,
+            week=week,
+            stage=Stage(stage),
+            deadline=deadline or season.deadline_for_week(week),
+        )
+    )
+
+
+@transaction.atomic
+def pool_create(
+    *,
+    season: Season,
+    competition: Competition | str,
+    division: Division | None = None,
+    referees: Iterable[AbstractBaseUser] = (),
+) -> Pool:
+    """A championship division's pool (give ``division``) or a cup's pool (named after it)."""
+    competition = Competition(competition)
+    pool = save_valid(
+        Pool(
+            season=season,
+            competition=competition,
+            division=division,
+            slug=division.slug if division is not None else competition.value,
+        )
+    )
+    pool.referees.set(referees)
+    return pool
+
+
+@transaction.atomic
+def pool_round_create(*, pool: Pool, round: Round) -> PoolRound:
+    """``pool``'s part of ``round``, with a fresh secret seed and its public SHA-256 (R23)."""
+    seed = _seed(pool, round)
+    return save_valid(PoolRound(pool=pool, round=round, seed=seed, seed_hash=commitment(seed)))
+
+
+@transaction.atomic
+def fixture_create(
+    *, pool_round: PoolRound, home: Entry, away: Entry, label: Fixture.Label | str = ""
+) -> Fixture:
+    """A game of ``pool_round``; a team plays at most once per pool round."""
+    return save_valid(
+        Fixture(pool_round=pool_round, home=home, away=away, label=Fixture.Label(label))
+    )
+
+
+def _seed(pool: Pool, round: Round) -> str:
+    """A fresh secret seed for ``pool``'s part of ``round`` (R23), readable where it belongs."""
+    where = f"{round.season.number}/{pool.slug}/{round.competition}-{round.number}"
+    return f"{where}/{secrets.token_hex(16)}"
+
+
+def _pool_rounds_bulk_create(pool: Pool, rounds: Sequence[Round]) -> list[PoolRound]:
+    """``pool``'s part of each of ``rounds`` in one insert, each with its seed commitment."""
+    pool_rounds = []
+    for round in rounds:
+        seed = _seed(pool, round)
+        pool_rounds.append(PoolRound(pool=pool, round=round, seed=seed, seed_hash=commitment(seed)))
+    return PoolRound.objects.bulk_create(pool_rounds)
+
+
+def _fixtures_bulk_create(
+    pool_round: PoolRound,
+    games: Iterable[tuple[str, str]],
+    entries: Mapping[str, Entry],
+    labels: Sequence[str] = (),
+) -> list[Fixture]:
+    """The drawn or scheduled games (team ids → entries) of ``pool_round``, in order."""
+    fixtures = [
+        Fixture(
+            pool_round=pool_round,
+            home=entries[home],
+            away=entries[away],
+            label=labels[index] if labels else Fixture.Label.NONE,
+        )
+        for index, (home, away) in enumerate(games)
+    ]
+    return Fixture.objects.bulk_create(fixtures)
+
+
+def _log(seed: str, draws: Iterable[Draw]) -> list[dict[str, object]]:
+    """Draws for a draw log: each names the seed of the generator that made it, so anyone can
+    re-run it once the seed is public (R23)."""
+    return [{"seed": seed, **draw.as_dict()} for draw in draws]
+
+
+_KDH_STAGES_BY_GAMES = {
+    32: Stage.ROUND_OF_64,
+    16: Stage.ROUND_OF_32,
+    8: Stage.ROUND_OF_16,
+    4: Stage.QUARTER_FINAL,
+    2: Stage.SEMI_FINAL,
+    1: Stage.FINAL,
+}
+
+
+@transaction.atomic
+def season_rounds_create(*, season: Season) -> list[Round]:
+    """Every round of ``season``'s three competitions, with its week (R20, the engine's calendar)
+    and its deadline (R13): championship 1–11, KDH 1–7 (the qualifying round first, R17), WG
+    1–8 (six group rounds, the semi-finals, the final week, R18)."""
+    stages = {
+        Competition.CHAMPIONSHIP: [Stage.REGULAR] * Competition.CHAMPIONSHIP.rules.rounds,
+        Competition.KDH: KDH_STAGES,
+        Competition.WG: [Stage.GROUP] * wg.GROUP_ROUNDS + [Stage.SEMI_FINAL, Stage.FINAL],
+    }
+    rounds = []
+    for competition, competition_stages in stages.items():
+        for number, stage in enumerate(competition_stages, start=1):
+            week = week_of(competition.value, number)
+            rounds.append(
+                Round(
+                    season=season,
+                    competition=competition,
+                    number=number,
+                    week=week,
+                    stage=stage,
+                    deadline=season.deadline_for_week(week),
+                )
+            )
+    return Round.objects.bulk_create(rounds)
+
+
+@transaction.atomic
+def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
+    """The division's whole championship (R20): a round robin of its teams by code, every round's
+    pool round (with its seed commitment, R23) and games. The rounds must exist."""
+    entries = list(
+        Entry.objects.filter(
+            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+        )
+        .select_related("team")
+        .order_by("code")
+    )
+    by_id = {entry.team.slug: entry for entry in entries}
+    schedule = round_robin([entry.team.slug for entry in entries])
+    rounds = list(
+        Round.objects.filter(season_id=pool.season_id, competition=Competition.CHAMPIONSHIP)
+        .select_related("season")
+        .order_by("number")
+    )
+    pool_rounds = _pool_rounds_bulk_create(pool, rounds[: len(schedule)])
+    for pool_round, games in zip(pool_rounds, schedule, strict=True):
+        _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    return pool_rounds
+
+
+@transaction.atomic
+def kdh_start(*, pool: Pool) -> PoolRound:
+    """The KDH's field and first round (R17): every playing team enters (a member of the pool);
+    the teams with the highest D3 codes play the qualifying round, drawn at random.
+
+    The draws come from the first pool round's seed (``<seed>/opening-draw``) and open its draw
+    log, so they can be checked once it is published (R23).
+    """
+    entries = list(
+        Entry.objects.filter(season_id=pool.season_id, replaced_at__isnull=True).select_related(
+            "team", "division"
+        )
+    )
+    PoolMember.objects.bulk_create([PoolMember(pool=pool, entry=entry) for entry in entries])
+    by_id = {entry.team.slug: entry for entry in entries}
+    first = Round.objects.select_related("season").get(
+        season_id=pool.season_id, competition=Competition.KDH, number=1
+    )
+    (pool_round,) = _pool_rounds_bulk_create(pool, [first])
+    dice = Dice(f"{pool_round.seed}/opening-draw")
+    field = [kdh.Entrant(e.team.slug, e.division.tier, e.code) for e in entries]
+    split = kdh.split_field(field, dice)
+    teams = split.qualifying or split.exempt
+    games = kdh.draw_pairings(teams, dice, what="kdh.pairings.1")
+    _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    pool_round.draw_log = _log(dice.seed, dice.draws)
+    pool_round.save(update_fields=["draw_log"])
+    return pool_round
+
+
+@transaction.atomic
+def wg_start(*, pool: Pool, entries: Sequence[Entry]) -> list[PoolRound]:
+    """The WG's twelve (R18; the first season an admin's choice), its three groups drawn at random
+    and the six group rounds' games (a double round robin per group).
+
+    The draw comes from the first pool round's seed (``<seed>/opening-draw``) and opens its draw
+    log (R23).
+    """
+    by_id = {entry.team.slug: entry for entry in entries}
+    teams = wg.admin_qualifiers([entry.team.slug for entry in entries])
+    rounds = list(
+        Round.objects.filter(
+            season_id=pool.season_id, competition=Competition.WG, stage=Stage.GROUP
+        )
+        .select_related("season")
+        .order_by("number")
+    )
+    pool_rounds = _pool_rounds_bulk_create(pool, rounds)
+    dice = Dice(f"{pool_rounds[0].seed}/opening-draw")
+    groups = wg.draw_groups(teams, dice)
+    PoolMember.objects.bulk_create(
+        [
+            PoolMember(pool=pool, entry=by_id[team], group=name)
+            for name, group in zip(wg.GROUP_NAMES, groups, strict=True)
+            for team in group
+        ]
+    )
+    for pool_round, games in zip(pool_rounds, wg.group_rounds(groups), strict=True):
+        _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    pool_rounds[0].draw_log = _log(dice.seed, dice.draws)
+    pool_rounds[0].save(update_fields=["draw_log"])
+    return pool_rounds

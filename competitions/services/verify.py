@@ -1,0 +1,131 @@
+"""R23 verification: a stored round replayed from its stored input and compared with what
+was stored, difference by difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from competitions.models.results import TeamResult
+from competitions.models.structure import PoolRound
+from competitions.selectors.results import PlayedPick
+from competitions.services.arbitration import pool_round_replay
+from engine import (
+    commitment,
+)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`pool_round_verify` found: each difference between the stored results and a
+    replay, in words (empty when everything matches)."""
+
+    pool_round: PoolRound
+    differences: tuple[str, ...]
+
+    @property
+    def matches(self) -> bool:
+        return not self.differences
+
+
+_TEAM_FIELDS = (
+    "column",
+    "extra_time",
+    "shootout",
+    "extra_goals_used",
+    "great_saves_used",
+    "onr",
+    "redrawn",
+    "bonus_goal",
+    "goals",
+    "display",
+)
+
+
+_MATCH_FIELDS = ("home", "away", "home_goals", "away_goals", "decided", "winner")
+
+
+def pool_round_verify(*, pool_round: PoolRound) -> Verification:
+    """R23: play ``pool_round`` again from stored data (:func:`pool_round_replay`) and compare
+    every team result, game, the bonus goal and every draw of the arbitration with what is
+    stored; the seed is checked against its published SHA-256 too.
+
+    Reads only; raises :class:`NotArbitrated` for a pool round not played yet. The cups' draws
+    for the next round (``<seed>/next-round-draw``, ``<seed>/opening-draw``) are logged with
+    their own seed and are not replayed here.
+    """
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    replay = pool_round_replay(pool_round=pool_round)
+    differences: list[str] = []
+    if commitment(pool_round.seed) != pool_round.seed_hash:
+        differences.append("seed: its SHA-256 is not the published seed_hash")
+
+    def compare(where: str, stored: Mapping[str, object], replayed: Mapping[str, object]) -> None:
+        for name, value in stored.items():
+            if replayed[name] != value:
+                differences.append(f"{where}: {name} stored {value!r}, replayed {replayed[name]!r}")
+
+    rows = TeamResult.objects.filter(pool_round=pool_round).select_related("entry__team")
+    stored_teams = {row.entry.team.slug: PlayedPick.of(row).as_dict() for row in rows}
+    for team in sorted(set(stored_teams) | set(replay.teams)):
+        if team not in replay.teams:
+            differences.append(f"team {team}: stored, but it does not play in the replay")
+        elif team not in stored_teams:
+            differences.append(f"team {team}: plays in the replay, but has no stored result")
+        else:
+            replayed = replay.teams[team]
+            compare(
+                f"team {team}",
+                stored_teams[team],
+                {name: getattr(replayed, name) for name in _TEAM_FIELDS},
+            )
+
+    fixtures = list(
+        pool_round.fixtures.select_related(
+            "home__team", "away__team", "result__winner__team"
+        ).order_by("id")
+    )
+    if len(fixtures) != len(replay.matches):
+        differences.append(f"games: {len(fixtures)} stored, {len(replay.matches)} in the replay")
+    pairs = zip(fixtures, replay.matches, strict=False)  # a count mismatch is reported above
+    for number, (fixture, match) in enumerate(pairs, start=1):
+        result = getattr(fixture, "result", None)
+        if result is None:
+            differences.append(f"game {number}: no stored result")
+            continue
+        compare(
+            f"game {number}",
+            {
+                "home": fixture.home.team.slug,
+                "away": fixture.away.team.slug,
+                "home_goals": result.home_goals,
+                "away_goals": result.away_goals,
+                "decided": result.decided,
+                "winner": None if result.winner is None else result.winner.team.slug,
+            },
+            match.as_dict(),
+        )
+
+    stored_bonus = [team for team, played in stored_teams.items() if played["bonus_goal"]]
+    replayed_bonus = [replay.bonus_goal] if replay.bonus_goal else []
+    if stored_bonus != replayed_bonus:
+        differences.append(f"bonus goal: stored {stored_bonus!r}, replayed {replayed_bonus!r}")
+
+    # The arbitration's own draws carry the pool round's seed (R23); the cups' opening and
+    # next-round draws carry seeds of their own.
+    stored_draws = [
+        (draw["what"], list(draw["options"]), draw["result"])
+        for draw in pool_round.draw_log
+        if draw.get("seed") == pool_round.seed
+    ]
+    replayed_draws = [(draw.what, list(draw.options), draw.result) for draw in replay.draws]
+    draws = zip(stored_draws, replayed_draws, strict=False)  # a count mismatch is reported below
+    for number, (stored, replayed) in enumerate(draws, start=1):
+        if stored != replayed:
+            differences.append(f"draw {number}: stored {stored!r}, replayed {replayed!r}")
+    if len(stored_draws) != len(replayed_draws):
+        differences.append(
+            f"draws: {len(stored_draws)} stored, {len(replayed_draws)} in the replay"
+        )
+    return Verification(pool_round=pool_round, differences=tuple(differences))

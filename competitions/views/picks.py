@@ -1,0 +1,272 @@
+"""The coach's pick pages and infos équipes.
+
+Views stay thin: they read through selectors, write through services and render. Secrecy: no
+page here shows a pick of another team (the pick page is the coach's own team's; infos équipes
+reads published rounds only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_POST
+
+from competitions import services
+from competitions.forms import PickForm
+from competitions.models import Competition, Pick, Pool, Round
+from competitions.selectors import (
+    EntryChoices,
+    OpenRound,
+    entry_choices,
+    pick_history,
+    pool_infos,
+    team_rounds_open,
+)
+from competitions.services import DeadlinePassed, PickRejected
+from league.models import Entry, Team
+from league.selectors import season_current
+
+SENT_PICK_SESSION_KEY = "league.sent_pick"
+
+
+@dataclass
+class RoundCard:
+    """One open round on the pick page: its form, what the team has left, what it sent."""
+
+    open_round: OpenRound
+    form: PickForm
+    choices: EntryChoices
+    history: list[Pick]
+    anchor: str
+
+    @property
+    def round(self) -> Round:
+        return self.open_round.round
+
+    @property
+    def current(self) -> Pick | None:
+        return self.history[0] if self.history else None
+
+
+@dataclass
+class Refused:
+    """A pick refused for a round that is no longer on the page (its deadline passed)."""
+
+    round: Round
+    pick: str
+    message: str
+
+
+def _anchor(round: Round) -> str:
+    return f"{round.competition}-{round.number}"
+
+
+def _team_of(user: AbstractBaseUser) -> Team | None:
+    return Team.objects.filter(coach=user).first()
+
+
+def _picks_page(
+    request: HttpRequest,
+    team: Team,
+    *,
+    bound: PickForm | None = None,
+    bound_round: Round | None = None,
+    refused: Refused | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    weeks = team_rounds_open(team=team)
+    season = season_current()
+    zone = ZoneInfo(season.time_zone) if season else ZoneInfo(settings.TIME_ZONE)
+    cards_by_week = []
+    for week in weeks:
+        cards = []
+        for open_round in week.rounds:
+            round = open_round.round
+            choices = entry_choices(
+                entry=open_round.entry, competition=round.competition, published_only=False
+            )
+            if bound is not None and bound_round is not None and bound_round.pk == round.pk:
+                form = bound
+            else:
+                form = PickForm(choices=choices, prefix=_anchor(round))
+            history = list(pick_history(entry=open_round.entry, round=round))
+            cards.append(
+                RoundCard(
+                    open_round=open_round,
+                    form=form,
+                    choices=choices,
+                    history=history,
+                    anchor=_anchor(round),
+                )
+            )
+        cards_by_week.append((week, cards))
+    sent = None
+    sent_id = request.session.pop(SENT_PICK_SESSION_KEY, None)
+    if sent_id is not None:
+        sent = (
+            Pick.objects.filter(pk=sent_id, entry__team=team)
+            .select_related("round__season", "entry__team")
+            .first()
+        )
+    context = {
+        "team": team,
+        "weeks": cards_by_week,
+        "sent": sent,
+        "refused": refused,
+        "zone": zone,
+        "now": timezone.now(),
+        "countdown_labels": {
+            "days": pgettext("short for days, in a countdown", "d"),
+            "hours": pgettext("short for hours, in a countdown", "h"),
+            "minutes": pgettext("short for minutes, in a countdown", "min"),
+            "seconds": pgettext("short for seconds, in a countdown", "s"),
+            "closed": _("Deadline passed: picks are closed."),
+        },
+    }
+    return render(request, "league/picks.html", context, status=status)
+
+
+@login_required
+def picks(request: HttpRequest) -> HttpResponse:
+    """The coach's open rounds, by week, each with its pick form, current pick and history."""
+    team = _team_of(request.user)
+    if team is None:
+        return render(request, "league/picks_no_team.html")
+    return _picks_page(request, team)
+
+
+@login_required
+@require_POST
+def pick_send(request: HttpRequest, competition: str, number: int) -> HttpResponse:
+    """Send one round's pick (post/redirect/get): the receipt on the page and by email."""
+    team = _team_of(request.user)
+    if team is None:
+        return render(request, "league/picks_no_team.html", status=403)
+    season = season_current()
+    round = get_object_or_404(
+        Round.objects.select_related("season"),
+        season=season,
+        competition=competition,
+        number=number,
+    )
+    entry = get_object_or_404(Entry, season=season, team=team, replaced_at__isnull=True)
+    choices = entry_choices(entry=entry, competition=round.competition, published_only=False)
+    form = PickForm(request.POST, choices=choices, prefix=_anchor(round))
+    if form.is_valid():
+        try:
+            pick = services.pick_send(
+                team=team,
+                round=round,
+                notation=form.cleaned_data["pick"],
+                entered_by=request.user,
+            )
+        except PickRejected as error:
+            if isinstance(error, DeadlinePassed):
+                refused = Refused(
+                    round=round, pick=form.cleaned_data["pick"], message=error.message
+                )
+                return _picks_page(request, team, refused=refused, status=409)
+            form.add_error(None, error)
+        else:
+            request.session[SENT_PICK_SESSION_KEY] = pick.pk
+            return redirect(reverse("picks") + "#receipt")
+    return _picks_page(request, team, bound=form, bound_round=round, status=400)
+
+
+@dataclass
+class InfosRow:
+    """One team's line of « infos équipes »: what it has left after the published rounds."""
+
+    entry: Entry
+    choices: EntryChoices
+    is_mine: bool
+
+    def column_flags(self, columns: tuple[str, ...]) -> list[tuple[str, bool]]:
+        left = set(self.choices.columns)
+        return [(c, c in left) for c in columns]
+
+    def counts(self, values: list[str], left: dict[str, int]) -> list[tuple[str, int]]:
+        return [(v, left.get(v, 0)) for v in values]
+
+
+def infos_index(request: HttpRequest) -> HttpResponse:
+    """Infos équipes: the coach's own division, or the Elite."""
+    season = season_current()
+    if season is None:
+        raise Http404(_("No season is under way."))
+    entry = None
+    if request.user.is_authenticated:
+        entry = Entry.objects.filter(
+            season=season, team__coach=request.user, replaced_at__isnull=True
+        ).first()
+    pools = Pool.objects.filter(season=season, competition=Competition.CHAMPIONSHIP)
+    pool = (pools.filter(division=entry.division).first() if entry else None) or pools.order_by(
+        "division__tier", "division__group"
+    ).first()
+    if pool is None:
+        raise Http404(_("No pool is set up this season."))
+    return redirect("infos", competition=pool.competition, pool=pool.slug)
+
+
+def infos(request: HttpRequest, competition: str, pool: str) -> HttpResponse:
+    """« Infos équipes » (public): for every team of a pool, the columns, extra-time and shootout
+    values and stocks it has left after the *published* rounds — nothing of unpublished ones."""
+    season = season_current()
+    if season is None:
+        raise Http404(_("No season is under way."))
+    table = pool_infos(season=season, competition=competition, pool_slug=pool)
+    if table is None:
+        raise Http404(_("No such pool this season."))
+    competition = Competition(competition)
+    rules = competition.rules
+    entries = {
+        e.team.slug: e
+        for e in Entry.objects.filter(
+            season=season, team__slug__in=list(table), replaced_at__isnull=True
+        ).select_related("team", "division")
+    }
+    mine = request.user.pk if request.user.is_authenticated else None
+    rows = [
+        InfosRow(entry=entries[slug], choices=choices, is_mine=entries[slug].team.coach_id == mine)
+        for slug, choices in table.items()
+        if slug in entries
+    ]
+    extra_time_values = sorted(rules.extra_time_quota, key=lambda v: (v == "X", v))
+    shootout_values = sorted(rules.shootout_quota or {}, key=lambda v: (v == "X", v))
+    pools = list(
+        Pool.objects.filter(season=season)
+        .select_related("division")
+        .order_by("competition", "division__tier", "division__group")
+    )
+    here = next(p for p in pools if p.competition == competition and p.slug == pool)
+    context = {
+        "season": season,
+        "competition": competition,
+        "pool_slug": pool,
+        "pool_name": here.division.name if here.division else competition.label,
+        "pools": pools,
+        "columns": rules.columns,
+        "extra_time_values": extra_time_values,
+        "shootout_values": shootout_values,
+        "has_great_saves": rules.great_saves,
+        "rows": [
+            {
+                "row": row,
+                "columns": row.column_flags(rules.columns),
+                "extra_time": row.counts(extra_time_values, row.choices.extra_time),
+                "shootout": row.counts(shootout_values, row.choices.shootout),
+            }
+            for row in rows
+        ],
+    }
+    return render(request, "league/infos.html", context)

@@ -1,0 +1,27 @@
+"""The registry's writes, one module per concern, all importable from here."""
+
+from league.services.accounts import (
+    api_token_obtain,
+)
+from league.services.audit import (
+    audit_record,
+)
+from league.services.seasons import (
+    STANDARD_DIVISIONS,
+    divisions_create_standard,
+    season_create,
+    season_make_current,
+)
+from league.services.teams import (
+    team_create,
+)
+
+__all__ = [
+    "STANDARD_DIVISIONS",
+    "api_token_obtain",
+    "audit_record",
+    "divisions_create_standard",
+    "season_create",
+    "season_make_current",
+    "team_create",
+]

@@ -1,0 +1,310 @@
+"""The league's emails, as healthchecks does them: one helper, one small function per kind.
+
+:func:`email_send` renders ``templates/emails/<name>-subject.txt``, ``<name>-body.txt`` and
+``<name>-body.html`` in the recipient's language, stores the result in the outbox
+(:class:`~league.models.OutboundEmail`) and, once the transaction commits, asks a Celery task to
+deliver it (``mail.tasks.email_deliver``). The task calls :func:`email_deliver`; while the mail
+server fails it retries with backoff, so mail is delayed, never lost.
+
+Each kind of email is a small function (``email_pick_receipt``…) that picks the recipient, the
+language and the context, and calls :func:`email_send`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from competitions.models import LatePick, Pick, PoolRound
+from competitions.selectors import pool_round_results
+from league.models import AuditLog, Language
+from league.selectors import season_current, user_language
+from league.services import audit_record
+from mail.models import OutboundEmail
+from matrixhockey.celery import app as celery_app
+from matrixhockey.site import site_url
+
+logger = logging.getLogger(__name__)
+
+DELIVER_TASK = "mail.email_deliver"
+"""The Celery task that delivers one outbox email (:func:`mail.tasks.email_deliver`)."""
+STALE_QUEUED_AFTER = timedelta(minutes=10)
+"""A queued email older than this whose task was lost (broker down) is queued again."""
+
+
+class EmailDeliveryFailed(Exception):
+    """The mail server refused or could not be reached; the email stays queued for a retry."""
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def email_send(
+    *,
+    template: str,
+    to: str | list[str],
+    context: dict[str, object],
+    language: str,
+    reply_to: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> OutboundEmail:
+    """Render ``emails/<template>-*`` in ``language``, store it in the outbox and queue it.
+
+    The subject is one line whatever the template's line breaks. The email goes out once the
+    caller's transaction commits (nothing is sent for a rolled-back action).
+    """
+    language = Language(language).value
+    recipients = [to] if isinstance(to, str) else list(to)
+    context = {"league_name": settings.LEAGUE_NAME, "site_url": site_url("/"), **context}
+    with translation.override(language):
+        subject = _one_line(render_to_string(f"emails/{template}-subject.txt", context))
+        body_text = render_to_string(f"emails/{template}-body.txt", context).strip() + "\n"
+        body_html = render_to_string(f"emails/{template}-body.html", context)
+    email = OutboundEmail.objects.create(
+        template=template,
+        language=language,
+        to=recipients,
+        reply_to=list(reply_to or []),
+        headers=dict(headers or {}),
+        subject=subject[:255],
+        body_text=body_text,
+        body_html=body_html,
+    )
+    email_enqueue(email=email)
+    return email
+
+
+def email_enqueue(*, email: OutboundEmail) -> None:
+    """Ask a worker to deliver ``email`` once the current transaction commits.
+
+    If the broker cannot take the task, the email stays queued: :func:`emails_requeue_stale`
+    (run by beat) queues it again later.
+    """
+
+    def enqueue() -> None:
+        try:
+            # By its registered name: the task module imports this one (MailConfig.ready loads it).
+            celery_app.tasks[DELIVER_TASK].delay(email.pk)
+        except Exception:  # the broker is down: the row is the source of truth, beat retries
+            logger.exception("Could not queue email %s; it stays queued", email.pk)
+
+    transaction.on_commit(enqueue)
+
+
+def email_deliver(*, email_id: int) -> OutboundEmail | None:
+    """Send queued email ``email_id`` through Django's email backend.
+
+    The row is locked while it is sent (``skip_locked``: a second worker finds nothing to do),
+    so it goes out once. On an SMTP or connection error the attempt and the error are recorded,
+    the row stays ``queued`` and :class:`EmailDeliveryFailed` tells the task to retry. Returns
+    the email, or ``None`` when there was nothing to send (already sent, failed, or being sent).
+    """
+    with transaction.atomic():
+        email = (
+            OutboundEmail.objects.select_for_update(skip_locked=True)
+            .filter(pk=email_id, status=OutboundEmail.Status.QUEUED)
+            .first()
+        )
+        if email is None:
+            return None
+        message = EmailMultiAlternatives(
+            subject=email.subject,
+            body=email.body_text,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=email.to,
+            reply_to=email.reply_to or None,
+            headers=email.headers or None,
+        )
+        if email.body_html:
+            message.attach_alternative(email.body_html, "text/html")
+        email.attempts += 1
+        try:
+            message.send(fail_silently=False)
+        except OSError as error:  # smtplib.SMTPException and socket errors are OSErrors
+            failure = f"{type(error).__name__}: {error}"
+        else:
+            email.status = OutboundEmail.Status.SENT
+            email.sent_at = timezone.now()
+            email.last_error = ""
+            email.save(update_fields=["status", "sent_at", "attempts", "last_error"])
+            return email
+        email.last_error = failure
+        email.save(update_fields=["attempts", "last_error"])
+    raise EmailDeliveryFailed(failure)
+
+
+def email_mark_failed(*, email_id: int) -> None:
+    """The retries ran out: the email is ``failed`` (kept, and an admin can resend it)."""
+    OutboundEmail.objects.filter(pk=email_id, status=OutboundEmail.Status.QUEUED).update(
+        status=OutboundEmail.Status.FAILED
+    )
+
+
+@transaction.atomic
+def email_resend(*, email: OutboundEmail) -> OutboundEmail:
+    """Queue ``email`` again (an admin's action): the same content, to the same people.
+
+    A sent email goes out once more; a queued one is only queued again.
+    """
+    email = OutboundEmail.objects.select_for_update().get(pk=email.pk)
+    email.status = OutboundEmail.Status.QUEUED
+    email.sent_at = None
+    email.save(update_fields=["status", "sent_at"])
+    email_enqueue(email=email)
+    return email
+
+
+def emails_requeue_stale(*, older_than: timedelta = STALE_QUEUED_AFTER) -> int:
+    """Queue again the emails never tried ``older_than`` after being queued (their task was
+    lost, e.g. the broker was down). Emails already tried have a retry on its way."""
+    stale = OutboundEmail.objects.filter(
+        status=OutboundEmail.Status.QUEUED,
+        attempts=0,
+        created_at__lt=timezone.now() - older_than,
+    )
+    count = 0
+    for email in stale.only("pk"):
+        email_enqueue(email=email)
+        count += 1
+    return count
+
+
+# --- One function per kind of email --------------------------------------------------------------
+
+
+def email_pick_receipt(*, pick: Pick) -> OutboundEmail | None:
+    """The receipt of a received pick, to the team's coach in their language.
+
+    Only the team's own coach gets it (a pick is secret until its round is published). Nothing
+    is sent for a team without a coach or a coach without an address.
+    """
+    coach = pick.entry.team.coach
+    if coach is None or not coach.email:
+        return None
+    zone = ZoneInfo(pick.round.season.time_zone)
+    return email_send(
+        template="pick-receipt",
+        to=coach.email,
+        language=user_language(coach),
+        context={
+            "coach": coach,
+            "team": pick.entry.team,
+            "round": pick.round,
+            "pick": pick,
+            "received_at": timezone.localtime(pick.received_at, zone),
+            "deadline": timezone.localtime(pick.round.deadline, zone),
+            "time_zone": pick.round.season.time_zone,
+            "picks_url": site_url(reverse("picks")),
+        },
+    )
+
+
+RESULTS_EMAILED = "results_emailed"
+"""The audit-log action that records a publication's results emails (once per publication)."""
+
+
+def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
+    """The results of a published pool round, to every coach of a team that played it — a
+    division's twelve, a cup round's teams; dummy teams have no coach — one email each, in the
+    coach's language, their own game first, with links to the results page (seed and draws,
+    R23) and the standings or the cup's bracket. Nothing before publication.
+
+    Once per publication, whoever calls: the pool round's row is locked and an audit-log record
+    (:data:`RESULTS_EMAILED`, with the publication's time) is written with the emails, so a
+    receiver that fires twice, or two at once, sends nothing the second time. A round voided
+    and published again is a new publication: its new results are sent.
+    """
+
+    with transaction.atomic():
+        locked = PoolRound.objects.select_for_update().get(pk=pool_round.pk)
+        if not locked.is_published or locked.published_at is None:
+            return []
+        published_at = locked.published_at.isoformat()
+        done = AuditLog.objects.filter(
+            action=RESULTS_EMAILED,
+            content_type=ContentType.objects.get_for_model(PoolRound),
+            object_id=str(locked.pk),
+            payload__published_at=published_at,
+        )
+        if done.exists():
+            return []
+        results = pool_round_results(pool_round=locked)
+        pool = locked.pool
+        round = locked.round
+        where = [pool.competition, pool.slug, round.number]
+        emails = []
+        for played in results.teams:
+            coach = played.entry.team.coach
+            if coach is None or not coach.email:
+                continue
+            mine = [game for game in results.games if game.involves(played.entry.pk)]
+            others = [game for game in results.games if not game.involves(played.entry.pk)]
+            emails.append(
+                email_send(
+                    template="results-published",
+                    to=coach.email,
+                    language=user_language(coach),
+                    context={
+                        "coach": coach,
+                        "team": played.entry.team,
+                        "round": round,
+                        "pool": pool,
+                        "results": results,
+                        "my_game": mine[0] if mine else None,
+                        "other_games": others,
+                        "results_url": site_url(reverse("results_pool_round", args=where)),
+                        "standings_url": site_url(reverse("standings", args=[pool.slug])),
+                    },
+                )
+            )
+        audit_record(
+            actor=None,
+            action=RESULTS_EMAILED,
+            obj=locked,
+            payload={"published_at": published_at, "emails": len(emails)},
+        )
+    return emails
+
+
+def email_times(received_at: datetime) -> dict[str, object]:
+    """What a reply about a pick by email says of time: when it was received, in the season's
+    time zone, and where to pick on the web."""
+    season = season_current()
+    zone = season.time_zone if season is not None else "Europe/Paris"
+    return {
+        "received_at": timezone.localtime(received_at, ZoneInfo(zone)),
+        "time_zone": zone,
+        "picks_url": site_url(reverse("picks")),
+    }
+
+
+def email_late_pick_rejected(*, late_pick: LatePick) -> OutboundEmail | None:
+    """R13: tell the coach that a referee refused the pick they emailed after the deadline."""
+    coach = late_pick.entry.team.coach
+    if coach is None or not coach.email:
+        return None
+    return email_send(
+        template="pick-reply",
+        to=coach.email,
+        language=user_language(coach),
+        context={
+            "kind": "late_rejected",
+            "coach": coach,
+            "team": late_pick.entry.team,
+            "round": late_pick.round,
+            "notation": late_pick.notation,
+            **email_times(late_pick.received_at),
+        },
+        headers={"Auto-Submitted": "auto-generated"},
+    )

@@ -1,0 +1,405 @@
+"""Picks by email: one message read once per Message-ID, its sender authenticated, each pick
+line stored (or queued for the referee after the deadline, R13), the coach answered in their
+language; and the mailbox fetched.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from competitions.models import (
+    Competition,
+    LatePick,
+    Pick,
+    Round,
+)
+from competitions.services.picks import DeadlinePassed, PickRejected, _late_pick_check, pick_submit
+from league import selectors
+from league.models import Entry, Language, Team
+from league.selectors import user_language
+from mail import inbound as mail_picks
+from mail.emails import email_send, email_times
+from mail.models import InboundEmail, OutboundEmail
+from matrixhockey.db import save_valid
+
+logger = logging.getLogger(__name__)
+
+
+EMAIL_DUPLICATE = "duplicate"
+"""What :func:`email_ingest` reports for a Message-ID already ingested: nothing done again."""
+
+
+FORGED_NOTICE_INTERVAL = timedelta(days=1)
+"""At most one « a message in your name was refused » notice per coach in this time."""
+
+
+@dataclass(frozen=True)
+class EmailLineResult:
+    """What became of one pick line of an email."""
+
+    text: str
+    competition: str
+    round_number: int | None
+    status: str
+    """``recorded``, ``late`` (in the referee's queue, R13) or ``error``."""
+    normalized: str = ""
+    receipt: str = ""
+    message: str = ""
+    code: str = ""
+    """Why a line is an error: :class:`PickRejected`'s code (``notation``, ``deadline``…),
+    ``line`` for a line that does not read, or ``round`` when no round fits."""
+
+    @property
+    def competition_label(self) -> str:
+        return str(Competition(self.competition).label)
+
+
+@dataclass
+class EmailIngestResult:
+    """What :func:`email_ingest` did with one message."""
+
+    message_id: str
+    outcome: str
+    """An :class:`InboundEmail.Outcome` value, or :data:`EMAIL_DUPLICATE`."""
+    sender: str
+    received_at: datetime
+    reason: str = ""
+    lines: list[EmailLineResult] = field(default_factory=list)
+    replied_to: list[str] = field(default_factory=list)
+
+
+def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIngestResult:
+    """Read one email of picks (RFC 5322 bytes) and do what it asks, once per Message-ID.
+
+    ``received_at`` is when the league's mail server got the message (the mailbox's
+    INTERNALDATE); without it, the date of the newest ``Received`` header (the one that server
+    added), else now; never later than now. That time decides the deadline (R13) — the ``Date``
+    header is only the sender's claim.
+
+    In order: a Message-ID already ingested → nothing (``duplicate``, no second reply); a
+    machine's message (auto-reply, bounce, list) → ignored, no reply; not exactly one ``From``
+    address → refused, no reply; an address that is not exactly one coach's → no pick, one polite
+    reply per address, only when the mail server authenticated the sender (no backscatter); a
+    coach's address that the mail server does not vouch for (``mail_picks.authentication_verdict``)
+    → no pick, and at most one notice a day to the coach's registered address, never to the
+    sender or its ``Reply-To``. Otherwise each pick line goes to :func:`pick_submit` (channel
+    email, R12), a line past the deadline to the referee's queue (:class:`LatePick`, R13), and
+    the coach gets one reply, at their registered address, in their language.
+    """
+    message = mail_picks.message_parse(raw)
+    now = timezone.now()
+    claimed = received_at or mail_picks.received_time(message)
+    result = EmailIngestResult(
+        message_id=mail_picks.message_id(message, raw),
+        outcome=InboundEmail.Outcome.PROCESSED,
+        sender=", ".join(mail_picks.sender_addresses(message)),
+        received_at=now if claimed is None or claimed > now else claimed,
+    )
+    with transaction.atomic():
+        try:
+            # The unique Message-ID is the lock: a second ingestion (even a concurrent one)
+            # fails here and does nothing.
+            with transaction.atomic():
+                inbound = InboundEmail.objects.create(
+                    message_id=result.message_id,
+                    sender=result.sender[:254],
+                    subject=mail_picks.message_subject(message),
+                    received_at=result.received_at,
+                    outcome=result.outcome,
+                )
+        except IntegrityError:
+            result.outcome = EMAIL_DUPLICATE
+            result.reason = "this Message-ID was already ingested"
+            return result
+        inbound.reply = _email_handle(message=message, inbound=inbound, result=result)
+        inbound.outcome = result.outcome
+        inbound.report = [
+            {
+                "line": line.text,
+                "competition": line.competition,
+                "round": line.round_number,
+                "status": line.status,
+                "pick": line.normalized,
+                "message": line.message,
+                "code": line.code,
+            }
+            for line in result.lines
+        ]
+        inbound.save()
+    return result
+
+
+def _email_handle(
+    *, message: EmailMessage, inbound: InboundEmail, result: EmailIngestResult
+) -> OutboundEmail | None:
+    """Decide on ``message`` (see :func:`email_ingest`); the reply sent, if any."""
+    Outcome = InboundEmail.Outcome
+    automatic = mail_picks.automatic_reason(message)
+    if automatic is not None:
+        result.outcome, result.reason = Outcome.AUTOMATIC, f"not answered: {automatic}"
+        return None
+    senders = mail_picks.sender_addresses(message)
+    if len(senders) != 1:
+        result.outcome = Outcome.BAD_SENDER
+        result.reason = f"{len(senders)} From addresses: no single sender"
+        return None
+    address = senders[0]
+    verdict = mail_picks.authentication_verdict(message, from_address=address)
+    inbound.authentication = verdict.reason[:300]
+    users = list(get_user_model().objects.filter(email__iexact=address, is_active=True)[:2])
+    team = Team.objects.filter(coach=users[0]).first() if len(users) == 1 else None
+    if team is None:
+        result.outcome = Outcome.UNKNOWN_SENDER
+        result.reason = f"{address} is not exactly one coach's address"
+        return _email_reply_unknown(
+            message=message, address=address, verdict=verdict, result=result
+        )
+    coach = users[0]
+    inbound.user = coach
+    if not verdict.trusted:
+        result.outcome, result.reason = Outcome.FORGED, verdict.reason
+        logger.warning(
+            "Email %s in the name of %s refused: %s", result.message_id, address, verdict.reason
+        )
+        return _email_notice_forged(coach=coach, result=result)
+    language = user_language(coach)
+    with translation.override(language):
+        lines = mail_picks.pick_lines(mail_picks.body_text(message))
+        result.lines = [
+            _email_pick_line(line, team=team, coach=coach, result=result) for line in lines
+        ]
+    result.outcome = Outcome.PROCESSED if lines else Outcome.NO_PICKS
+    result.reason = verdict.reason
+    if not coach.email:
+        return None
+    reply = email_send(
+        template="pick-reply",
+        to=coach.email,
+        language=language,
+        context={
+            "kind": "picks",
+            "coach": coach,
+            "team": team,
+            "lines": result.lines,
+            "recorded": sum(line.status == "recorded" for line in result.lines),
+            "late": sum(line.status == "late" for line in result.lines),
+            "errors": sum(line.status == "error" for line in result.lines),
+            "subject": inbound.subject,
+            **email_times(result.received_at),
+        },
+        headers=_email_reply_headers(result.message_id),
+    )
+    result.replied_to = [coach.email]
+    return reply
+
+
+def _email_reply_headers(message_id: str) -> dict[str, str]:
+    # RFC 3834: an automatic reply says so, so that the sender's robots do not answer it.
+    return {"In-Reply-To": message_id, "References": message_id, "Auto-Submitted": "auto-replied"}
+
+
+def _email_reply_unknown(
+    *,
+    message: EmailMessage,
+    address: str,
+    verdict: mail_picks.AuthVerdict,
+    result: EmailIngestResult,
+) -> OutboundEmail | None:
+    """One polite reply per unknown address, only to a sender the mail server authenticated:
+    never a reply to an address someone else may have written in ``From``."""
+    if not verdict.trusted:
+        result.reason += f"; not answered ({verdict.reason})"
+        return None
+    answered = InboundEmail.objects.filter(
+        sender__iexact=address,
+        outcome=InboundEmail.Outcome.UNKNOWN_SENDER,
+        reply__isnull=False,
+    )
+    if answered.exists():
+        result.reason += "; already answered once"
+        return None
+    english = mail_picks.looks_english(mail_picks.body_text(message)) or str(
+        message.get("Content-Language", "")
+    ).lower().startswith("en")
+    reply = email_send(
+        template="pick-reply",
+        to=address,
+        language=Language.ENGLISH if english else Language.FRENCH,
+        context={"kind": "unknown", "address": address, **email_times(result.received_at)},
+        headers=_email_reply_headers(result.message_id),
+    )
+    result.replied_to = [address]
+    return reply
+
+
+def _email_notice_forged(
+    *, coach: AbstractBaseUser, result: EmailIngestResult
+) -> OutboundEmail | None:
+    """Tell the coach, at their registered address, that a message in their name was refused —
+    without a word of it (it may be someone else's), and at most once a day."""
+    since = timezone.now() - FORGED_NOTICE_INTERVAL
+    warned = InboundEmail.objects.filter(
+        user=coach,
+        outcome=InboundEmail.Outcome.FORGED,
+        reply__isnull=False,
+        processed_at__gte=since,
+    )
+    if not coach.email or warned.exists():
+        result.reason += "; coach not warned again"
+        return None
+    reply = email_send(
+        template="pick-reply",
+        to=coach.email,
+        language=user_language(coach),
+        context={"kind": "forged", "coach": coach, **email_times(result.received_at)},
+        headers={"Auto-Submitted": "auto-replied"},
+    )
+    result.replied_to = [coach.email]
+    return reply
+
+
+def _email_round(*, competition: str, number: int | None, at: datetime) -> Round:
+    """The round a pick line is for: the one it names, else the competition's round of the week
+    ``at`` falls in (the next one when the competition plays no round that week). Raises
+    :class:`PickRejected` (code ``round``) when there is none or the week has two (the
+    championship's last week, R20)."""
+    label = Competition(competition).label
+    season = selectors.season_current()
+    if season is None:
+        raise PickRejected(_("No season is running."), code="round")
+    rounds = Round.objects.filter(season=season, competition=competition)
+    if number is not None:
+        named = rounds.filter(number=number).first()
+        if named is None:
+            raise PickRejected(
+                _("The %(competition)s has no round %(number)d this season.")
+                % {"competition": label, "number": number},
+                code="round",
+            )
+        return named
+    week = season.week_at(at)
+    upcoming = list(rounds.filter(week__gte=week).order_by("week", "number")[:2])
+    if not upcoming:
+        raise PickRejected(
+            _("The %(competition)s has no round left this season.") % {"competition": label},
+            code="round",
+        )
+    if len(upcoming) == 2 and upcoming[0].week == upcoming[1].week:
+        raise PickRejected(
+            _(
+                "Week %(week)d has two rounds of the %(competition)s: name the one your pick is "
+                "for, e.g. « %(example)s »."
+            )
+            % {
+                "week": upcoming[0].week,
+                "competition": label,
+                "example": _("Championship round %(number)d: F+(2)")
+                % {"number": upcoming[0].number},
+            },
+            code="round",
+        )
+    return upcoming[0]
+
+
+def _email_pick_line(
+    line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
+) -> EmailLineResult:
+    """Submit one pick line (channel email); past the deadline, queue it for a referee (R13)."""
+
+    def refused(error: PickRejected, number: int | None = line.round_number) -> EmailLineResult:
+        message = " ".join(error.messages)
+        return EmailLineResult(
+            line.text, line.competition, number, "error", message=message, code=error.code or ""
+        )
+
+    if line.error is not None:
+        return refused(PickRejected(line.error, code="line"))
+    try:
+        round = _email_round(
+            competition=line.competition, number=line.round_number, at=result.received_at
+        )
+    except PickRejected as error:
+        return refused(error)
+    try:
+        with transaction.atomic():
+            pick = pick_submit(
+                team=team,
+                round=round,
+                notation=line.notation,
+                channel=Pick.Channel.EMAIL,
+                entered_by=coach,
+                received_at=result.received_at,
+            )
+    except DeadlinePassed as late:
+        if late.code != "deadline":  # arbitrated: too late even for a referee
+            return refused(late, round.number)
+        entry = Entry.objects.get(season_id=round.season_id, team=team, replaced_at__isnull=True)
+        try:
+            normalized = _late_pick_check(entry=entry, round=round, notation=line.notation)
+        except PickRejected as error:
+            return refused(error, round.number)
+        save_valid(
+            LatePick(
+                entry=entry,
+                round=round,
+                notation=line.notation,
+                received_at=result.received_at,
+                message_id=result.message_id,
+            )
+        )
+        return EmailLineResult(
+            line.text, line.competition, round.number, "late", normalized=normalized
+        )
+    except PickRejected as error:
+        return refused(error, round.number)
+    return EmailLineResult(
+        line.text,
+        line.competition,
+        round.number,
+        "recorded",
+        normalized=pick.normalized,
+        receipt=pick.receipt,
+    )
+
+
+@dataclass(frozen=True)
+class MailboxIngest:
+    """One message of the mailbox: what :func:`email_ingest` did, or the error that left it
+    unseen for the next run."""
+
+    uid: str
+    result: EmailIngestResult | None
+    error: str = ""
+
+
+def email_fetch() -> list[MailboxIngest]:
+    """Ingest every unseen message of the picks mailbox (the ``IMAP_*`` settings), oldest first.
+
+    Each message is ingested on its own (its own transaction) with the mailbox's INTERNALDATE as
+    the time the league received it, then marked ``\\Seen`` (and moved to
+    ``IMAP_PROCESSED_FOLDER`` when one is set). A message whose ingestion fails is logged and
+    left unseen for the next run: none is lost, and none is stored twice (its Message-ID), so
+    Celery beat may run this as often as it likes. Raises ``mail_picks.MailboxError`` when the
+    mailbox cannot be read.
+    """
+    done: list[MailboxIngest] = []
+    with mail_picks.mailbox_open() as box:
+        for message in box.unseen():
+            try:
+                result = email_ingest(raw=message.raw, received_at=message.internal_date)
+            except Exception as error:  # any failure: keep the message for the next run
+                logger.exception("Mailbox message %s not ingested; it stays unseen", message.uid)
+                done.append(MailboxIngest(message.uid, None, f"{type(error).__name__}: {error}"))
+                continue
+            box.done(message)
+            done.append(MailboxIngest(message.uid, result))
+    return done

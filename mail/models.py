@@ -1,0 +1,206 @@
+"""The mail: the outbox of every email the league sends, the messages received for picks by
+email, and the mailings of the week's clock (each once per person).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from competitions.models import PoolRound
+from league.models import Language, Season
+from matrixhockey.db import choices_constraint
+
+
+class OutboundEmailStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+
+
+class OutboundEmail(models.Model):
+    """The outbox: every email the league sends, rendered once and kept with its fate.
+
+    A Celery task delivers it; while the mail server fails, the row stays ``queued`` and the task
+    retries with backoff, so a failing server delays mail and never loses it. ``failed`` means
+    the retries ran out: an admin can resend.
+    """
+
+    Status = OutboundEmailStatus
+
+    template = models.CharField(_("template"), max_length=64)
+    language = models.CharField(_("language"), max_length=8, choices=Language.choices)
+    to = models.JSONField(_("to"), default=list)
+    reply_to = models.JSONField(_("reply to"), default=list, blank=True)
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
+    subject = models.CharField(_("subject"), max_length=255)
+    body_text = models.TextField(_("text body"))
+    body_html = models.TextField(_("HTML body"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("outbound email")
+        verbose_name_plural = _("outbox")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            choices_constraint("status", OutboundEmailStatus, "outbound_email_status_valid"),
+            choices_constraint("language", Language, "outbound_email_language_valid"),
+            models.CheckConstraint(
+                condition=~Q(status="sent") | Q(sent_at__isnull=False),
+                name="outbound_email_sent_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subject} → {', '.join(self.to)}"
+
+
+class InboundEmailOutcome(models.TextChoices):
+    """What the league did with a message received for picks by email."""
+
+    PROCESSED = "processed", _("picks read")
+    NO_PICKS = "no_picks", _("no pick line")
+    UNKNOWN_SENDER = "unknown_sender", _("unknown sender")
+    FORGED = "forged", _("sender not authenticated")
+    BAD_SENDER = "bad_sender", _("no single sender")
+    AUTOMATIC = "automatic", _("automatic message, ignored")
+
+
+class InboundEmail(models.Model):
+    """A message received for picks by email, once: its ``Message-ID`` is unique, so the same
+    message ingested twice stores nothing new and is not answered twice."""
+
+    Outcome = InboundEmailOutcome
+
+    message_id = models.CharField(_("Message-ID"), max_length=998, unique=True)
+    sender = models.CharField(_("sender"), max_length=254, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("coach"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    subject = models.CharField(_("subject"), max_length=200, blank=True)
+    received_at = models.DateTimeField(_("received at"))
+    processed_at = models.DateTimeField(_("processed at"), default=timezone.now, db_index=True)
+    outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices)
+    authentication = models.CharField(_("sender authentication"), max_length=300, blank=True)
+    report = models.JSONField(_("lines read"), default=list, blank=True, encoder=DjangoJSONEncoder)
+    reply = models.ForeignKey(
+        "mail.OutboundEmail",
+        verbose_name=_("reply"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("inbound email")
+        verbose_name_plural = _("inbound emails")
+        ordering = ["-processed_at", "-id"]
+        constraints = [
+            choices_constraint("outcome", InboundEmailOutcome, "inbound_email_outcome_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.received_at:%Y-%m-%d %H:%M} {self.sender} · {self.get_outcome_display()}"
+
+
+class MailingKind(models.TextChoices):
+    """The emails of the week's clock (``league.weekly``), each sent once per person."""
+
+    WEEKLY = "weekly", _("Wednesday's weekly email")
+    REMINDER = "reminder", _("Friday's last reminder")
+    WATCHDOG = "watchdog", _("arbitration watchdog alert")
+
+
+class Mailing(models.Model):
+    """One email of the week's clock to one person, recorded in the transaction that queues it.
+
+    The unique constraints are what makes a beat entry that fires twice (two beat processes, a
+    retried task) harmless: the second insert fails and nothing is queued twice. The weekly
+    email and the reminder are once per season, week, kind and person; a watchdog alert is once
+    per pool round and person.
+    """
+
+    Kind = MailingKind
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="mailings"
+    )
+    week = models.PositiveSmallIntegerField(_("week"), validators=[MinValueValidator(1)])
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recipient"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    pool_round = models.ForeignKey(
+        PoolRound,
+        verbose_name=_("pool round"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="mailings",
+        help_text=_("The pool round a watchdog alert is about."),
+    )
+    email = models.ForeignKey(
+        OutboundEmail,
+        verbose_name=_("email"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("sent at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("mailing")
+        verbose_name_plural = _("mailings of the week's clock")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            choices_constraint("kind", MailingKind, "mailing_kind_valid"),
+            models.CheckConstraint(condition=Q(week__gte=1), name="mailing_week_positive"),
+            # A watchdog alert names its pool round; the weekly email and the reminder do not.
+            models.CheckConstraint(
+                condition=Q(kind="watchdog", pool_round__isnull=False)
+                | (~Q(kind="watchdog") & Q(pool_round__isnull=True)),
+                name="mailing_pool_round_fits_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "week", "kind", "user"],
+                condition=Q(pool_round__isnull=True),
+                name="mailing_once_a_week",
+            ),
+            models.UniqueConstraint(
+                fields=["pool_round", "kind", "user"],
+                condition=Q(pool_round__isnull=False),
+                name="mailing_once_per_pool_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(
+            _("%(kind)s · %(season)s · week %(week)d → %(user)s")
+            % {
+                "kind": self.get_kind_display(),
+                "season": self.season,
+                "week": self.week,
+                "user": self.user,
+            }
+        )

@@ -1,0 +1,31 @@
+"""The mail listening to the competitions (connected in :meth:`MailConfig.ready`): receipts,
+the late-pick refusal and the results emails. The competitions never import the mail."""
+
+from __future__ import annotations
+
+from django.dispatch import receiver
+
+from competitions.models import LatePick, Pick, PoolRound
+from competitions.signals import late_pick_rejected, pick_received, pool_round_published
+from mail.emails import email_late_pick_rejected, email_pick_receipt, email_results_published
+
+
+@receiver(pool_round_published, dispatch_uid="mail.results_email_on_publish")
+def results_email_on_publish(
+    sender: type[PoolRound], pool_round: PoolRound, by: object, **kwargs: object
+) -> None:
+    """Publishing sends the results email to the pool's coaches — once per publication, however
+    often this fires (:func:`~mail.emails.email_results_published`)."""
+    email_results_published(pool_round=pool_round)
+
+
+@receiver(pick_received, dispatch_uid="mail.pick_receipt")
+def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
+    """Every pick stored for a coach gets its receipt by email."""
+    email_pick_receipt(pick=pick)
+
+
+@receiver(late_pick_rejected, dispatch_uid="mail.late_pick_rejected")
+def late_pick_refusal(sender: type[LatePick], late_pick: LatePick, **kwargs: object) -> None:
+    """R13: the coach whose late pick a referee refused is told."""
+    email_late_pick_rejected(late_pick=late_pick)

@@ -1,0 +1,104 @@
+"""The mail's Celery tasks (the outbox, picks by email, the week's clock): they take ids, call one service, and retry there."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.db import OperationalError
+
+from mail import emails, weekly
+from mail import intake as services
+
+logger = logging.getLogger(__name__)
+
+EMAIL_MAX_RETRIES = 12
+"""About a day of retries (backoff doubling up to an hour) before an email is marked failed."""
+EMAIL_RETRY_BASE_SECONDS = 30
+EMAIL_RETRY_MAX_SECONDS = 3600
+
+
+def email_retry_countdown(retries: int) -> int:
+    """Seconds before retry number ``retries + 1``: 30 s, 1 min, 2 min… capped at an hour."""
+    return min(EMAIL_RETRY_BASE_SECONDS * 2**retries, EMAIL_RETRY_MAX_SECONDS)
+
+
+@shared_task(bind=True, name="mail.email_deliver", max_retries=EMAIL_MAX_RETRIES)
+def email_deliver(self: Task, email_id: int) -> str:
+    """Deliver outbox email ``email_id``; on a mail server failure, retry later with backoff.
+
+    The email stays queued between attempts; when the retries run out it is marked failed (an
+    admin can resend). Running eagerly (no broker), a failure leaves it queued for the next
+    ``emails_requeue_stale``.
+    """
+    try:
+        email = emails.email_deliver(email_id=email_id)
+    except emails.EmailDeliveryFailed as error:
+        if self.request.is_eager:
+            logger.warning("Email %s not sent (%s); it stays queued", email_id, error)
+            return "queued"
+        if self.request.retries >= self.max_retries:
+            emails.email_mark_failed(email_id=email_id)
+            logger.error(
+                "Email %s failed after %d attempts: %s", email_id, self.max_retries + 1, error
+            )
+            return "failed"
+        raise self.retry(
+            exc=error, countdown=email_retry_countdown(self.request.retries)
+        ) from error
+    return "sent" if email is not None else "nothing to send"
+
+
+@shared_task(name="mail.emails_requeue_stale")
+def emails_requeue_stale() -> int:
+    """Queue again the emails whose delivery task was lost (beat runs it every few minutes)."""
+    return emails.emails_requeue_stale()
+
+
+@shared_task(name="mail.email_fetch_picks")
+def email_fetch_picks() -> dict[str, int]:
+    """Read the picks mailbox (``services.email_fetch``); beat runs it every few minutes.
+
+    Safe to overlap with itself: a message is stored once (its Message-ID) and one that fails
+    stays unseen for the next run. An unreachable mailbox fails this run only (no retry: the next
+    beat tick is the retry). Without a mailbox (``IMAP_HOST`` empty) it does nothing, so beat's
+    schedule is the same everywhere.
+    """
+    if not settings.IMAP_HOST:
+        return {"ingested": 0, "failed": 0}
+    done = services.email_fetch()
+    failed = sum(item.result is None for item in done)
+    return {"ingested": len(done) - failed, "failed": failed}
+
+
+# --- The week's clock (league.weekly; beat's schedule is in matrixhockey/beat.py) ---------------
+# Each of these may run twice (two beat processes, a redelivered task): the Mailing rows make the
+# second run send nothing. A database that is briefly unreachable is retried a few times, since
+# beat runs the weekly email and the reminder only once a week.
+
+WEEKLY_RETRY = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": 60,
+    "retry_backoff_max": 900,
+    "max_retries": 5,
+}
+
+
+@shared_task(name="mail.weekly_emails_send", **WEEKLY_RETRY)
+def weekly_emails_send() -> int:
+    """Wednesday's email to every coach (``weekly.weekly_emails_send``); how many were queued."""
+    return weekly.weekly_emails_send()
+
+
+@shared_task(name="mail.reminders_send", **WEEKLY_RETRY)
+def reminders_send() -> int:
+    """Friday's last reminder to the coaches still missing a pick (``weekly.reminders_send``)."""
+    return weekly.reminders_send()
+
+
+@shared_task(name="mail.watchdog_alerts_send")
+def watchdog_alerts_send() -> int:
+    """Alert referees and admins about pool rounds not arbitrated 48 hours after their deadline
+    (``weekly.watchdog_alerts_send``); hourly, so the next run is the retry."""
+    return weekly.watchdog_alerts_send()

@@ -1,0 +1,376 @@
+"""The week's clock: Wednesday's weekly email, Friday's last reminder, the arbitration watchdog.
+
+The rules' typical week (§4): on Wednesday morning every coach gets the week's information and
+the list of the teams that have not sent their picks yet; on Friday morning a last reminder goes
+only to the coaches still missing a pick; at 17:00 the deadline closes the web form (R13). Celery
+beat (``matrixhockey/beat.py``) runs the tasks of :mod:`league.tasks` that call these services.
+
+*This week* is the season's week that contains the moment the job runs: Monday to Sunday in the
+season's time zone (Europe/Paris, daylight saving time included), week 1 starting on the
+season's ``starts_on``. Only rounds whose deadline is still ahead count, so a job run late (a
+worker that was down) sends nothing stale.
+
+Every email is recorded as a :class:`~league.models.Mailing` in the transaction that queues it
+(:func:`mailing_send`): the row's unique constraint refuses a second weekly email, reminder or
+alert to the same person for the same week (or pool round), so a beat entry that fires twice —
+two beat processes, a retried task — sends nothing twice. Each email is its own transaction: one
+that fails does not hold back the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from competitions.models import Competition, Pick, Pool, PoolRound, Round
+from competitions.selectors import PLAYED, entry_plays_round
+from league.links import pick_link
+from league.models import Entry, Season
+from league.selectors import season_current, user_language
+from mail.emails import email_send
+from mail.models import Mailing
+from matrixhockey.site import site_url
+
+WATCHDOG_AFTER = timedelta(hours=48)
+"""A pool round still not arbitrated this long after its deadline alerts its referees and the
+admins (once)."""
+
+COMPETITION_ORDER = {competition.value: index for index, competition in enumerate(Competition)}
+
+
+# --- Reads ---------------------------------------------------------------------------------------
+
+
+def season_week(*, season: Season, at: datetime) -> int:
+    """The number of ``season``'s week that contains ``at`` (:meth:`Season.week_at`)."""
+    return season.week_at(at)
+
+
+@dataclass(frozen=True)
+class Week:
+    """A week of a season and its rounds still open for picks (deadline ahead), championship
+    first, then the KDH, then the WG."""
+
+    season: Season
+    number: int
+    rounds: list[Round]
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.season.time_zone)
+
+
+def week_find(*, now: datetime | None = None) -> Week | None:
+    """The current season's week at ``now``, or ``None`` when there is no current season or no
+    round of that week is still open for picks (between seasons, after the deadline)."""
+    now = now or timezone.now()
+    season = season_current()
+    if season is None:
+        return None
+    number = season_week(season=season, at=now)
+    rounds = sorted(
+        Round.objects.filter(
+            season=season, week=number, status=Round.Status.OPEN, deadline__gt=now
+        ).select_related("season"),
+        key=lambda r: (COMPETITION_ORDER[r.competition], r.number),
+    )
+    if not rounds:
+        return None
+    return Week(season=season, number=number, rounds=rounds)
+
+
+def entry_rounds_missing(*, entry: Entry, rounds: Iterable[Round]) -> list[Round]:
+    """The rounds among ``rounds`` that ``entry`` plays (the championship; a cup while it is in,
+    :func:`~league.selectors.entry_plays_round`) and has sent no pick for yet.
+
+    Any pick received counts, sent that week or in advance (R12: the last one received counts,
+    but one is enough not to be missing).
+    """
+    return [
+        round
+        for round in rounds
+        if entry_plays_round(entry=entry, round=round)
+        and not Pick.objects.filter(entry=entry, round=round).exists()
+    ]
+
+
+def week_entries(*, week: Week) -> list[Entry]:
+    """The teams playing ``week``'s season (replaced teams left out, R14), by division and name."""
+    return list(
+        Entry.objects.filter(season=week.season, replaced_at__isnull=True)
+        .select_related("team", "team__coach", "division")
+        .order_by("division__tier", "division__group", "team__name")
+    )
+
+
+def week_teams_missing(*, week: Week) -> list[Entry]:
+    """The teams that have not sent all their picks for ``week``: at least one of the week's
+    open rounds they play has no pick. Dummy teams play random picks (R14) and are never
+    missing."""
+    return [
+        entry
+        for entry in week_entries(week=week)
+        if not entry.team.is_dummy and entry_rounds_missing(entry=entry, rounds=week.rounds)
+    ]
+
+
+def _can_be_emailed(user: AbstractBaseUser | None) -> bool:
+    return user is not None and user.is_active and bool(user.email)
+
+
+def pool_rounds_overdue(*, now: datetime | None = None) -> list[PoolRound]:
+    """The current season's pool rounds still not arbitrated (pending, being arbitrated, or
+    voided) :data:`WATCHDOG_AFTER` or more after their round's deadline."""
+    now = now or timezone.now()
+    season = season_current()
+    if season is None:
+        return []
+    return list(
+        PoolRound.objects.filter(pool__season=season, round__deadline__lte=now - WATCHDOG_AFTER)
+        .exclude(status__in=PLAYED)
+        .select_related("pool", "pool__division", "round", "round__season")
+        .order_by("round__deadline", "pool__competition", "pool__slug")
+    )
+
+
+def pool_round_watchers(*, pool_round: PoolRound) -> list[AbstractBaseUser]:
+    """Who the watchdog alerts about ``pool_round``: the pool's referees and the admins (staff),
+    each once, those with an address and an active account."""
+    users = (
+        get_user_model()
+        .objects.filter(Q(refereed_pools=pool_round.pool) | Q(is_staff=True))
+        .filter(is_active=True)
+        .exclude(email="")
+        .distinct()
+        .order_by("pk")
+    )
+    return list(users)
+
+
+# --- Writes --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def mailing_send(
+    *,
+    season: Season,
+    week: int,
+    kind: Mailing.Kind | str,
+    user: AbstractBaseUser,
+    template: str,
+    context: dict[str, object],
+    pool_round: PoolRound | None = None,
+) -> Mailing | None:
+    """Queue ``user``'s email of ``kind`` for ``season``'s ``week`` (or ``pool_round``) unless it
+    went already: the :class:`Mailing` row and the outbox email are written together, and the
+    row's unique constraint lets only one of two concurrent callers through (the other waits for
+    the first to commit, then finds the row). ``None`` when it went already.
+
+    Rendered in ``user``'s language (:func:`~league.emails.user_language`) and times in the
+    season's time zone.
+    """
+    try:
+        with transaction.atomic():
+            mailing = Mailing.objects.create(
+                season=season, week=week, kind=kind, user=user, pool_round=pool_round
+            )
+    except IntegrityError:
+        return None
+    with timezone.override(ZoneInfo(season.time_zone)):
+        email = email_send(
+            template=template,
+            to=user.email,
+            context={"user": user, "time_zone": season.time_zone, **context},
+            language=user_language(user),
+        )
+    mailing.email = email
+    mailing.save(update_fields=["email"])
+    return mailing
+
+
+def _pools(season: Season) -> dict[tuple[str, int | None], Pool]:
+    return {(p.competition, p.division_id): p for p in Pool.objects.filter(season=season)}
+
+
+def _infos_url(pool: Pool | None) -> str:
+    if pool is None:
+        return site_url(reverse("infos_index"))
+    return site_url(reverse("infos", args=[pool.competition, pool.slug]))
+
+
+@dataclass(frozen=True)
+class CompetitionWeek:
+    """One competition's rounds in a week's email, with the infos équipes page to prepare them."""
+
+    competition: str
+    label: str
+    rounds: list[Round]
+    infos_url: str
+
+
+def _by_competition(
+    rounds: Sequence[Round], entry: Entry | None, pools: dict[tuple[str, int | None], Pool]
+) -> list[CompetitionWeek]:
+    grouped: dict[str, list[Round]] = {}
+    for round in rounds:
+        grouped.setdefault(round.competition, []).append(round)
+    weeks = []
+    for competition, its_rounds in grouped.items():
+        if competition == Competition.CHAMPIONSHIP:
+            pool = pools.get((competition, entry.division_id)) if entry else None
+        else:
+            pool = pools.get((competition, None))
+        weeks.append(
+            CompetitionWeek(
+                competition=competition,
+                label=Competition(competition).label,
+                rounds=its_rounds,
+                infos_url=_infos_url(pool),
+            )
+        )
+    return weeks
+
+
+@dataclass(frozen=True)
+class MissingDivision:
+    """A division's teams still missing picks, by name (never a pick: picks are secret)."""
+
+    division: str
+    teams: list[str]
+
+
+def _missing_by_division(entries: Iterable[Entry]) -> list[MissingDivision]:
+    grouped: dict[str, list[str]] = {}
+    for entry in entries:
+        grouped.setdefault(entry.division.name, []).append(entry.team.name)
+    return [MissingDivision(division=name, teams=teams) for name, teams in grouped.items()]
+
+
+def _referee_url(
+    pool_round: PoolRound, user: AbstractBaseUser, referees: Sequence[AbstractBaseUser]
+) -> str:
+    """The referee's page of ``pool_round``, for a referee of its pool (others get none)."""
+    if not any(referee.pk == user.pk for referee in referees):
+        return ""
+    pool, round = pool_round.pool, pool_round.round
+    return site_url(reverse("referee_round", args=[pool.competition, pool.slug, round.number]))
+
+
+def weekly_emails_send(*, now: datetime | None = None) -> int:
+    """Wednesday's email (rules §4) to every coach of the current season with an address: the
+    week's number, its rounds by competition with their deadline (season's time zone, R13), the
+    coach's one-click link to the pick page, links to infos équipes and to the results, and the
+    teams that have not sent their picks yet (names only). How many emails were queued; none
+    when this week has no open round, none twice to anyone for the same week."""
+    now = now or timezone.now()
+    week = week_find(now=now)
+    if week is None:
+        return 0
+    missing = _missing_by_division(week_teams_missing(week=week))
+    pools = _pools(week.season)
+    sent = 0
+    for entry in week_entries(week=week):
+        coach = entry.team.coach
+        if not _can_be_emailed(coach):
+            continue
+        mailing = mailing_send(
+            season=week.season,
+            week=week.number,
+            kind=Mailing.Kind.WEEKLY,
+            user=coach,
+            template="weekly",
+            context={
+                "team": entry.team,
+                "week": week.number,
+                "deadline": min(r.deadline for r in week.rounds),
+                "competitions": _by_competition(week.rounds, entry, pools),
+                "missing": missing,
+                "pick_url": pick_link(coach),
+                "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),
+                "results_url": site_url(reverse("results_latest")),
+                "standings_url": site_url(reverse("standings", args=[entry.division.slug])),
+            },
+        )
+        sent += mailing is not None
+    return sent
+
+
+def reminders_send(*, now: datetime | None = None) -> int:
+    """Friday's last reminder (rules §4), before the deadline (R13): one email per coach whose
+    team still has no pick for at least one of this week's open rounds it plays (the
+    championship; the KDH while it is in; the WG when qualified), naming those rounds, in the
+    coach's language, with the one-click link. A coach who has sent everything gets nothing.
+    How many emails were queued; none twice to anyone for the same week."""
+    now = now or timezone.now()
+    week = week_find(now=now)
+    if week is None:
+        return 0
+    pools = _pools(week.season)
+    sent = 0
+    for entry in week_entries(week=week):
+        coach = entry.team.coach
+        if not _can_be_emailed(coach):
+            continue
+        missing = entry_rounds_missing(entry=entry, rounds=week.rounds)
+        if not missing:
+            continue
+        mailing = mailing_send(
+            season=week.season,
+            week=week.number,
+            kind=Mailing.Kind.REMINDER,
+            user=coach,
+            template="reminder",
+            context={
+                "team": entry.team,
+                "week": week.number,
+                "deadline": min(r.deadline for r in missing),
+                "competitions": _by_competition(missing, entry, pools),
+                "pick_url": pick_link(coach),
+            },
+        )
+        sent += mailing is not None
+    return sent
+
+
+def watchdog_alerts_send(*, now: datetime | None = None) -> int:
+    """Alert a pool's referees and the admins when one of its rounds is still not arbitrated
+    :data:`WATCHDOG_AFTER` after its deadline, once per pool round and person, each in their
+    language. How many emails were queued."""
+    now = now or timezone.now()
+    sent = 0
+    for pool_round in pool_rounds_overdue(now=now):
+        round, pool = pool_round.round, pool_round.pool
+        referees = list(pool.referees.order_by("username"))
+        pool_name = pool.division.name if pool.division else Competition(pool.competition).label
+        for user in pool_round_watchers(pool_round=pool_round):
+            mailing = mailing_send(
+                season=round.season,
+                week=round.week,
+                kind=Mailing.Kind.WATCHDOG,
+                user=user,
+                pool_round=pool_round,
+                template="watchdog",
+                context={
+                    "pool_round": pool_round,
+                    "pool_name": pool_name,
+                    "round": round,
+                    "deadline": round.deadline,
+                    "hours_late": int((now - round.deadline).total_seconds() // 3600),
+                    "referees": referees,
+                    "referee_url": _referee_url(pool_round, user, referees),
+                    "admin_url": site_url(
+                        reverse("admin:competitions_poolround_change", args=[pool_round.pk])
+                    ),
+                },
+            )
+            sent += mailing is not None
+    return sent
