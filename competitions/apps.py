@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class CompetitionsConfig(AppConfig):
     name = "competitions"
     verbose_name = _("Competitions")
+
+    def ready(self) -> None:
+        # Registers the arbitration task, which the services queue by its name.
+        from competitions import tasks  # noqa: F401

@@ -17,6 +17,8 @@ from typing import Any, BinaryIO, TextIO
 
 from engine.errors import EngineError, InputError
 from engine.game import play_round, round_from_json
+from engine.promotion import moves_from_json
+from engine.season_end import stocks_from_json
 from engine.standings import standings_from_json
 
 EXIT_OK = 0
@@ -30,15 +32,10 @@ def _round(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _season_end(doc: dict[str, Any]) -> dict[str, Any]:
-    # Imported when used, like the promotion command's: round and standings do not need it.
-    from engine.season_end import stocks_from_json
-
     return stocks_from_json(doc)
 
 
 def _promotion(doc: dict[str, Any]) -> dict[str, Any]:
-    from engine.promotion import moves_from_json
-
     return moves_from_json(doc)
 
 

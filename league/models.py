@@ -28,6 +28,11 @@ DIVISION_SIZE = 12
 """Teams per division; R16 gives each a code 01–12 for the season."""
 
 
+def default_deadline_time() -> time:
+    """R13: Friday 17:00 is the league's deadline (a callable, so Django sees no fixed default)."""
+    return time(17, 0)
+
+
 class SeasonStatus(models.TextChoices):
     PREPARING = "preparing", _("preparing")
     RUNNING = "running", _("running")
@@ -54,7 +59,7 @@ class Season(models.Model):
     deadline_weekday = models.PositiveSmallIntegerField(
         _("deadline weekday"), choices=Weekday.choices, default=Weekday.FRIDAY
     )
-    deadline_time = models.TimeField(_("deadline time"), default=time(17, 0))
+    deadline_time = models.TimeField(_("deadline time"), default=default_deadline_time)
     starts_on = models.DateField(_("first week's Monday"))
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PREPARING

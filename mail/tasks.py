@@ -1,4 +1,5 @@
-"""The mail's Celery tasks (the outbox, picks by email, the week's clock): they take ids, call one service, and retry there."""
+"""The mail's Celery tasks (the outbox, picks by email, the week's clock): they take ids, call
+one service, and retry there."""
 
 from __future__ import annotations
 

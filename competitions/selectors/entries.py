@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from competitions.models.results import TeamResult
-from competitions.models.structure import Competition, Matrix, PoolRound
+from competitions.models import Competition, Matrix, PoolRound, TeamResult
 from engine.season import Used
 from league.models import Entry
 

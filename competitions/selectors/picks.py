@@ -10,10 +10,17 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
-from competitions import selectors as competition_selectors
-from competitions.models.picks import Pick
-from competitions.models.stocks import StockKind, StockMovement
-from competitions.models.structure import Competition, Fixture, Pool, PoolRound, Round
+from competitions.models import (
+    Competition,
+    Fixture,
+    Pick,
+    Pool,
+    PoolRound,
+    Round,
+    StockKind,
+    StockMovement,
+)
+from competitions.selectors.entries import PLAYED, entry_lineage, entry_used
 from league.models import Entry
 
 
@@ -100,9 +107,7 @@ def entry_choices(
     """
     competition = Competition(competition)
     rules = competition.rules
-    used = competition_selectors.entry_used(
-        entry=entry, competition=competition, published_only=published_only
-    )
+    used = entry_used(entry=entry, competition=competition, published_only=published_only)
     extra_goals, great_saves = entry_stocks(entry=entry, published_only=published_only)
     return EntryChoices(
         competition=competition.value,
@@ -125,7 +130,7 @@ def entry_pool(*, entry: Entry, competition: Competition | str) -> Pool | None:
 
 def _lineage_ids(entry: Entry) -> list[int]:
     # R14: a replacement plays where the team it replaced was.
-    return [e.pk for e in competition_selectors.entry_lineage(entry=entry)]
+    return [e.pk for e in entry_lineage(entry=entry)]
 
 
 def entry_plays_round(*, entry: Entry, round: Round) -> bool:
@@ -153,14 +158,14 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
         return drawn.filter(plays).exists()
     latest = (
         PoolRound.objects.filter(pool=pool, round__number__lt=round.number)
-        .filter(Q(fixtures__isnull=False) | Q(status__in=competition_selectors.PLAYED))
+        .filter(Q(fixtures__isnull=False) | Q(status__in=PLAYED))
         .distinct()
         .order_by("-round__number")
         .first()
     )
     if latest is None:
         return True
-    if latest.status not in competition_selectors.PLAYED:
+    if latest.status not in PLAYED:
         return latest.fixtures.filter(plays).exists()
     if latest.qualified.exists():
         return latest.qualified.filter(pk__in=mine).exists()

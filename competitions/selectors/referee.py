@@ -13,9 +13,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from competitions.models.picks import LatePick, Pick
-from competitions.models.results import FixtureResult
-from competitions.models.structure import Competition, Fixture, Pool, PoolRound
+from competitions.models import Competition, Fixture, FixtureResult, LatePick, Pick, Pool, PoolRound
 from competitions.selectors.entries import PLAYED
 from competitions.selectors.results import pool_round_results
 from league.models import AuditLog, Entry

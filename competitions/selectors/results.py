@@ -11,8 +11,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import pgettext
 
-from competitions.models.results import TeamResult
-from competitions.models.structure import Competition, Fixture, PoolRound, Stage
+from competitions.models import Competition, Fixture, PoolRound, Stage, TeamResult
 from competitions.selectors.entries import PLAYED
 from engine import Decided, commitment
 from league.models import Entry

@@ -10,15 +10,15 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from competitions import selectors as competition_selectors
-from competitions.models.picks import Pick
-from competitions.models.structure import Competition, Pool, Round
+from competitions.models import Competition, Pick, Pool, Round
+from competitions.selectors.entries import entry_holder
 from competitions.selectors.picks import (
     EntryChoices,
     entry_choices,
     entry_plays_round,
     pick_current,
 )
+from competitions.selectors.standings import pool_standings, wg_group_standings
 from engine import StandingRow
 from league.models import Entry, Season, Team
 from league.selectors import season_current, user_team
@@ -107,7 +107,7 @@ def pool_entries(*, pool: Pool) -> list[Entry]:
         )
     else:
         members = [m.entry for m in pool.members.select_related("entry")]
-        holders = {competition_selectors.entry_holder(entry=entry).pk for entry in members}
+        holders = {entry_holder(entry=entry).pk for entry in members}
         entries = Entry.objects.filter(pk__in=holders)
     return list(entries.select_related("team", "division").order_by("division", "code"))
 
@@ -177,6 +177,6 @@ def pool_table(*, season: Season, pool_slug: str) -> list[tuple[str, StandingRow
     if pool is None:
         return None
     if pool.competition == Competition.CHAMPIONSHIP:
-        return [("", row) for row in competition_selectors.pool_standings(pool=pool)]
-    groups = competition_selectors.wg_group_standings(pool=pool)
+        return [("", row) for row in pool_standings(pool=pool)]
+    groups = wg_group_standings(pool=pool)
     return [(group, row) for group, rows in groups.items() for row in rows]

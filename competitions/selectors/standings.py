@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from competitions.models.results import FixtureResult
-from competitions.models.structure import Competition, Pool, PoolMember, PoolRound, Stage
+from competitions.models import Competition, FixtureResult, Pool, PoolMember, PoolRound, Stage
 from competitions.selectors.entries import _statuses, entry_holder, entry_lineage
 from engine import Decided, Dice, MatchResult, StandingRow, standings
 from engine.promotion import division_zones

@@ -12,9 +12,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competitions.models.results import FixtureResult, OnrSanction, TeamResult
-from competitions.models.stocks import StockKind, StockReason
-from competitions.models.structure import PoolRound, Round
+from competitions.models import (
+    FixtureResult,
+    OnrSanction,
+    PoolRound,
+    Round,
+    StockKind,
+    StockReason,
+    TeamResult,
+)
 from competitions.selectors.entries import PLAYED
 from competitions.services.cups import _cup_progress
 from competitions.services.entries import stock_move

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from django.db.models import Q
 
 from competitions import selectors
-from competitions.models.structure import Competition, Fixture, Pool, PoolRound, Round, Stage
+from competitions.models import Competition, Fixture, Pool, PoolRound, Round, Stage
 from competitions.services.setup import (
     _KDH_STAGES_BY_GAMES,
     _fixtures_bulk_create,

@@ -11,8 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competitions.models.stocks import StockKind, StockMovement, StockReason
-from competitions.models.structure import Fixture, PoolRound, Round
+from competitions.models import Fixture, PoolRound, Round, StockKind, StockMovement, StockReason
 from league.models import Division, Entry, Season, Team
 from league.services.audit import audit_record
 from matrixhockey.db import save_valid

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competitions.models.picks import LatePick, Pick
+from competitions.models import LatePick, Pick
 from competitions.selectors.picks import entry_pool
 from competitions.services.picks import pick_submit
 from competitions.signals import late_pick_rejected, pick_received

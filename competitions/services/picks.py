@@ -16,8 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from competitions.models.picks import Pick
-from competitions.models.structure import Competition, Pool, PoolRound, Round
+from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
 from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal, refusal_of

@@ -15,17 +15,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from competitions import selectors, tasks
-from competitions.models.structure import PoolRound
+from competitions import selectors
+from competitions.models import PoolRound
 from competitions.selectors.entries import PLAYED
 from competitions.services.arbitration import _check_ready
 from competitions.services.errors import REFUSALS, ArbitrationQueueUnavailable, ArbitrationRefused
 from league.models import AuditLog
 from league.services import audit_record
+from matrixhockey.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
 
+ARBITRATE_TASK = "competitions.pool_round_arbitrate"
+"""The Celery task that arbitrates one pool round (``competitions.tasks``)."""
 ARBITRATION_POLL_SECONDS = 0.2
 """How often :func:`pool_round_arbitration_wait` looks at the pool round."""
 
@@ -66,7 +69,11 @@ def pool_round_arbitration_request(
 
     def enqueue() -> None:
         try:
-            tasks.pool_round_arbitrate.apply_async(args=[pool_round.pk, by_id], task_id=task_id)
+            # By its registered name: the task module imports the services (CompetitionsConfig.ready
+            # loads it).
+            celery_app.tasks[ARBITRATE_TASK].apply_async(
+                args=[pool_round.pk, by_id], task_id=task_id
+            )
         except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
             logger.exception("Could not queue the arbitration of pool round %s", pool_round.pk)
             pool_round_arbitration_refused(

@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from competitions.models.results import OnrSanction
+from competitions.models import OnrSanction
 from competitions.services.entries import entry_replace
 from league.models import Entry, Team, WaitingListEntry
 from league.services import audit_record, team_create

@@ -12,17 +12,18 @@ from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 
 from competitions import selectors
-from competitions.models.picks import Pick
-from competitions.models.results import FixtureResult
-from competitions.models.stocks import StockKind, StockMovement
-from competitions.models.structure import (
+from competitions.models import (
     Competition,
     Fixture,
+    FixtureResult,
     Matrix,
+    Pick,
     Pool,
     PoolRound,
     Round,
     Stage,
+    StockKind,
+    StockMovement,
 )
 from competitions.selectors.entries import PLAYED
 from competitions.services.errors import NotArbitrated

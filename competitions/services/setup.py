@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from competitions.models.structure import (
+from competitions.models import (
     KDH_STAGES,
     Competition,
     Fixture,

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from competitions.models.results import TeamResult
-from competitions.models.structure import PoolRound
+from competitions.models import PoolRound, TeamResult
 from competitions.selectors.results import PlayedPick
 from competitions.services.arbitration import pool_round_replay
 from engine import (

@@ -11,9 +11,17 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competitions.models.results import FixtureResult, OnrSanction, TeamResult
-from competitions.models.stocks import StockMovement, StockReason
-from competitions.models.structure import Competition, Fixture, PoolRound, Stage
+from competitions.models import (
+    Competition,
+    Fixture,
+    FixtureResult,
+    OnrSanction,
+    PoolRound,
+    Stage,
+    StockMovement,
+    StockReason,
+    TeamResult,
+)
 from competitions.selectors.entries import PLAYED
 from competitions.services.arbitration import _round_status_refresh
 from competitions.services.entries import stock_move

@@ -6,6 +6,7 @@ import django.core.validators
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
+import league.models
 from django.db import migrations, models
 
 
@@ -61,7 +62,7 @@ class Migration(migrations.Migration):
                 ('name', models.CharField(blank=True, max_length=100, verbose_name='name')),
                 ('time_zone', models.CharField(default='Europe/Paris', max_length=64, verbose_name='time zone')),
                 ('deadline_weekday', models.PositiveSmallIntegerField(choices=[(0, 'Monday'), (1, 'Tuesday'), (2, 'Wednesday'), (3, 'Thursday'), (4, 'Friday'), (5, 'Saturday'), (6, 'Sunday')], default=4, verbose_name='deadline weekday')),
-                ('deadline_time', models.TimeField(default=datetime.time(17, 0), verbose_name='deadline time')),
+                ('deadline_time', models.TimeField(default=league.models.default_deadline_time, verbose_name='deadline time')),
                 ('starts_on', models.DateField(verbose_name="first week's Monday")),
                 ('status', models.CharField(choices=[('preparing', 'preparing'), ('running', 'running'), ('finished', 'finished')], default='preparing', max_length=16, verbose_name='status')),
                 ('is_current', models.BooleanField(default=False, verbose_name='current season')),

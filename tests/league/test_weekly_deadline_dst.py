@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from competitions import services as competitions
 from competitions.models import Competition, Round
+from competitions.tasks import rounds_close_due
 from league import services as league
 from league.models import Division, Season
 from mail.models import OutboundEmail
-from mail.tasks import rounds_close_due
 from mail.weekly import season_week, weekly_emails_send
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,226 @@
+"""The architecture holds: layers import downward only, no import cycle, no import hidden inside
+a function, and every module short enough to read in one sitting (``docs/ARCHITECTURE.md``).
+
+The imports are read with ``ast`` from the source, so nothing is imported to check them.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ["engine", "league", "competitions", "mail"]
+"""From the bottom up: a layer may import the layers before it, never those after it."""
+MAX_LINES = 600
+PROJECT = {*LAYERS, "matrixhockey"}
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str
+    """The importing module, dotted (``competitions.services.void``)."""
+    target: str
+    """The imported module or name, dotted as written."""
+    line: int
+    in_function: str | None
+    """The function whose body holds the import, or ``None`` at module level."""
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources(package: str) -> Iterator[Path]:
+    for path in sorted((ROOT / package).rglob("*.py")):
+        if "migrations" not in path.parts:
+            yield path
+
+
+def _imports(path: Path) -> list[Import]:
+    module = _module_name(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[Import] = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = (
+                child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else None
+            )
+            if isinstance(child, ast.Import):
+                found.extend(
+                    Import(module, alias.name, child.lineno, function) for alias in child.names
+                )
+            elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+                found.extend(
+                    Import(module, f"{child.module}.{alias.name}", child.lineno, function)
+                    for alias in child.names
+                )
+            visit(child, inner or function)
+
+    visit(tree, None)
+    return found
+
+
+def _all_imports() -> list[Import]:
+    return [found for package in PROJECT for path in _sources(package) for found in _imports(path)]
+
+
+def _layer(dotted: str) -> str:
+    return dotted.split(".")[0]
+
+
+def upward_imports(imports: list[Import]) -> list[str]:
+    """Every import from a layer to a layer above it, as ``module:line -> target``."""
+    return [
+        f"{found.module}:{found.line} -> {found.target}"
+        for found in imports
+        if _layer(found.module) in LAYERS
+        and _layer(found.target) in LAYERS
+        and LAYERS.index(_layer(found.target)) > LAYERS.index(_layer(found.module))
+    ]
+
+
+def _known_modules() -> set[str]:
+    return {_module_name(path) for package in PROJECT for path in _sources(package)}
+
+
+def import_graph(imports: list[Import], modules: set[str]) -> dict[str, set[str]]:
+    """Module → the project modules it imports (``from a.b import c`` is ``a.b.c`` when that is a
+    module, else ``a.b``)."""
+    graph: dict[str, set[str]] = {module: set() for module in modules}
+    for found in imports:
+        target = found.target
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        if target and target != found.module:
+            graph[found.module].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle per strongly connected group of modules that import each other (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                connect(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def test_no_layer_imports_a_layer_above_it() -> None:
+    assert upward_imports(_all_imports()) == []
+
+
+def test_the_project_s_modules_import_each_other_without_a_cycle() -> None:
+    imports = [found for found in _all_imports() if found.in_function is None]
+    assert cycles(import_graph(imports, _known_modules())) == []
+
+
+def test_no_import_hides_inside_a_function() -> None:
+    """Only ``AppConfig.ready`` imports late: it is where Django wants signals and tasks loaded."""
+    hidden = [
+        f"{found.module}:{found.line} {found.target}"
+        for found in _all_imports()
+        if found.in_function not in (None, "ready") and _layer(found.target) in PROJECT
+    ]
+    assert hidden == []
+
+
+def test_the_shared_project_package_imports_no_app() -> None:
+    """``matrixhockey/`` holds settings and helpers every app may use; it knows none of them
+    (the URL configuration includes the apps' URLs by name)."""
+    assert [
+        f"{found.module}:{found.line} -> {found.target}"
+        for found in _all_imports()
+        if _layer(found.module) == "matrixhockey" and _layer(found.target) in LAYERS
+    ] == []
+
+
+@pytest.mark.parametrize("package", ["league", "competitions", "mail"])
+def test_every_module_reads_in_one_sitting(package: str) -> None:
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in _sources(package)
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+# The checks themselves, on small made-up sources, so that each can be seen to fail.
+
+
+def _made_up(tmp_path: Path, files: dict[str, str]) -> list[Import]:
+    found: list[Import] = []
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        tree_imports = _imports_relative(path, tmp_path)
+        found += tree_imports
+    return found
+
+
+def _imports_relative(path: Path, root: Path) -> list[Import]:
+    global ROOT
+    saved, ROOT = ROOT, root
+    try:
+        return _imports(path)
+    finally:
+        ROOT = saved
+
+
+def test_an_upward_import_is_caught_even_inside_a_function(tmp_path: Path) -> None:
+    imports = _made_up(
+        tmp_path,
+        {
+            "league/services.py": "def f():\n    from competitions.models import Round\n",
+            "competitions/views.py": "from league.models import Team\n",
+        },
+    )
+    assert upward_imports(imports) == ["league.services:2 -> competitions.models.Round"]
+
+
+def test_a_cycle_between_two_modules_is_caught(tmp_path: Path) -> None:
+    imports = _made_up(
+        tmp_path,
+        {
+            "mail/emails.py": "from mail import tasks\n",
+            "mail/tasks.py": "from mail.emails import email_send\n",
+            "mail/weekly.py": "from mail.emails import email_send\n",
+        },
+    )
+    graph = import_graph(imports, {"mail.emails", "mail.tasks", "mail.weekly"})
+    assert cycles(graph) == [["mail.emails", "mail.tasks"]]
