@@ -179,7 +179,8 @@ def test_publishing_reveals_the_seed_the_draws_and_the_played_picks(
     assert {team: played["display"] for team, played in body["teams"].items()} == dict(
         TeamResult.objects.filter(pool_round=pool_round).values_list("entry__team__slug", "display")
     )
-    assert body["teams"]["elite-01"]["display"] == "A++(1)"
+    # R5: the seeded bonus goal may fall on this team and add its « * ».
+    assert body["teams"]["elite-01"]["display"].replace("*", "") == "A++(1)"
     assert body["teams"]["elite-07"]["onr"] is True
     assert desk.pool_round(1).published_by == desk.referee
 
