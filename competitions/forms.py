@@ -16,7 +16,7 @@ class PickForm(forms.Form):
     """One round's pick: chosen on tiles (only what the team still has) or typed (``F+(2)``).
 
     Either/or: a typed notation wins over the tiles. The form only gathers the pick into R10's
-    notation; whether the team may play it is ``league.services.pick_submit``'s decision.
+    notation; whether the team may play it is ``competitions.services.pick_submit``'s decision.
     """
 
     column = forms.ChoiceField(label=_("Column"), required=False, widget=forms.RadioSelect)

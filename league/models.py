@@ -22,7 +22,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matrixhockey.db import AppendOnlyModel, choices_constraint
+from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
 DIVISION_SIZE = 12
 """Teams per division; R16 gives each a code 01–12 for the season."""
@@ -350,14 +350,7 @@ class AuditLog(AppendOnlyModel):
     """Who did what to which object, with the data needed to understand or undo it."""
 
     at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("by"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    actor = done_by(_("by"))
     action = models.CharField(_("action"), max_length=64)
     content_type = models.ForeignKey(
         ContentType, verbose_name=_("object type"), on_delete=models.PROTECT, null=True, blank=True

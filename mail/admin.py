@@ -84,7 +84,7 @@ class InboundEmailAdmin(ReadOnlyAdmin):
 
 @admin.register(Mailing)
 class MailingAdmin(ReadOnlyAdmin):
-    """The week's clock (``league.weekly``): who got which weekly email, reminder or watchdog
+    """The week's clock (``mail.weekly``): who got which weekly email, reminder or watchdog
     alert — one each per week (or pool round), with the email in the outbox. Read-only."""
 
     list_display = ["created_at", "kind", "season", "week", "user", "pool_round", "email"]

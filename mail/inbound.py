@@ -1,6 +1,6 @@
 """Picks by email, the game's roots: reading what a coach wrote, and the league's mailbox.
 
-This module reads; it writes nothing to the database. :func:`league.services.email_ingest`
+This module reads; it writes nothing to the database. :func:`mail.intake.email_ingest`
 stores what it finds (through ``pick_submit``), and ``manage.py ingest_email`` /
 ``manage.py fetch_email_picks`` feed it one message from standard input or every unseen message
 of the IMAP mailbox of the ``IMAP_*`` settings.

@@ -121,7 +121,7 @@ class InboundEmail(models.Model):
 
 
 class MailingKind(models.TextChoices):
-    """The emails of the week's clock (``league.weekly``), each sent once per person."""
+    """The emails of the week's clock (``mail.weekly``), each sent once per person."""
 
     WEEKLY = "weekly", _("Wednesday's weekly email")
     REMINDER = "reminder", _("Friday's last reminder")

@@ -73,7 +73,7 @@ def email_fetch_picks() -> dict[str, int]:
     return {"ingested": len(done) - failed, "failed": failed}
 
 
-# --- The week's clock (league.weekly; beat's schedule is in matrixhockey/beat.py) ---------------
+# --- The week's clock (mail.weekly; beat's schedule is in matrixhockey/beat.py) ---------------
 # Each of these may run twice (two beat processes, a redelivered task): the Mailing rows make the
 # second run send nothing. A database that is briefly unreachable is retried a few times, since
 # beat runs the weekly email and the reminder only once a week.

@@ -3,7 +3,7 @@
 The rules' typical week (§4): on Wednesday morning every coach gets the week's information and
 the list of the teams that have not sent their picks yet; on Friday morning a last reminder goes
 only to the coaches still missing a pick; at 17:00 the deadline closes the web form (R13). Celery
-beat (``matrixhockey/beat.py``) runs the tasks of :mod:`league.tasks` that call these services.
+beat (``matrixhockey/beat.py``) runs the tasks of :mod:`mail.tasks` that call these services.
 
 *This week* is the season's week that contains the moment the job runs: Monday to Sunday in the
 season's time zone (Europe/Paris, daylight saving time included), week 1 starting on the
@@ -90,7 +90,7 @@ def week_find(*, now: datetime | None = None) -> Week | None:
 
 def entry_rounds_missing(*, entry: Entry, rounds: Iterable[Round]) -> list[Round]:
     """The rounds among ``rounds`` that ``entry`` plays (the championship; a cup while it is in,
-    :func:`~league.selectors.entry_plays_round`) and has sent no pick for yet.
+    :func:`~competitions.selectors.entry_plays_round`) and has sent no pick for yet.
 
     Any pick received counts, sent that week or in advance (R12: the last one received counts,
     but one is enough not to be missing).
@@ -175,7 +175,7 @@ def mailing_send(
     row's unique constraint lets only one of two concurrent callers through (the other waits for
     the first to commit, then finds the row). ``None`` when it went already.
 
-    Rendered in ``user``'s language (:func:`~league.emails.user_language`) and times in the
+    Rendered in ``user``'s language (:func:`~league.selectors.user_language`) and times in the
     season's time zone.
     """
     try:

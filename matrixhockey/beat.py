@@ -3,7 +3,7 @@
 Each entry names a task by its registered name and when it runs. Crontab hours are the league's
 time zone's — ``CELERY_TIMEZONE = "Europe/Paris"`` — so 08:00 is 08:00 in Paris in summer and in
 winter (06:00 or 07:00 UTC). The README lists this schedule ("The week's clock"); the jobs are
-idempotent (``league.weekly``: one email per person, week and kind), so two beat processes or a
+idempotent (``mail.weekly``: one email per person, week and kind), so two beat processes or a
 retried task send nothing twice.
 """
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from django.conf import settings
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
@@ -90,3 +91,17 @@ def append_only_triggers(*tables: str) -> migrations.RunPython:
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
 
     return migrations.RunPython(create, drop)
+
+
+def done_by(verbose_name: str) -> models.ForeignKey:
+    """A field for the person who did something to a row (entered a pick, arbitrated a round…):
+    optional (a task or a command acts for nobody), kept when the person goes, no reverse
+    accessor on the user."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=verbose_name,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )

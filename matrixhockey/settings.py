@@ -165,7 +165,7 @@ IMAP_FOLDER = env_str("IMAP_FOLDER", "INBOX")
 IMAP_STARTTLS = env_bool("IMAP_STARTTLS", True)
 IMAP_PROCESSED_FOLDER = env_str("IMAP_PROCESSED_FOLDER", "")
 # A coach's From is trusted only when the league's own mail server (its authserv-id) vouches for
-# it in Authentication-Results (league.mail_picks.authentication_verdict).
+# it in Authentication-Results (mail.inbound.authentication_verdict).
 MAIL_AUTH_REQUIRED = env_bool("MAIL_AUTH_REQUIRED", True)
 MAIL_AUTHSERV_ID = env_list("MAIL_AUTHSERV_ID", [])
 

@@ -33,7 +33,8 @@ from competitions.api.serializers import (
     deadline_iso,
 )
 from competitions.models import Competition, Round
-from league import selectors, services
+from competitions import services
+from league import selectors
 from league.api import _current_season, _error
 from league.models import Entry, Team
 

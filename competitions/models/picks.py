@@ -6,7 +6,6 @@ import hashlib
 import json
 from datetime import UTC
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -14,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competitions.models.structure import Round
 from league.models import Entry
-from matrixhockey.db import AppendOnlyModel, choices_constraint
+from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
 
 class PickChannel(models.TextChoices):
@@ -45,14 +44,7 @@ class Pick(AppendOnlyModel):
     normalized = models.CharField(_("notation"), max_length=100)
     channel = models.CharField(_("channel"), max_length=16, choices=Channel.choices)
     received_at = models.DateTimeField(_("received at"), default=timezone.now)
-    entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("entered by"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    entered_by = done_by(_("entered by"))
     receipt = models.CharField(_("receipt"), max_length=64, editable=False)
 
     class Meta:
@@ -122,14 +114,7 @@ class LatePick(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("decided by"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    decided_by = done_by(_("decided by"))
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     pick = models.OneToOneField(
         Pick,

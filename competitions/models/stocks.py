@@ -5,7 +5,6 @@ refuses a negative one; the ledger lives here because its lines point at rounds.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -13,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from competitions.models.structure import Round
 from league.models import Entry
-from matrixhockey.db import AppendOnlyModel, choices_constraint
+from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
 
 class StockKind(models.TextChoices):
@@ -54,14 +53,7 @@ class StockMovement(AppendOnlyModel):
     )
     note = models.TextField(_("note"), blank=True)
     created_at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("by"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    created_by = done_by(_("by"))
 
     class Meta:
         verbose_name = _("stock movement")

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.competitions import Rules, rules_for
 from league.models import Division, Entry, Season
-from matrixhockey.db import choices_constraint
+from matrixhockey.db import choices_constraint, done_by
 
 MATRIX_COLUMNS = tuple(string.ascii_uppercase[:11])
 """Every column letter a matrix may have (the championship's A–K is the widest, R19)."""
@@ -360,23 +360,9 @@ class PoolRound(models.Model):
     seed_hash = models.CharField(_("seed SHA-256"), max_length=64, editable=False)
     draw_log = models.JSONField(_("draws"), default=list, blank=True, editable=False)
     arbitrated_at = models.DateTimeField(_("arbitrated at"), null=True, blank=True)
-    arbitrated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("arbitrated by"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    arbitrated_by = done_by(_("arbitrated by"))
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
-    published_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("published by"),
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    published_by = done_by(_("published by"))
     qualified = models.ManyToManyField(
         Entry,
         verbose_name=_("qualified"),

@@ -123,7 +123,7 @@ def onr_replacement_confirm(*, sanction: OnrSanction, by: AbstractBaseUser | Non
     """An admin confirms the replacement a third ONR proposed (R14): an Elite or D2 team by a new
     dummy team, a D3 team by the first team of the waiting list (a dummy when the list is empty —
     the list as it is now, not as it was at the arbitration). Through
-    :func:`league.services.entry_replace`: the replacement keeps the record (points, results,
+    :func:`competitions.services.entry_replace`: the replacement keeps the record (points, results,
     stocks) and takes over the games not yet played. Returns the replacement's entry."""
     sanction = OnrSanction.objects.select_related("entry").get(pk=sanction.pk)
     if not sanction.replacement:

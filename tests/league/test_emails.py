@@ -179,7 +179,7 @@ def test_an_admin_resends_an_email(
     assert email is not None
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(
-            "/admin/league/outboundemail/",
+            "/admin/mail/outboundemail/",
             {"action": "resend", "_selected_action": [email.pk]},
         )
     assert response.status_code == 302
@@ -196,10 +196,10 @@ def test_the_outbox_admin_lists_and_shows_emails_read_only(
     with django_capture_on_commit_callbacks(execute=True):
         email = emails.email_pick_receipt(pick=sleigh_pick)
     assert email is not None
-    listing = admin_client.get("/admin/league/outboundemail/?status__exact=sent&q=sleigh")
+    listing = admin_client.get("/admin/mail/outboundemail/?status__exact=sent&q=sleigh")
     assert listing.status_code == 200
     assert email.subject in listing.content.decode()
-    page = admin_client.get(f"/admin/league/outboundemail/{email.pk}/change/")
+    page = admin_client.get(f"/admin/mail/outboundemail/{email.pk}/change/")
     assert page.status_code == 200
     assert 'name="subject"' not in page.content.decode()
     assert sleigh_pick.receipt in page.content.decode()
@@ -207,5 +207,5 @@ def test_the_outbox_admin_lists_and_shows_emails_read_only(
 
 def test_the_outbox_is_for_staff_only(client, coach: User) -> None:
     client.force_login(coach)
-    response = client.get("/admin/league/outboundemail/")
+    response = client.get("/admin/mail/outboundemail/")
     assert response.status_code == 302

@@ -19,11 +19,11 @@ pytestmark = pytest.mark.django_db
 SECRET = "K+(X)"
 PAGES = [
     "/admin/",
-    "/admin/league/pick/",
-    "/admin/league/pick/{pick}/change/",
-    "/admin/league/latepick/",
-    "/admin/league/inboundemail/",
-    "/admin/league/outboundemail/",
+    "/admin/competitions/pick/",
+    "/admin/competitions/pick/{pick}/change/",
+    "/admin/competitions/latepick/",
+    "/admin/mail/inboundemail/",
+    "/admin/mail/outboundemail/",
     "/admin/competitions/teamresult/",
 ]
 
@@ -56,6 +56,6 @@ def test_the_admin_shows_no_pick_to_anyone_but_staff(
 
 
 def test_staff_read_the_pick_history_in_the_admin(admin_client: Client, secret_pick: Pick) -> None:
-    response = admin_client.get(f"/admin/league/pick/{secret_pick.pk}/change/")
+    response = admin_client.get(f"/admin/competitions/pick/{secret_pick.pk}/change/")
     assert response.status_code == 200
     assert SECRET in response.content.decode()

@@ -156,11 +156,11 @@ def test_admins_see_who_was_alerted_in_the_admin_and_cannot_change_it(
     pending: PoolRound, admin_client: Client
 ) -> None:
     watchdog_alerts_send(now=DEADLINE + H48_01)
-    page = admin_client.get("/admin/league/mailing/")
+    page = admin_client.get("/admin/mail/mailing/")
     assert page.status_code == 200
     assert page.content.decode().count("arbitration watchdog alert") >= 2
     mailing = Mailing.objects.first()
     assert mailing is not None
-    assert admin_client.get("/admin/league/mailing/add/").status_code == 403
-    assert admin_client.post(f"/admin/league/mailing/{mailing.pk}/delete/").status_code == 403
+    assert admin_client.get("/admin/mail/mailing/add/").status_code == 403
+    assert admin_client.post(f"/admin/mail/mailing/{mailing.pk}/delete/").status_code == 403
     assert Mailing.objects.count() == 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from league.management.commands.ingest_email import describe
+from mail.management.commands.ingest_email import describe
 
 from mail import inbound as mail_picks
 from mail import intake as services
