@@ -285,8 +285,8 @@ class SeasonPlan:
         }
 
 
-def _check(end: SeasonEnd) -> set[str]:
-    """The teams of the final tables; refuses input the plan cannot use."""
+def _check(end: SeasonEnd) -> None:
+    """Refuses input the plan cannot use (R22's own checks are :mod:`engine.promotion`'s)."""
     teams: set[str] = set()
     for index, table in enumerate(end.tables):
         for rank, row in enumerate(table.rows, start=1):
@@ -320,22 +320,19 @@ def _check(end: SeasonEnd) -> set[str]:
         if team in taken:
             raise InputError(where, f"{team!r} is already a team's name")
         taken.add(team)
-    return teams
 
 
 class _Planner:
     """One plan in the making: the next season's lineups, filled step by step."""
 
     def __init__(self, end: SeasonEnd) -> None:
+        _check(end)
         self.end = end
-        self.known = _check(end)
-        self.tables = {table.division: table for table in end.tables}
         self.rows = {row.team: (table, row) for table in end.tables for row in table.rows}
         self.dice: list[Dice] = []
         divisions = [
             Division(t.division, t.tier, tuple(row.team for row in t.rows)) for t in end.tables
         ]
-        self.divisions = divisions
         self.moves: dict[str, Move] = {
             move.team: move
             for move in promotion_moves(divisions, sorted(end.barred), list(end.leaving))
@@ -524,7 +521,9 @@ class _Planner:
 def season_plan(end: SeasonEnd) -> SeasonPlan:
     """Next season's plan from the finished season (R16–R18, R21, R22, R24); see the module.
 
-    Raises :class:`~engine.errors.InputError` for input it cannot use (a field names where).
+    Raises :class:`~engine.errors.InputError` for input it cannot use; its ``field`` names
+    where, by :class:`SeasonEnd`'s names, but for R22's checks of the tables' shape (tiers,
+    sizes, a team twice), which name ``divisions[i]``: the ``i``-th table.
     """
     planner = _Planner(end)
     planner.fill_vacancies()
