@@ -32,6 +32,9 @@ from engine import Decided, MatchResult, StandingRow, commitment, wg
 from league.models import Entry, Season
 from league.services import audit_record
 
+NEWLINE = "\n"
+"""Joins the pool rounds' seeds into what the plan seed hashes (R23)."""
+
 
 @dataclass(frozen=True)
 class RoundLeft:
@@ -226,10 +229,12 @@ def _honours(archive: SeasonArchive, holders: dict[int, Entry]) -> list[CupHonou
 def _plan_seed(season: Season) -> str:
     """R23: the next season's plan's seed, from every pool round's seed (all published by now),
     so nobody could know it before the season's last round and anyone can check it after."""
-    seeds = PoolRound.objects.filter(round__season=season).order_by(
-        "pool__competition", "pool__slug", "round__number"
+    seeds = (
+        PoolRound.objects.filter(round__season=season)
+        .order_by("pool__competition", "pool__slug", "round__number")
+        .values_list("seed", flat=True)
     )
-    return f"{season.number}/plan/{commitment(chr(10).join(seeds.values_list('seed', flat=True)))}"
+    return f"{season.number}/plan/{commitment(NEWLINE.join(seeds))}"
 
 
 @transaction.atomic

@@ -10,7 +10,11 @@ test works its expectation out from the archived tables by the rules, written ou
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -395,3 +399,16 @@ def test_the_command_prints_a_table_without_json(
     text = capsys.readouterr().out
     assert "Season 2, planned from season 1" in text
     assert "ELITE" in text and "D3D" in text and "les-yetis" in text
+
+
+def test_the_command_bad_usage_exits_2(played: PlayedSeason) -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "season_plan", "1", "--jsn"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "matrixhockey.settings"},
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "unrecognized arguments: --jsn" in done.stderr
