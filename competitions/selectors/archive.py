@@ -1,11 +1,11 @@
-"""Closed seasons as ``season_close`` recorded them: the archive, its final tables (championship
-divisions and WG groups), its cups' honours, and the withdrawals before the next season (R24).
+"""Closed seasons as ``season_close`` recorded them: the archive, its championship's final
+tables (with the withdrawals since, R24) and its cups' honours; which season a command means.
 """
 
 from __future__ import annotations
 
-from competitions.models import Competition, CupHonour, FinalRow, SeasonArchive, Withdrawal
-from league.models import Entry, Season
+from competitions.models import Competition, CupHonour, FinalRow, SeasonArchive
+from league.models import Season
 
 
 def season_archive(*, season: Season) -> SeasonArchive | None:
@@ -36,15 +36,6 @@ def championship_final_rows(*, archive: SeasonArchive) -> list[FinalRow]:
     )
 
 
-def wg_final_rows(*, archive: SeasonArchive) -> list[FinalRow]:
-    """The WG's group tables at the close, group by group, each by rank."""
-    return list(
-        FinalRow.objects.filter(archive=archive, pool__competition=Competition.WG)
-        .select_related("entry__team")
-        .order_by("group", "rank")
-    )
-
-
 def cup_honours(*, archive: SeasonArchive) -> list[CupHonour]:
     """The cups' honours: the KDH's winner and finalist, then the WG's first to fourth."""
     return list(
@@ -52,8 +43,3 @@ def cup_honours(*, archive: SeasonArchive) -> list[CupHonour]:
         .select_related("entry__team")
         .order_by("competition", "place", "entry__team__slug")
     )
-
-
-def entry_withdrawn(*, entry: Entry) -> bool:
-    """Whether ``entry``'s team was withdrawn after its season (R24)."""
-    return Withdrawal.objects.filter(entry=entry).exists()

@@ -22,7 +22,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from competitions.models import Competition, SeasonArchive
-from competitions.selectors.archive import championship_final_rows, cup_honours
+from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
 from competitions.services.replacement import DUMMY_TEAM_NAME
 from engine.season_plan import (
     FinalTable,
@@ -97,7 +97,7 @@ def season_plan_dummy_names(*, taken: set[str], count: int = DUMMY_NAMES) -> lis
 
 def season_end(*, season: Season) -> SeasonEnd:
     """The engine's view of ``season``'s end, from its archive and the data since."""
-    archive = SeasonArchive.objects.filter(season=season).select_related("season").first()
+    archive = season_archive(season=season)
     if season.status != Season.Status.FINISHED:
         raise SeasonPlanRefused(
             _("%(season)s is not finished: close it first.") % {"season": season},
