@@ -18,6 +18,10 @@ Our decisions where the rules are silent:
 * the default placement of the moving teams is a serpentine by rank (:func:`place_moves`); an
   admin may place any of them instead.
 
+R24: a team leaving the league at the season's end (a dummy team, or one that withdraws) is
+skipped for promotion like a barred team and goes nowhere, not even down (``leaving``); the
+places it leaves are filled from below by :mod:`engine.season_plan`.
+
 >>> divisions = [Division("Elite", 1, tuple(f"e{i}" for i in range(1, 13))),
 ...              Division("D2A", 2, tuple(f"a{i}" for i in range(1, 13))),
 ...              Division("D2B", 2, tuple(f"b{i}" for i in range(1, 13)))]
@@ -85,7 +89,9 @@ class Move:
         return self.from_tier - 1 if self.direction is Direction.UP else self.from_tier + 1
 
 
-def _check(divisions: Sequence[Division], cannot_be_promoted: Collection[str]) -> None:
+def _check(
+    divisions: Sequence[Division], cannot_be_promoted: Collection[str], leaving: Collection[str]
+) -> None:
     seen: set[str] = set()
     names: set[str] = set()
     for index, division in enumerate(divisions):
@@ -109,9 +115,10 @@ def _check(divisions: Sequence[Division], cannot_be_promoted: Collection[str]) -
                     f"divisions[{index}].ranking[{rank}]", f"team {team!r} appears twice"
                 )
             seen.add(team)
-    for index, team in enumerate(cannot_be_promoted):
-        if team not in seen:
-            raise InputError(f"cannot_be_promoted[{index}]", f"unknown team {team!r}")
+    for field, teams in (("cannot_be_promoted", cannot_be_promoted), ("leaving", leaving)):
+        for index, team in enumerate(teams):
+            if team not in seen:
+                raise InputError(f"{field}[{index}]", f"unknown team {team!r}")
     for upper in (1, 2):
         down = sum(PLACES[upper].down for d in divisions if d.tier == upper)
         up = sum(PLACES[upper + 1].up for d in divisions if d.tier == upper + 1)
@@ -139,9 +146,14 @@ def division_zones(
 
 
 def promotion_moves(
-    divisions: Sequence[Division], cannot_be_promoted: Collection[str] = ()
+    divisions: Sequence[Division],
+    cannot_be_promoted: Collection[str] = (),
+    leaving: Collection[str] = (),
 ) -> list[Move]:
     """Every team that changes tier (R22), division by division, promoted before relegated.
+
+    A ``leaving`` team (R24) is skipped for promotion like a barred one and, in the drop zone,
+    is not relegated either: it goes nowhere (its places are filled from below, R24).
 
     >>> tiny = [Division("E", 1, ("e1", "e2", "e3", "e4")),
     ...         Division("2A", 2, ("a1", "a2", "a3", "a4", "a5", "a6")),
@@ -159,8 +171,9 @@ def promotion_moves(
     ...
     engine.errors.InputError: divisions: tier 2 sends 0 teams down but tier 3 sends 4 up
     """
-    _check(divisions, cannot_be_promoted)
-    barred = set(cannot_be_promoted)
+    _check(divisions, cannot_be_promoted, leaving)
+    gone = set(leaving)
+    barred = set(cannot_be_promoted) | gone
     ups: dict[str, list[Move]] = {}
     downs: dict[str, list[Move]] = {}
     unfilled = dict.fromkeys(PLACES, 0)
@@ -171,7 +184,9 @@ def promotion_moves(
             Move(team, division.name, division.tier, rank, Direction.UP) for rank, team in eligible
         ]
         downs[division.name] = [
-            Move(team, division.name, division.tier, rank, Direction.DOWN) for rank, team in dropped
+            Move(team, division.name, division.tier, rank, Direction.DOWN)
+            for rank, team in dropped
+            if team not in gone
         ]
     order = {division.name: index for index, division in enumerate(divisions)}
     saved: set[Move] = set()
@@ -201,12 +216,15 @@ def place_moves(
     divisions: Sequence[Division],
     moves: Sequence[Move],
     placement: Mapping[str, str] | None = None,
+    leaving: Collection[str] = (),
 ) -> dict[str, tuple[str, ...]]:
     """Next season's divisions: who stays, and which division each moving team joins (R22).
 
-    Teams that do not move stay in their division. Each division has room for as many
-    newcomers as it lost. ``placement`` (team → division name) is the admin's choice for any
-    moving team; the rest are spread by the default serpentine, tier by tier:
+    Teams that do not move stay in their division, but for the ``leaving`` ones (R24), who go
+    nowhere. Each division has room for as many newcomers as it lost; with leaving teams, some
+    room may be left over, for R24's vacancies (:mod:`engine.season_plan`). ``placement`` (team
+    → division name) is the admin's choice for any moving team; the rest are spread by the
+    default serpentine, tier by tier:
 
     1. the arrivals are ordered: first those coming down from the tier above, then those coming
        up from the tier below; within each, by final rank, and for equal ranks by the order of
@@ -231,8 +249,11 @@ def place_moves(
     moving = {move.team: move for move in moves}
     order = {division.name: index for index, division in enumerate(divisions)}
     tier_of = {division.name: division.tier for division in divisions}
+    gone = set(leaving)
     lineup = {
-        division.name: [team for team in division.ranking if team not in moving]
+        division.name: [
+            team for team in division.ranking if team not in moving and team not in gone
+        ]
         for division in divisions
     }
     room = {

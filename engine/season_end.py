@@ -46,6 +46,42 @@ BASE_GREAT_SAVES = 2
 
 
 @dataclass(frozen=True)
+class PointsBreakdown:
+    """Where a team's points come from (R21), one figure per line of the rules' list, in the
+    ``season_plan`` JSON's names (``shared/SEASON.md``).
+
+    >>> PointsBreakdown(championship_wins=5, kdh_wins=1, relegated=6, veteran=3).total
+    15
+    """
+
+    championship_wins: int = 0
+    kdh_wins: int = 0
+    kdh_winner: int = 0
+    division_place: int = 0
+    relegated: int = 0
+    promoted: int = 0
+    veteran: int = 0
+    wg_place: int = 0
+
+    @property
+    def total(self) -> int:
+        """The season's points: the sum of the lines (it may be negative)."""
+        return sum(self.as_dict().values())
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "championship_wins": self.championship_wins,
+            "kdh_wins": self.kdh_wins,
+            "kdh_winner": self.kdh_winner,
+            "division_place": self.division_place,
+            "relegated": self.relegated,
+            "promoted": self.promoted,
+            "veteran": self.veteran,
+            "wg_place": self.wg_place,
+        }
+
+
+@dataclass(frozen=True)
 class SeasonRecord:
     """What a team did in the season just ended, as far as next season's stocks care (R21)."""
 
@@ -62,18 +98,23 @@ class SeasonRecord:
     """Championship games in which the opponent scored 0."""
 
     @property
+    def breakdown(self) -> PointsBreakdown:
+        """The season's points (R21), line by line."""
+        return PointsBreakdown(
+            championship_wins=self.championship_wins,
+            kdh_wins=self.kdh_wins,
+            kdh_winner=KDH_WINNER_POINTS if self.kdh_winner else 0,
+            division_place=DIVISION_RANK_POINTS.get(self.division_rank, 0),
+            relegated=RELEGATED_POINTS if self.relegated else 0,
+            promoted=PROMOTED_POINTS if self.promoted else 0,
+            veteran=VETERAN_POINTS if self.veteran else 0,
+            wg_place=WG_RANK_POINTS.get(self.wg_rank, 0) if self.wg_rank is not None else 0,
+        )
+
+    @property
     def points(self) -> int:
         """The season's points (R21); they may be negative (a promoted newcomer, say)."""
-        return (
-            self.championship_wins
-            + self.kdh_wins
-            + (KDH_WINNER_POINTS if self.kdh_winner else 0)
-            + DIVISION_RANK_POINTS.get(self.division_rank, 0)
-            + (RELEGATED_POINTS if self.relegated else 0)
-            + (PROMOTED_POINTS if self.promoted else 0)
-            + (VETERAN_POINTS if self.veteran else 0)
-            + (WG_RANK_POINTS.get(self.wg_rank, 0) if self.wg_rank is not None else 0)
-        )
+        return self.breakdown.total
 
 
 @dataclass(frozen=True)
@@ -94,11 +135,22 @@ def next_stocks(record: SeasonRecord) -> NextStocks:
     >>> next_stocks(newcomer)
     NextStocks(points=-2, extra_goals=0, great_saves=2)
     """
-    points = record.points
+    return stocks_for(record.points, record.shutouts)
+
+
+def stocks_for(points: int, shutouts: int) -> NextStocks:
+    """R21 from the season's points and shutouts: ⌊points ÷ 3⌋ extra goals (never below 0) and
+    2 + shutouts great saves.
+
+    >>> stocks_for(-2, 0)
+    NextStocks(points=-2, extra_goals=0, great_saves=2)
+    >>> stocks_for(8, 1)
+    NextStocks(points=8, extra_goals=2, great_saves=3)
+    """
     return NextStocks(
         points=points,
         extra_goals=max(0, points // POINTS_PER_EXTRA_GOAL),
-        great_saves=BASE_GREAT_SAVES + record.shutouts,
+        great_saves=BASE_GREAT_SAVES + shutouts,
     )
 
 
@@ -197,7 +249,9 @@ __all__ = [
     "VETERAN_POINTS",
     "WG_RANK_POINTS",
     "NextStocks",
+    "PointsBreakdown",
     "SeasonRecord",
     "next_stocks",
+    "stocks_for",
     "stocks_from_json",
 ]

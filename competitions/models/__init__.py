@@ -1,5 +1,11 @@
 """The competitions' models, one module per concern, all importable from here."""
 
+from competitions.models.archive import (
+    CupHonour,
+    FinalRow,
+    SeasonArchive,
+    Withdrawal,
+)
 from competitions.models.picks import (
     LatePick,
     LatePickStatus,
@@ -46,7 +52,9 @@ __all__ = [
     "SHOOTOUT_VALUES",
     "WG_STAGES",
     "Competition",
+    "CupHonour",
     "Decided",
+    "FinalRow",
     "Fixture",
     "FixtureLabel",
     "FixtureResult",
@@ -64,10 +72,12 @@ __all__ = [
     "PoolRoundStatus",
     "Round",
     "RoundStatus",
+    "SeasonArchive",
     "Stage",
     "StockKind",
     "StockMovement",
     "StockReason",
     "TeamResult",
     "WgGroup",
+    "Withdrawal",
 ]

@@ -340,3 +340,32 @@ def test_bad_input_names_the_field(doc: Any, field: str) -> None:
     with pytest.raises(InputError) as error:
         moves_from_json(doc)
     assert error.value.field == field
+
+
+def test_r24_a_leaving_team_is_skipped_for_promotion_and_goes_nowhere() -> None:
+    moves = moved(promotion_moves(standard(), leaving={"D3A-1", "Elite-10"}))
+    assert "D3A-1" not in moves and moves["D3A-3"] == ("up", 2)
+    assert "Elite-10" not in moves
+    assert {t for t in moves if t.startswith("Elite")} == {"Elite-9", "Elite-11", "Elite-12"}
+
+
+def test_r24_a_leaving_team_is_never_the_relegated_team_saved() -> None:
+    # Seven of D2B's eight safe teams barred leave one Elite place unfilled: the Elite's best
+    # relegated team stays, and that is the 10th when the 9th leaves.
+    barred = {f"D2B-{r}" for r in range(1, 8)}
+    moves = moved(promotion_moves(standard(), barred, leaving={"Elite-9"}))
+    assert {t for t in moves if t.startswith("Elite")} == {"Elite-11", "Elite-12"}
+
+
+def test_r24_leaving_teams_leave_room_for_vacancies() -> None:
+    leaving = {"Elite-3", "D3B-5"}
+    nxt = place_moves(standard(), promotion_moves(standard(), leaving=leaving), leaving=leaving)
+    assert len(nxt["Elite"]) == 11 and len(nxt["D3B"]) == 11
+    assert leaving.isdisjoint(t for teams in nxt.values() for t in teams)
+    assert [len(nxt[name]) for name in ("D2A", "D2B", "D3A", "D3C", "D3D")] == [12] * 5
+
+
+def test_r24_unknown_leaving_team_names_the_field() -> None:
+    with pytest.raises(InputError) as error:
+        promotion_moves(standard(), leaving=["ghost"])
+    assert error.value.field == "leaving[0]"

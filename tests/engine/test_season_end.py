@@ -174,3 +174,19 @@ def test_bad_input_names_the_field(doc: Any, field: str) -> None:
 
 def test_null_wg_rank_is_accepted() -> None:
     assert stocks_from_json(broken("wg_rank", None))["teams"]["a"]["points"] == 11
+
+
+def test_the_breakdown_names_each_line_of_the_rules_list() -> None:
+    # ENGINE_CLI.md's example, line by line: 7 + 3 + 0 + 4 + 0 − 6 + 3 + 3 = 14.
+    breakdown = SeasonRecord(**CLI_EXAMPLE).breakdown
+    assert breakdown.as_dict() == {
+        "championship_wins": 7,
+        "kdh_wins": 3,
+        "kdh_winner": 0,
+        "division_place": 4,
+        "relegated": 0,
+        "promoted": -6,
+        "veteran": 3,
+        "wg_place": 3,
+    }
+    assert breakdown.total == 14

@@ -1,0 +1,174 @@
+"""The next season's plan (``shared/SEASON.md``): the closed season's archive turned into the
+engine's :class:`~engine.season_plan.SeasonEnd`, and the engine's plan returned, never stored.
+
+The adapter's decisions:
+
+* the plan is the engine's from what ``season_close`` recorded (final tables, KDH wins,
+  shutouts, R14 bars, cups' honours) and from what may change after the close: withdrawals
+  (R24) and the waiting list; the same data gives the same plan, as every draw is seeded by
+  the archive's ``plan_seed`` (R23);
+* a dummy team of the final tables leaves (R24), and so does a withdrawn team;
+* a waiting-list team plays under the slug of the name it registered (``name (2)`` … when a
+  team already has it, as R14's replacements do), and is a veteran (R21) when it registered
+  before the season's end (the deadline of its last round);
+* new dummy teams are named like R14's (``Équipe fantôme N``, the next free numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from competitions.models import Competition, SeasonArchive
+from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
+from competitions.services.replacement import DUMMY_TEAM_NAME
+from engine.season_plan import (
+    FinalTable,
+    LeaveReason,
+    SeasonEnd,
+    SeasonPlan,
+    WaitingTeam,
+)
+from engine.season_plan import season_plan as engine_season_plan
+from engine.standings import StandingRow
+from league.models import Season, Team, WaitingListEntry
+
+DUMMY_NAMES = 84
+"""How many new dummy names the plan is offered: enough for every place of a league."""
+
+
+class SeasonPlanRefused(Exception):
+    """No plan for this season: ``code`` ``not_finished`` (not closed yet) or ``not_closed``
+    (finished without ``season_close``'s archive)."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class PlannedWaitingTeam:
+    """A waiting-list entry as the plan sees it: the slug it would play under, and whether it
+    registered before the season's end (R21's veteran points)."""
+
+    entry: WaitingListEntry
+    team: str
+    veteran: bool
+
+
+def _free_slug(name: str, taken: set[str]) -> str:
+    candidate, number = name, 1
+    while slugify(candidate) in taken:
+        number += 1
+        candidate = f"{name} ({number})"
+    return slugify(candidate)
+
+
+def season_plan_waiting_list(*, archive: SeasonArchive) -> list[PlannedWaitingTeam]:
+    """The waiting list in its order (R24), each with its planned slug and veteran flag."""
+    taken = set(Team.objects.values_list("slug", flat=True))
+    planned = []
+    waiting = WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
+    for entry in waiting.order_by("registered_at", "id"):
+        slug = _free_slug(entry.name, taken)
+        taken.add(slug)
+        planned.append(
+            PlannedWaitingTeam(
+                entry=entry, team=slug, veteran=entry.registered_at < archive.ended_at
+            )
+        )
+    return planned
+
+
+def season_plan_dummy_names(*, taken: set[str], count: int = DUMMY_NAMES) -> list[str]:
+    """Slugs for new dummy teams: ``DUMMY_TEAM_NAME``'s next free numbers (R14, R24)."""
+    number = Team.objects.filter(is_dummy=True).count()
+    names: list[str] = []
+    while len(names) < count:
+        number += 1
+        slug = slugify(DUMMY_TEAM_NAME.format(number=number))
+        if slug not in taken:
+            names.append(slug)
+    return names
+
+
+def season_end(*, season: Season) -> SeasonEnd:
+    """The engine's view of ``season``'s end, from its archive and the data since."""
+    archive = season_archive(season=season)
+    if season.status != Season.Status.FINISHED:
+        raise SeasonPlanRefused(
+            _("%(season)s is not finished: close it first.") % {"season": season},
+            code="not_finished",
+        )
+    if archive is None:
+        raise SeasonPlanRefused(
+            _("%(season)s finished without being closed here: there is no record to plan from.")
+            % {"season": season},
+            code="not_closed",
+        )
+    rows = championship_final_rows(archive=archive)
+    tables: dict[str, list[StandingRow]] = {}
+    tiers: dict[str, int] = {}
+    for row in rows:
+        division = row.pool.division
+        tiers[division.slug] = division.tier
+        tables.setdefault(division.slug, []).append(
+            StandingRow(
+                row.entry.team.slug,
+                row.rank,
+                row.points,
+                row.played,
+                row.wins,
+                row.regulation_wins,
+                row.draws,
+                row.extra_time_losses,
+                row.losses,
+                row.goals_for,
+                row.goals_against,
+            )
+        )
+    leaving: dict[str, LeaveReason] = {}
+    for row in rows:
+        if row.entry.team.is_dummy:
+            leaving[row.entry.team.slug] = LeaveReason.DUMMY
+        elif hasattr(row.entry, "withdrawal"):
+            leaving[row.entry.team.slug] = LeaveReason.WITHDRAWN
+    honours = cup_honours(archive=archive)
+    kdh = [h for h in honours if h.competition == Competition.KDH]
+    waiting = season_plan_waiting_list(archive=archive)
+    taken = set(Team.objects.values_list("slug", flat=True)) | {w.team for w in waiting}
+    return SeasonEnd(
+        season=season.number,
+        seed=archive.plan_seed,
+        tables=tuple(FinalTable(slug, tiers[slug], tuple(table)) for slug, table in tables.items()),
+        kdh_wins={row.entry.team.slug: row.kdh_wins for row in rows if row.kdh_wins},
+        shutouts={row.entry.team.slug: row.shutouts for row in rows if row.shutouts},
+        kdh_finalists=tuple(h.entry.team.slug for h in kdh),
+        kdh_winner=next((h.entry.team.slug for h in kdh if h.place == 1), None),
+        wg_places={h.entry.team.slug: h.place for h in honours if h.competition == Competition.WG},
+        barred=frozenset(row.entry.team.slug for row in rows if row.promotion_barred),
+        leaving=leaving,
+        waiting_list=tuple(WaitingTeam(w.team, w.veteran) for w in waiting),
+        dummy_names=tuple(season_plan_dummy_names(taken=taken)),
+    )
+
+
+def season_plan(*, season: Season) -> SeasonPlan:
+    """The plan for the season after ``season`` (R16–R18, R21, R22, R24), computed by the engine
+    from ``season``'s archive; never stored. Refused (:class:`SeasonPlanRefused`) for a season
+    that is not finished, or that finished without being closed by ``season_close``."""
+    return engine_season_plan(season_end(season=season))
+
+
+__all__ = [
+    "DUMMY_NAMES",
+    "PlannedWaitingTeam",
+    "SeasonPlanRefused",
+    "season_end",
+    "season_plan",
+    "season_plan_dummy_names",
+    "season_plan_waiting_list",
+]
