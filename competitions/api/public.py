@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions import selectors as competition_selectors
+from competitions import services
 from competitions.api.serializers import (
     InfosSerializer,
     MeSerializer,
@@ -33,7 +34,6 @@ from competitions.api.serializers import (
     deadline_iso,
 )
 from competitions.models import Competition, Round
-from competitions import services
 from league import selectors
 from league.api import _current_season, _error
 from league.models import Entry, Team

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from mail.management.commands.ingest_email import describe
 
 from mail import inbound as mail_picks
 from mail import intake as services
+from mail.management.commands.ingest_email import describe
 
 
 class Command(BaseCommand):
