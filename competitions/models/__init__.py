@@ -13,6 +13,10 @@ from competitions.models.results import (
     OnrSanction,
     TeamResult,
 )
+from competitions.models.season_jobs import (
+    SeasonStartJob,
+    SeasonStartJobStatus,
+)
 from competitions.models.stocks import (
     StockKind,
     StockMovement,
@@ -64,6 +68,8 @@ __all__ = [
     "PoolRoundStatus",
     "Round",
     "RoundStatus",
+    "SeasonStartJob",
+    "SeasonStartJobStatus",
     "Stage",
     "StockKind",
     "StockMovement",
