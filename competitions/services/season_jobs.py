@@ -20,7 +20,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, OperationalError, connection, connections, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
@@ -81,6 +81,8 @@ def season_start_request(
             "seed": seed,
             "wg_teams": list(wg_teams) if wg_teams is not None else None,
             "referees": {slug: [u.pk for u in users] for slug, users in (referees or {}).items()},
+            # The worker words the progress and refusals in the language of who asked.
+            "language": translation.get_language(),
         },
         total=START_STEPS + (len(STANDARD_DIVISIONS) if plan is not None else 0),
         message=_("Queued"),
@@ -117,9 +119,10 @@ def season_start_job_run(*, job_id: int) -> SeasonStartJob | None:
     if not claimed or job is None:
         return job
     try:
-        season = season_start(
-            by=job.requested_by, progress=_progress_writer(job.pk), **_start_arguments(job)
-        )
+        with translation.override(job.options.get("language")):
+            season = season_start(
+                by=job.requested_by, progress=_progress_writer(job.pk), **_start_arguments(job)
+            )
     except SeasonStartRefused as refusal:
         _finish(job.pk, SeasonStartJob.Status.REFUSED, message=refusal.message, code=refusal.code)
     except OperationalError:
