@@ -18,3 +18,7 @@ acceptance: the coach's receipt email."""
 late_pick_rejected = Signal()
 """Sent (``late_pick=``) when a referee refuses a pick emailed after the deadline (R13): the
 coach is told."""
+
+season_started = Signal()
+"""Sent (``season=``, ``by=``) when a season starts (``season_start``): the announcement to every
+coach, with their division, code, stocks and first deadline."""

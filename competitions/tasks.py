@@ -5,6 +5,10 @@
 is idempotent by the arbitration's own claim (a conditional status update that only one worker
 wins): sent twice, retried, or run while a referee arbitrates from elsewhere, it leaves exactly
 one result.
+
+``competitions.season_start`` is queued by
+:func:`competitions.services.season_jobs.season_start_request`: it runs one season start and
+records its progress on the job, which only one worker can claim.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.db import OperationalError
 
 from competitions import services
 from competitions.models import PoolRound
+from competitions.services.season_jobs import season_start_job_run
 
 logger = logging.getLogger(__name__)
 
@@ -77,3 +82,31 @@ def rounds_close_due() -> int:
     """Close the open rounds whose deadline passed (R13, ``rounds_close_due``); every few
     minutes, so the next run is the retry."""
     return services.rounds_close_due()
+
+
+SEASON_START_MAX_RETRIES = 3
+"""Retries of a season start after a transient database error (the job went back to queued)."""
+
+
+@shared_task(bind=True, name="competitions.season_start", max_retries=SEASON_START_MAX_RETRIES)
+def season_start_run(self: Task, job_id: int) -> dict[str, object]:
+    """Run season start job ``job_id`` (``season_start_job_run``): once, however often it is
+    sent; a transient database error is retried with backoff."""
+    try:
+        job = season_start_job_run(job_id=job_id)
+    except OperationalError as error:
+        if self.request.is_eager:
+            raise
+        logger.warning("Season start %s hit a database error: %s", job_id, error)
+        raise self.retry(
+            exc=error, countdown=arbitration_retry_countdown(self.request.retries)
+        ) from error
+    if job is None:
+        logger.warning("Season start job %s does not exist", job_id)
+        return {"status": "missing", "job": job_id}
+    return {
+        "status": job.status,
+        "job": job.pk,
+        "season": job.season.number if job.season is not None else None,
+        "code": job.code,
+    }

@@ -25,13 +25,20 @@ decision, kept in :data:`WEEKS`:
 >>> week_of("kdh", 1), week_of("wg", 7)
 (2, 9)
 
+A league may skip weeks (a break such as Christmas): our decision is that the skipped calendar
+weeks hold no round and every round after them moves one week later per skipped week, so the
+season still plays its ten weeks in order (:func:`calendar_week`).
+
+>>> calendar_week(week_of("championship", 5), skipped=[3])
+6
+
 Deadlines (time zones, R13) are the site's business, not the engine's.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -144,6 +151,66 @@ def week_of(competition: SeasonCompetition | Competition | str, round_number: in
     return weeks[round_number - 1]
 
 
+def skipped_weeks_check(skipped: Iterable[object]) -> tuple[int, ...]:
+    """The calendar weeks to skip, checked and sorted: whole numbers, each once, none the first
+    week (it opens the season: move the start instead) and none after the last week played
+    (skipping it would change nothing). Weeks count from the season's first Monday (week 1).
+
+    >>> skipped_weeks_check([5, 3])
+    (3, 5)
+    >>> skipped_weeks_check([1])
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: skipped_weeks[0]: week 1 opens the season and cannot be skipped
+    >>> skipped_weeks_check([11])
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: skipped_weeks[0]: week 11 is after the last round
+    """
+    weeks: list[int] = []
+    for index, week in enumerate(skipped):
+        field = f"skipped_weeks[{index}]"
+        if isinstance(week, bool) or not isinstance(week, int):
+            raise InputError(field, f"must be a week number, not {week!r}")
+        if week < 2:
+            raise InputError(field, f"week {week} opens the season and cannot be skipped")
+        if week in weeks:
+            raise InputError(field, f"week {week} is skipped twice")
+        weeks.append(week)
+    weeks.sort()
+    last = SEASON_WEEKS + len(weeks)
+    for index, week in enumerate(skipped):
+        # Every skipped week must push a played week later: the last played week is ``last``
+        # only when no skipped week comes after it.
+        if week >= last:
+            raise InputError(
+                f"skipped_weeks[{index}]",
+                f"week {week} is after the last round",
+            )
+    return tuple(weeks)
+
+
+def calendar_week(week: int, skipped: Iterable[object] = ()) -> int:
+    """The calendar week in which the season's week ``week`` (1–10, as :data:`WEEKS` counts
+    them) is played when the calendar weeks ``skipped`` hold no round: one week later for each
+    skipped week on or before it (our decision, see the module's docstring).
+
+    >>> [calendar_week(w, skipped=[3, 7]) for w in range(1, 11)]
+    [1, 2, 4, 5, 6, 8, 9, 10, 11, 12]
+    >>> calendar_week(0)
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: week: a season has weeks 1–10, not 0
+    """
+    if not 1 <= week <= SEASON_WEEKS:
+        raise InputError("week", f"a season has weeks 1–{SEASON_WEEKS}, not {week}")
+    played = week
+    for skip in skipped_weeks_check(skipped):
+        if skip <= played:
+            played += 1
+    return played
+
+
 def rounds_in_week(week: int) -> dict[str, tuple[int, ...]]:
     """For each competition (by name), the rounds played in ``week`` (possibly none).
 
@@ -220,8 +287,10 @@ __all__ = [
     "WEEKS",
     "Fixture",
     "SeasonCompetition",
+    "calendar_week",
     "double_round_robin",
     "round_robin",
     "rounds_in_week",
+    "skipped_weeks_check",
     "week_of",
 ]

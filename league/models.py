@@ -9,6 +9,7 @@ fields, constraints and values derived from their own row; writes go through
 
 from __future__ import annotations
 
+import secrets
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,6 +23,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engine.calendar import calendar_week, skipped_weeks_check
+from engine.errors import InputError
 from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
 DIVISION_SIZE = 12
@@ -31,6 +34,22 @@ DIVISION_SIZE = 12
 def default_deadline_time() -> time:
     """R13: Friday 17:00 is the league's deadline (a callable, so Django sees no fixed default)."""
     return time(17, 0)
+
+
+def season_seed_new() -> str:
+    """A fresh secret seed for a season's own draws (R23): matrices, the cups' opening draws."""
+    return secrets.token_hex(16)
+
+
+def _skipped_weeks_valid(value: object) -> bool:
+    """Whether ``value`` is a list of weeks the engine accepts to skip (R20)."""
+    if not isinstance(value, list):
+        return False
+    try:
+        skipped_weeks_check(value)
+    except InputError:
+        return False
+    return True
 
 
 class SeasonStatus(models.TextChoices):
@@ -65,6 +84,22 @@ class Season(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.PREPARING
     )
     is_current = models.BooleanField(_("current season"), default=False)
+    skipped_weeks = models.JSONField(
+        _("skipped weeks"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Weeks without any round (e.g. Christmas), counted from the first week (1): the "
+            "rounds after them move one week later (R20)."
+        ),
+    )
+    seed = models.CharField(
+        _("seed"),
+        max_length=64,
+        default=season_seed_new,
+        editable=False,
+        help_text=_("Secret: the season's own draws derive from it (R23)."),
+    )
 
     class Meta:
         verbose_name = _("season")
@@ -96,8 +131,18 @@ class Season(models.Model):
             errors["time_zone"] = _("Unknown time zone “%(zone)s”.") % {"zone": self.time_zone}
         if isinstance(self.starts_on, date) and self.starts_on.weekday() != 0:
             errors["starts_on"] = _("A season's first week starts on a Monday.")
+        if not _skipped_weeks_valid(self.skipped_weeks):
+            errors["skipped_weeks"] = _(
+                "Skipped weeks are distinct week numbers after week 1 (it opens the season) and "
+                "before the last round."
+            )
         if errors:
             raise ValidationError(errors)
+
+    def calendar_week(self, week: int) -> int:
+        """The calendar week (1 is the first) in which the season's week ``week`` (1–10) is
+        played, after the skipped weeks (R20; :func:`engine.calendar.calendar_week`)."""
+        return calendar_week(week, self.skipped_weeks)
 
     def week_monday(self, week: int) -> date:
         """The Monday of week ``week`` (1 is the first)."""

@@ -18,16 +18,20 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.tokens import default_token_generator
 from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from competitions.models import LatePick, Pick, PoolRound
 from competitions.selectors import pool_round_results
-from league.models import AuditLog, Language
+from league.models import AuditLog, Entry, Language
 from league.selectors import season_current, user_language
 from league.services import audit_record
 from mail.models import OutboundEmail
@@ -307,4 +311,64 @@ def email_late_pick_rejected(*, late_pick: LatePick) -> OutboundEmail | None:
             **email_times(late_pick.received_at),
         },
         headers={"Auto-Submitted": "auto-generated"},
+    )
+
+
+def email_invitation(*, user: AbstractBaseUser) -> OutboundEmail | None:
+    """A new coach's invitation, in their language: their team, their user name and a link that
+    sets their first password (Django's password-reset token: it works once, for
+    ``PASSWORD_RESET_TIMEOUT``). Nothing for a user without an address."""
+    if not user.email:
+        return None
+    entry = (
+        Entry.objects.filter(team__coach=user, replaced_at__isnull=True)
+        .select_related("team", "division", "season")
+        .order_by("-season__number")
+        .first()
+    )
+    link = reverse(
+        "password_reset_confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+        },
+    )
+    return email_send(
+        template="invitation",
+        to=user.email,
+        language=user_language(user),
+        context={
+            "user": user,
+            "entry": entry,
+            "team": entry.team if entry else None,
+            "set_password_url": site_url(link),
+            "valid_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+            "sign_in_url": site_url(reverse("sign_in")),
+        },
+    )
+
+
+def email_season_started(*, entry: Entry, first_deadline: datetime) -> OutboundEmail | None:
+    """A season's announcement to a team's coach, in their language: the division, the code
+    (R16), the stocks (R21) and the first deadline (R13). Nothing for a team without a coach or
+    a coach without an address."""
+    coach = entry.team.coach
+    if coach is None or not coach.email:
+        return None
+    zone = ZoneInfo(entry.season.time_zone)
+    return email_send(
+        template="season-started",
+        to=coach.email,
+        language=user_language(coach),
+        context={
+            "user": coach,
+            "entry": entry,
+            "team": entry.team,
+            "season": entry.season,
+            "division": entry.division.name,
+            "code": f"{entry.code:02d}",
+            "first_deadline": timezone.localtime(first_deadline, zone),
+            "time_zone": entry.season.time_zone,
+            "picks_url": site_url(reverse("picks")),
+        },
     )

@@ -19,6 +19,10 @@ from competitions.models.results import (
     OnrSanction,
     TeamResult,
 )
+from competitions.models.season_jobs import (
+    SeasonStartJob,
+    SeasonStartJobStatus,
+)
 from competitions.models.stocks import (
     StockKind,
     StockMovement,
@@ -73,6 +77,8 @@ __all__ = [
     "Round",
     "RoundStatus",
     "SeasonArchive",
+    "SeasonStartJob",
+    "SeasonStartJobStatus",
     "Stage",
     "StockKind",
     "StockMovement",

@@ -69,7 +69,7 @@ def _next_round(pool_round: PoolRound, games: int) -> Round:
         season=round.season,
         competition=round.competition,
         number=number,
-        week=week_of(round.competition, number),
+        week=round.season.calendar_week(week_of(round.competition, number)),
         stage=stage,
     )
 

@@ -5,6 +5,9 @@ place and record (R14).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -44,6 +47,65 @@ def entry_create(
     ):
         stock_move(entry=entry, kind=kind, delta=amount, reason=StockReason.SEASON_START, by=by)
     return entry
+
+
+@dataclass(frozen=True)
+class EntryPlace:
+    """A team's place in a season to enter: its division, code (R16) and starting stocks (R21)."""
+
+    team: Team
+    division: Division
+    code: int
+    extra_goals: int = 0
+    great_saves: int = 0
+
+
+@transaction.atomic
+def entries_create(
+    *, season: Season, places: Sequence[EntryPlace], by: AbstractBaseUser | None = None
+) -> list[Entry]:
+    """Enter many teams at once (a season's import or start), each as :func:`entry_create`
+    would — its division and code, its ledger opened with its two ``season_start`` lines — in
+    two inserts instead of some forty queries a team.
+
+    The callers check the league's shape beforehand and word its problems; here each place is
+    checked field by field (a code 01–12, stocks not below 0), and the database's constraints
+    refuse whatever slipped through (a code twice in a division, a team twice), rolling
+    everything back.
+    """
+    entries = []
+    for place in places:
+        if place.extra_goals < 0 or place.great_saves < 0:
+            raise StockBelowZero(
+                _("%(team)s cannot start with a negative stock.") % {"team": place.team},
+                code="stock_below_zero",
+            )
+        entry = Entry(
+            season=season,
+            team=place.team,
+            division=place.division,
+            code=place.code,
+            extra_goals=place.extra_goals,
+            great_saves=place.great_saves,
+        )
+        entry.clean_fields(exclude=["season", "team", "division", "replaces"])
+        entries.append(entry)
+    Entry.objects.bulk_create(entries)
+    StockMovement.objects.bulk_create(
+        [
+            StockMovement(
+                entry=entry,
+                kind=kind,
+                delta=getattr(entry, kind.value),
+                balance_after=getattr(entry, kind.value),
+                reason=StockReason.SEASON_START,
+                created_by=by,
+            )
+            for entry in entries
+            for kind in (StockKind.EXTRA_GOALS, StockKind.GREAT_SAVES)
+        ]
+    )
+    return entries
 
 
 @transaction.atomic

@@ -4,6 +4,8 @@ first team, once an admin confirms; a new team ONR in week 1 replaced straight a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -23,7 +25,7 @@ DUMMY_TEAM_NAME = "Équipe fantôme {number}"
 language, like every other team's."""
 
 
-def _dummy_team_create() -> Team:
+def dummy_team_create() -> Team:
     """A new dummy team (R14: random legal picks, no coach), with the next free number."""
     number = Team.objects.filter(is_dummy=True).count() + 1
     while Team.objects.filter(
@@ -43,10 +45,19 @@ def _free_team_name(name: str) -> str:
     return candidate
 
 
-def _waiting_coach(waiting: WaitingListEntry) -> AbstractBaseUser | None:
+@dataclass(frozen=True)
+class WaitingListPlacement:
+    """A waiting-list team given a place: its new team, and whether its coach's account was
+    created for it (then with no usable password: the league invites them to set one)."""
+
+    team: Team
+    coach_created: bool
+
+
+def _waiting_coach(waiting: WaitingListEntry) -> tuple[AbstractBaseUser | None, bool]:
     """The coach of a waiting-list team taking a place: its user, else the account with its
     contact email, else a new account (no password: the league's one-click links sign them in);
-    ``None`` when that user already coaches a team."""
+    ``None`` when that user already coaches a team. With whether the account is new."""
     user_model = get_user_model()
     user = waiting.user or user_model.objects.filter(email__iexact=waiting.email).first()
     if user is None:
@@ -55,10 +66,21 @@ def _waiting_coach(waiting: WaitingListEntry) -> AbstractBaseUser | None:
         while user_model.objects.filter(username=username).exists():
             number += 1
             username = f"{base}-{number}"
-        user = user_model.objects.create_user(username=username, email=waiting.email)
+        return user_model.objects.create_user(username=username, email=waiting.email), True
     if Team.objects.filter(coach=user).exists():
-        return None
-    return user
+        return None, False
+    return user, False
+
+
+def waiting_list_place(*, waiting: WaitingListEntry) -> WaitingListPlacement:
+    """Give ``waiting`` (a waiting-list entry, locked by the caller) its place: its team created
+    under its name (numbered when taken), coached by its user, and the entry marked placed."""
+    coach, created = _waiting_coach(waiting)
+    team = team_create(name=_free_team_name(waiting.name), coach=coach)
+    waiting.status = WaitingListEntry.Status.PLACED
+    waiting.team = team
+    save_valid(waiting)
+    return WaitingListPlacement(team=team, coach_created=created)
 
 
 def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | None]:
@@ -78,13 +100,9 @@ def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | N
         else []
     )
     if not waiting:
-        return _dummy_team_create(), None
+        return dummy_team_create(), None
     first = waiting[0]
-    team = team_create(name=_free_team_name(first.name), coach=_waiting_coach(first))
-    first.status = WaitingListEntry.Status.PLACED
-    first.team = team
-    save_valid(first)
-    return team, first
+    return waiting_list_place(waiting=first).team, first
 
 
 def _replace(entry: Entry, *, waiting_list: bool, by: AbstractBaseUser | None, why: str) -> Entry:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -194,9 +195,10 @@ _KDH_STAGES_BY_GAMES = {
 
 @transaction.atomic
 def season_rounds_create(*, season: Season) -> list[Round]:
-    """Every round of ``season``'s three competitions, with its week (R20, the engine's calendar)
-    and its deadline (R13): championship 1–11, KDH 1–7 (the qualifying round first, R17), WG
-    1–8 (six group rounds, the semi-finals, the final week, R18)."""
+    """Every round of ``season``'s three competitions, with its week (R20, the engine's calendar,
+    later for the rounds after a skipped week) and its deadline (R13): championship 1–11, KDH 1–7
+    (the qualifying round first, R17), WG 1–8 (six group rounds, the semi-finals, the final week,
+    R18)."""
     stages = {
         Competition.CHAMPIONSHIP: [Stage.REGULAR] * Competition.CHAMPIONSHIP.rules.rounds,
         Competition.KDH: KDH_STAGES,
@@ -205,7 +207,7 @@ def season_rounds_create(*, season: Season) -> list[Round]:
     rounds = []
     for competition, competition_stages in stages.items():
         for number, stage in enumerate(competition_stages, start=1):
-            week = week_of(competition.value, number)
+            week = season.calendar_week(week_of(competition.value, number))
             rounds.append(
                 Round(
                     season=season,
@@ -243,13 +245,42 @@ def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
     return pool_rounds
 
 
+@dataclass(frozen=True)
+class KdhOpening:
+    """The KDH's opening draw (R17): who plays the first round, its games (home, away team ids)
+    and who waits for the qualifiers, with the seed that drew it and its draws (R23)."""
+
+    qualifying: tuple[str, ...]
+    exempt: tuple[str, ...]
+    games: tuple[tuple[str, str], ...]
+    seed: str
+    draws: tuple[Draw, ...]
+
+
+def kdh_opening_draw(*, field: Sequence[kdh.Entrant], seed: str) -> KdhOpening:
+    """R17 from ``seed``: the field split (the highest D3 codes play the qualifying round) and
+    the first round's pairings. Draws only, stores nothing: the same field and seed always give
+    the same draw, so it can be shown before :func:`kdh_start` commits it."""
+    dice = Dice(seed)
+    split = kdh.split_field(field, dice)
+    games = kdh.draw_pairings(split.qualifying or split.exempt, dice, what="kdh.pairings.1")
+    return KdhOpening(
+        qualifying=split.qualifying,
+        exempt=split.exempt if split.qualifying else (),
+        games=tuple((g.home, g.away) for g in games),
+        seed=dice.seed,
+        draws=tuple(dice.draws),
+    )
+
+
 @transaction.atomic
-def kdh_start(*, pool: Pool) -> PoolRound:
+def kdh_start(*, pool: Pool, seed: str | None = None) -> PoolRound:
     """The KDH's field and first round (R17): every playing team enters (a member of the pool);
     the teams with the highest D3 codes play the qualifying round, drawn at random.
 
-    The draws come from the first pool round's seed (``<seed>/opening-draw``) and open its draw
-    log, so they can be checked once it is published (R23).
+    The draws come from ``seed`` (the season's, when previewed before, :func:`kdh_opening_draw`)
+    or else from the first pool round's seed (``<seed>/opening-draw``), and open its draw log,
+    so they can be checked once it is published (R23).
     """
     entries = list(
         Entry.objects.filter(season_id=pool.season_id, replaced_at__isnull=True).select_related(
@@ -262,27 +293,42 @@ def kdh_start(*, pool: Pool) -> PoolRound:
         season_id=pool.season_id, competition=Competition.KDH, number=1
     )
     (pool_round,) = _pool_rounds_bulk_create(pool, [first])
-    dice = Dice(f"{pool_round.seed}/opening-draw")
     field = [kdh.Entrant(e.team.slug, e.division.tier, e.code) for e in entries]
-    split = kdh.split_field(field, dice)
-    teams = split.qualifying or split.exempt
-    games = kdh.draw_pairings(teams, dice, what="kdh.pairings.1")
-    _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
-    pool_round.draw_log = _log(dice.seed, dice.draws)
+    opening = kdh_opening_draw(field=field, seed=seed or f"{pool_round.seed}/opening-draw")
+    _fixtures_bulk_create(pool_round, opening.games, by_id)
+    pool_round.draw_log = _log(opening.seed, opening.draws)
     pool_round.save(update_fields=["draw_log"])
     return pool_round
 
 
+@dataclass(frozen=True)
+class WgOpening:
+    """The WG's group draw (R18): three groups of four (team ids, A then B then C), with the
+    seed that drew it and its draws (R23)."""
+
+    groups: tuple[tuple[str, ...], ...]
+    seed: str
+    draws: tuple[Draw, ...]
+
+
+def wg_group_draw(*, teams: Sequence[str], seed: str) -> WgOpening:
+    """R18 from ``seed``: the twelve (checked: twelve distinct teams) drawn into three groups.
+    Draws only, stores nothing, so it can be shown before :func:`wg_start` commits it."""
+    dice = Dice(seed)
+    groups = wg.draw_groups(wg.admin_qualifiers(teams), dice)
+    return WgOpening(groups=groups, seed=dice.seed, draws=tuple(dice.draws))
+
+
 @transaction.atomic
-def wg_start(*, pool: Pool, entries: Sequence[Entry]) -> list[PoolRound]:
+def wg_start(*, pool: Pool, entries: Sequence[Entry], seed: str | None = None) -> list[PoolRound]:
     """The WG's twelve (R18; the first season an admin's choice), its three groups drawn at random
     and the six group rounds' games (a double round robin per group).
 
-    The draw comes from the first pool round's seed (``<seed>/opening-draw``) and opens its draw
-    log (R23).
+    The draw comes from ``seed`` (the season's, when previewed before, :func:`wg_group_draw`) or
+    else from the first pool round's seed (``<seed>/opening-draw``), and opens its draw log (R23).
     """
     by_id = {entry.team.slug: entry for entry in entries}
-    teams = wg.admin_qualifiers([entry.team.slug for entry in entries])
+    teams = [entry.team.slug for entry in entries]
     rounds = list(
         Round.objects.filter(
             season_id=pool.season_id, competition=Competition.WG, stage=Stage.GROUP
@@ -291,17 +337,16 @@ def wg_start(*, pool: Pool, entries: Sequence[Entry]) -> list[PoolRound]:
         .order_by("number")
     )
     pool_rounds = _pool_rounds_bulk_create(pool, rounds)
-    dice = Dice(f"{pool_rounds[0].seed}/opening-draw")
-    groups = wg.draw_groups(teams, dice)
+    opening = wg_group_draw(teams=teams, seed=seed or f"{pool_rounds[0].seed}/opening-draw")
     PoolMember.objects.bulk_create(
         [
             PoolMember(pool=pool, entry=by_id[team], group=name)
-            for name, group in zip(wg.GROUP_NAMES, groups, strict=True)
+            for name, group in zip(wg.GROUP_NAMES, opening.groups, strict=True)
             for team in group
         ]
     )
-    for pool_round, games in zip(pool_rounds, wg.group_rounds(groups), strict=True):
+    for pool_round, games in zip(pool_rounds, wg.group_rounds(opening.groups), strict=True):
         _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
-    pool_rounds[0].draw_log = _log(dice.seed, dice.draws)
+    pool_rounds[0].draw_log = _log(opening.seed, opening.draws)
     pool_rounds[0].save(update_fields=["draw_log"])
     return pool_rounds

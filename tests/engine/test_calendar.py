@@ -13,9 +13,11 @@ from engine.calendar import (
     SEASON_WEEKS,
     Fixture,
     SeasonCompetition,
+    calendar_week,
     double_round_robin,
     round_robin,
     rounds_in_week,
+    skipped_weeks_check,
     week_of,
 )
 from engine.competitions import Competition
@@ -119,6 +121,57 @@ def test_rounds_in_week_refuses_a_week_outside_the_season(week: int) -> None:
     with pytest.raises(InputError) as error:
         rounds_in_week(week)
     assert error.value.field == "week"
+
+
+def test_no_skipped_week_leaves_every_week_where_it_is() -> None:
+    assert [calendar_week(w) for w in range(1, SEASON_WEEKS + 1)] == list(range(1, 11))
+
+
+def test_a_skipped_christmas_week_moves_every_later_week_by_one() -> None:
+    # Week 4 skipped: weeks 1–3 stay, the season's week 4 is played in calendar week 5 and its
+    # last week (the championship's rounds 10 and 11, R20) in week 11.
+    assert [calendar_week(w, skipped=[4]) for w in range(1, 11)] == [1, 2, 3, 5, 6, 7, 8, 9, 10, 11]
+
+
+def test_two_skipped_weeks_in_a_row_move_the_later_weeks_by_two() -> None:
+    assert [calendar_week(w, skipped=(6, 5)) for w in range(1, 11)] == [
+        1, 2, 3, 4, 7, 8, 9, 10, 11, 12
+    ]  # fmt: skip
+
+
+def test_the_kdh_final_moves_with_the_skipped_week_before_it() -> None:
+    # The KDH's final is round 7, played in the season's week 8 (our decision): week 3 skipped.
+    assert calendar_week(week_of("kdh", 7), skipped=[3]) == 9
+
+
+@pytest.mark.parametrize(
+    ("skipped", "message"),
+    [
+        ([1], r"skipped_weeks\[0\]: week 1 opens the season and cannot be skipped"),
+        ([0], r"skipped_weeks\[0\]: week 0 opens the season"),
+        ([3, 3], r"skipped_weeks\[1\]: week 3 is skipped twice"),
+        (["3"], r"skipped_weeks\[0\]: must be a week number, not '3'"),
+        ([True], r"skipped_weeks\[0\]: must be a week number, not True"),
+        ([11], r"skipped_weeks\[0\]: week 11 is after the last round"),
+        ([4, 12], r"skipped_weeks\[1\]: week 12 is after the last round"),
+    ],
+)
+def test_skipped_weeks_that_make_no_sense_are_input_errors(
+    skipped: list[object], message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        skipped_weeks_check(skipped)
+
+
+def test_the_last_skippable_week_is_the_one_before_the_last_round() -> None:
+    # Two weeks skipped: the season spans twelve calendar weeks, the last one played.
+    assert skipped_weeks_check([11, 2]) == (2, 11)
+    assert calendar_week(10, skipped=[11, 2]) == 12
+
+
+def test_calendar_week_refuses_a_week_outside_the_season() -> None:
+    with pytest.raises(InputError, match="week: a season has weeks 1–10, not 11"):
+        calendar_week(11)
 
 
 @pytest.mark.parametrize(
