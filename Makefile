@@ -41,10 +41,12 @@ messages: install
 	$(MANAGE) compilemessages --ignore=.venv --ignore=var --ignore=staticfiles -v 0
 
 # The demo league is loaded only into an empty database; otherwise load_demo says so.
+# make run PORT=8123 serves on another port.
+PORT ?= 8000
 run: messages
 	$(MANAGE) migrate --noinput
 	$(MANAGE) load_demo --if-empty
-	$(MANAGE) runserver 127.0.0.1:8000
+	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # The engine's branch coverage is a gate of its own; the rest of the suite runs either way.
 test: export DATABASE_URL ?= $(TEST_DATABASE_URL)

@@ -294,13 +294,16 @@ def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
 
 
 @transaction.atomic
-def pool_round_publish(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+def pool_round_publish(
+    *, pool_round: PoolRound, by: AbstractBaseUser | None, announce: bool = True
+) -> PoolRound:
     """Make an arbitrated pool round public (results, seed and draws, R23), once.
 
     A conditional update (``arbitrated`` → ``published``) that must touch exactly one row:
     publishing twice returns the published round; publishing before arbitration raises
     :class:`NotArbitrated`. The round is published when all its pool rounds are. After the
-    commit, :data:`pool_round_published` is sent (the results emails' hook).
+    commit, :data:`pool_round_published` is sent (the results emails' hook) — unless
+    ``announce`` is false: a history built after the fact (the demo's past weeks) tells nobody.
     """
     now = timezone.now()
     published = PoolRound.objects.filter(
@@ -313,7 +316,8 @@ def pool_round_publish(*, pool_round: PoolRound, by: AbstractBaseUser | None) ->
         raise NotArbitrated(_("This round has not been arbitrated yet: nothing to publish."))
     _round_status_refresh(pool_round.round, now)
     audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
-    transaction.on_commit(
-        lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
-    )
+    if announce:
+        transaction.on_commit(
+            lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
+        )
     return pool_round

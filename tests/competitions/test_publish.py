@@ -93,6 +93,29 @@ def test_the_publication_hook_fires_after_the_commit(
         competitions.pool_round_published.disconnect(receiver)
 
 
+def test_a_publication_not_announced_tells_nobody(
+    two_divisions: League, django_capture_on_commit_callbacks: Callable
+) -> None:
+    """The demo's past weeks: published, seed revealed, and no results email's hook fired."""
+    heard: list[int] = []
+
+    def receiver(sender: object, pool_round: PoolRound, **kwargs: object) -> None:
+        heard.append(pool_round.pk)
+
+    competitions.pool_round_published.connect(receiver)
+    try:
+        arbitrated = two_divisions.play("elite", 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            published = competitions.pool_round_publish(
+                pool_round=arbitrated, by=two_divisions.referee, announce=False
+            )
+        assert published.status == PoolRound.Status.PUBLISHED
+        assert published.public_seed == arbitrated.seed
+        assert heard == []
+    finally:
+        competitions.pool_round_published.disconnect(receiver)
+
+
 def test_rounds_close_when_their_deadline_passes(two_divisions: League) -> None:
     now = timezone.now()
     rounds = Round.objects.filter(season=two_divisions.season)
