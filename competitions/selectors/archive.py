@@ -43,3 +43,8 @@ def cup_honours(*, archive: SeasonArchive) -> list[CupHonour]:
         .select_related("entry__team")
         .order_by("competition", "place", "entry__team__slug")
     )
+
+
+def season_in_preparation() -> Season | None:
+    """The season being prepared (imported or created from a plan, not started yet), if any."""
+    return Season.objects.filter(status=Season.Status.PREPARING).order_by("-number").first()

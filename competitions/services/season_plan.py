@@ -27,6 +27,8 @@ from competitions.services.replacement import DUMMY_TEAM_NAME
 from engine.season_plan import (
     FinalTable,
     LeaveReason,
+    Newcomer,
+    PlanMove,
     SeasonEnd,
     SeasonPlan,
     WaitingTeam,
@@ -163,12 +165,34 @@ def season_plan(*, season: Season) -> SeasonPlan:
     return engine_season_plan(season_end(season=season))
 
 
+def season_plan_document(*, season: Season) -> dict[str, object]:
+    """The plan as ``season_plan --json`` prints it and ``season_start`` reads it: the fields of
+    ``shared/SEASON.md``, and for each team that joins what the start needs to create it — its
+    ``waiting_list_entry`` (an id) or ``"dummy": true`` (R24). Same refusals as
+    :func:`season_plan`."""
+    plan = season_plan(season=season)
+    document = plan.as_dict()
+    archive = season_archive(season=season)
+    waiting = {
+        planned.team: planned.entry.pk for planned in season_plan_waiting_list(archive=archive)
+    }
+    for item in document["teams"]:
+        if item["move"] != PlanMove.JOINED.value:
+            continue
+        if plan.team(item["team"]).newcomer is Newcomer.DUMMY:
+            item["dummy"] = True
+        elif item["team"] in waiting:
+            item["waiting_list_entry"] = waiting[item["team"]]
+    return document
+
+
 __all__ = [
     "DUMMY_NAMES",
     "PlannedWaitingTeam",
     "SeasonPlanRefused",
     "season_end",
     "season_plan",
+    "season_plan_document",
     "season_plan_dummy_names",
     "season_plan_waiting_list",
 ]

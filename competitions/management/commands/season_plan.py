@@ -14,7 +14,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from competitions.selectors.archive import season_find, season_last_finished
-from competitions.services.season_plan import SeasonPlanRefused, season_plan
+from competitions.services.season_plan import (
+    SeasonPlanRefused,
+    season_plan,
+    season_plan_document,
+)
 from engine.season_plan import SeasonPlan
 
 EXIT_REFUSED = 1
@@ -47,13 +51,13 @@ class Command(BaseCommand):
             if season is None:
                 raise CommandError(_("No such season."), returncode=EXIT_USAGE)
         try:
-            plan = season_plan(season=season)
+            if options["json"]:
+                document = season_plan_document(season=season)
+                self.stdout.write(json.dumps(document, ensure_ascii=False, indent=2))
+            else:
+                self.stdout.write(plan_text(season_plan(season=season)))
         except SeasonPlanRefused as refusal:
             raise CommandError(refusal.message, returncode=EXIT_REFUSED) from None
-        if options["json"]:
-            self.stdout.write(json.dumps(plan.as_dict(), ensure_ascii=False, indent=2))
-        else:
-            self.stdout.write(plan_text(plan))
 
 
 def plan_text(plan: SeasonPlan) -> str:

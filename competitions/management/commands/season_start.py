@@ -20,6 +20,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from competitions.selectors.archive import season_in_preparation, season_last_finished
+from competitions.services.season_plan import SeasonPlanRefused, season_plan_document
 from competitions.services.season_start import season_start
 from competitions.services.start_plan import SeasonStartRefused
 
@@ -68,6 +70,15 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"cannot read the plan {path}: {error}", returncode=EXIT_UNUSABLE
                 ) from error
+
+        if plan is None and not season_in_preparation():
+            # SEASON.md: without a file, the plan of the last finished season, as computed.
+            finished = season_last_finished()
+            if finished is not None:
+                try:
+                    plan = season_plan_document(season=finished)
+                except SeasonPlanRefused as refusal:
+                    raise CommandError(refusal.message, returncode=EXIT_REFUSED) from None
 
         def progress(done: int, total: int, message: str) -> None:
             self.stdout.write(f"[{done}/{total}] {message}")
