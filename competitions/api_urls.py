@@ -8,7 +8,9 @@ from competitions.api.results import ResultsView
 urlpatterns = [
     path("me/", public.MeView.as_view(), name="api-me"),
     # The league, for anyone.
+    path("seasons/", public.SeasonListView.as_view(), name="api-seasons"),
     path("seasons/current/", public.SeasonCurrentView.as_view(), name="api-season-current"),
+    path("seasons/<int:number>/", public.SeasonView.as_view(), name="api-season"),
     path("standings/<slug:pool>/", public.StandingsView.as_view(), name="api-standings"),
     path("infos/<slug:competition>/<slug:pool>/", public.InfosView.as_view(), name="api-infos"),
     # A coach's picks: always the caller's own team (no team in the URL).

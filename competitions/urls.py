@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from competitions.views import picks
+from competitions.views import picks, seasons
 from competitions.views import public as views
 
 urlpatterns = [
@@ -23,6 +23,9 @@ urlpatterns = [
     ),
     path("standings/", views.standings_index, name="standings_index"),
     path("standings/<slug:pool>/", views.standings, name="standings"),
+    path("seasons/", seasons.seasons, name="seasons"),
+    path("seasons/<int:number>/", seasons.season, name="season"),
+    path("seasons/teams/<slug:slug>/", seasons.season_team, name="season_team"),
     path("picks/", picks.picks, name="picks"),
     path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
     path("infos/", picks.infos_index, name="infos_index"),

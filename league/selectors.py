@@ -1,4 +1,5 @@
-"""The registry's reads: the current season, its divisions, a person's team."""
+"""The registry's reads: the current season or the one a reader asks for, every season, its
+divisions, a person's team."""
 
 from __future__ import annotations
 
@@ -23,6 +24,32 @@ def season_current() -> Season | None:
     return Season.objects.filter(is_current=True).first()
 
 
+SEASON_NUMBER_DIGITS = 9
+"""A season number in a query has at most this many digits (an integer column's range)."""
+
+
+def season_from_query(*, value: str | None) -> Season | None:
+    """The season a reader asks for with ``?season=N`` (``shared/SEASON.md``, "Past seasons"):
+    season number ``value``, or the current season when ``value`` is absent or empty. ``None``
+    when ``value`` is not the number of one of the league's seasons (not a number, no such
+    season) or, without a value, when no season is current."""
+    if value is None or value == "":
+        return season_current()
+    if not (value.isascii() and value.isdigit()) or len(value) > SEASON_NUMBER_DIGITS:
+        return None
+    return season_find(number=int(value))
+
+
+def season_find(*, number: int) -> Season | None:
+    """Season ``number``, if the league has it."""
+    return Season.objects.filter(number=number).first()
+
+
+def seasons_all() -> list[Season]:
+    """Every season of the league, newest first."""
+    return list(Season.objects.order_by("-number"))
+
+
 def season_divisions(*, season: Season) -> list[DivisionTable]:
     """The divisions that have teams in ``season``, Elite first, each with its teams by code."""
     playing = (
@@ -36,6 +63,16 @@ def season_divisions(*, season: Season) -> list[DivisionTable]:
         .prefetch_related(Prefetch("entries", queryset=playing, to_attr="playing"))
     )
     return [DivisionTable(division=d, entries=d.playing) for d in divisions]
+
+
+def teams_all() -> list[Team]:
+    """Every team the league has known, by name."""
+    return list(Team.objects.order_by("name"))
+
+
+def team_find(*, slug: str) -> Team | None:
+    """The team ``slug``, if the league has it."""
+    return Team.objects.filter(slug=slug).first()
 
 
 def user_team(*, user: AbstractBaseUser) -> Team | None:

@@ -21,14 +21,21 @@ from django.utils.translation import gettext as _
 from league.forms import ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check
 from league.models import Profile, Team
+from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
 from league.selectors import season_current, season_divisions
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The current season's divisions and their teams."""
-    season = season_current()
+    """The divisions and their teams of the current season, or of ``?season=N`` (an unknown one
+    is a 404); without a current season, the page says so."""
+    season = season_asked(request) if request.GET.get(SEASON_PARAMETER) else season_current()
     divisions = season_divisions(season=season) if season is not None else []
-    return render(request, "league/home.html", {"season": season, "divisions": divisions})
+    context = {
+        "season": season,
+        "season_query": season_query(season) if season is not None else "",
+        "divisions": divisions,
+    }
+    return render(request, "league/home.html", context)
 
 
 def healthz(request: HttpRequest) -> HttpResponse:

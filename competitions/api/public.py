@@ -1,6 +1,8 @@
-"""The public HTTP API of ``shared/API.md`` about the competitions: who one is, the current
-season, standings, infos équipes and a coach's picks. Thin views that validate, call one service
-or selector, and render.
+"""The public HTTP API of ``shared/API.md`` about the competitions: who one is, the seasons (the
+current one and the archives), standings, infos équipes and a coach's picks. Thin views that
+validate, call one service or selector, and render. Public reads take ``?season=N`` (default:
+the current season) through one lookup, :func:`league.season_lookup.season_asked_api`
+(``shared/SEASON.md``, "Past seasons").
 
 A coach's picks are read and written at ``/api/picks/{competition}/{round}/`` with no team in the
 URL: it is always the caller's own team, so nobody can even ask for another team's pick.
@@ -29,6 +31,7 @@ from competitions.api.serializers import (
     PickInSerializer,
     PickReceiptSerializer,
     PicksSerializer,
+    SeasonListItemSerializer,
     SeasonSerializer,
     StandingsSerializer,
     deadline_iso,
@@ -36,7 +39,8 @@ from competitions.api.serializers import (
 from competitions.models import Competition, Round
 from league import selectors
 from league.api import _current_season, _error
-from league.models import Entry, Team
+from league.models import Entry, Season, Team
+from league.season_lookup import SEASON_PARAMETER, season_asked_api
 
 
 class Conflict(APIException):
@@ -57,6 +61,15 @@ COMPETITION = OpenApiParameter(
 
 ROUND = OpenApiParameter(
     "round", OpenApiTypes.INT, OpenApiParameter.PATH, description="The round's number (1…)."
+)
+
+
+SEASON = OpenApiParameter(
+    SEASON_PARAMETER,
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="The season's number (default: the current season); 404 for an unknown one.",
 )
 
 
@@ -95,14 +108,54 @@ class SeasonCurrentView(APIView):
         summary="The current season",
     )
     def get(self, request: Request) -> Response:
-        season = _current_season()
-        data = {
-            "number": season.number,
-            "name": str(season),
-            "time_zone": season.time_zone,
-            "competitions": competition_selectors.season_rounds(season=season),
-        }
-        return Response(SeasonSerializer(data).data)
+        return Response(_season_data(_current_season()))
+
+
+def _season_data(season: Season) -> dict[str, Any]:
+    """A season's calendar in the shape of ``/api/seasons/current/``."""
+    data = {
+        "number": season.number,
+        "name": str(season),
+        "time_zone": season.time_zone,
+        "competitions": competition_selectors.season_rounds(season=season),
+    }
+    return SeasonSerializer(data).data
+
+
+class SeasonListView(APIView):
+    """Every season of the league, newest first: its number, status and whether it is current."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: SeasonListItemSerializer(many=True)}, summary="Every season")
+    def get(self, request: Request) -> Response:
+        seasons = selectors.seasons_all()
+        return Response(SeasonListItemSerializer(seasons, many=True).data)
+
+
+class SeasonView(APIView):
+    """One season's calendar, in the shape of ``/api/seasons/current/``: any season, past or
+    current."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "number",
+                OpenApiTypes.INT,
+                OpenApiParameter.PATH,
+                description="The season's number (1…).",
+            )
+        ],
+        responses={200: SeasonSerializer, 404: _error("No such season.")},
+        summary="A season",
+    )
+    def get(self, request: Request, number: int) -> Response:
+        season = selectors.season_find(number=number)
+        if season is None:
+            raise NotFound(_("There is no season %(number)d.") % {"number": number})
+        return Response(_season_data(season))
 
 
 class StandingsView(APIView):
@@ -111,12 +164,15 @@ class StandingsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[POOL],
-        responses={200: StandingsSerializer, 404: _error("No such pool with a table.")},
+        parameters=[POOL, SEASON],
+        responses={
+            200: StandingsSerializer,
+            404: _error("No such season, or no such pool with a table."),
+        },
         summary="Standings of a pool",
     )
     def get(self, request: Request, pool: str) -> Response:
-        table = competition_selectors.pool_table(season=_current_season(), pool_slug=pool)
+        table = competition_selectors.pool_table(season=season_asked_api(request), pool_slug=pool)
         if table is None:
             raise NotFound(_("There is no table for pool “%(pool)s”.") % {"pool": pool})
         rows = [{**row.as_dict(), "group": group or None} for group, row in table]
@@ -129,13 +185,13 @@ class InfosView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[COMPETITION, POOL],
-        responses={200: InfosSerializer, 404: _error("No such competition or pool.")},
+        parameters=[COMPETITION, POOL, SEASON],
+        responses={200: InfosSerializer, 404: _error("No such season, competition or pool.")},
         summary="Infos équipes of a pool",
     )
     def get(self, request: Request, competition: str, pool: str) -> Response:
         teams = competition_selectors.pool_infos(
-            season=_current_season(), competition=competition, pool_slug=pool
+            season=season_asked_api(request), competition=competition, pool_slug=pool
         )
         if teams is None:
             raise NotFound(_("There is no pool “%(pool)s” in this competition.") % {"pool": pool})

@@ -1,5 +1,5 @@
-"""``GET /api/results/{competition}/{pool}/{round}/`` (``shared/API.md``): a pool round's results,
-for anyone.
+"""``GET /api/results/{competition}/{pool}/{round}/?season=N`` (``shared/API.md``,
+``shared/SEASON.md``): a pool round's results, for anyone, of any season (default: the current).
 
 Publishing is what makes results public (R23): before it the answer holds the status and the
 seed's SHA-256 and an empty ``matches``, whoever asks — referees read their unpublished results
@@ -17,10 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions.api.public import COMPETITION, POOL, ROUND
+from competitions.api.public import COMPETITION, POOL, ROUND, SEASON
 from competitions.models import Competition, Decided
 from competitions.selectors import pool_round_find, pool_round_results
-from league.api import _current_season
+from league.season_lookup import season_asked_api
 from league.serializers import ErrorSerializer
 
 
@@ -83,16 +83,17 @@ class ResultsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[COMPETITION, POOL, ROUND],
+        parameters=[COMPETITION, POOL, ROUND, SEASON],
         responses={
             200: ResultsSerializer,
-            404: OpenApiResponse(ErrorSerializer, description="No such pool or round."),
+            404: OpenApiResponse(ErrorSerializer, description="No such season, pool or round."),
         },
         summary="Results of a pool's round",
     )
     def get(self, request: Request, competition: str, pool: str, round: int) -> Response:
+        season = season_asked_api(request)
         pool_round = pool_round_find(
-            season_id=_current_season().pk, competition=competition, pool_slug=pool, number=round
+            season_id=season.pk, competition=competition, pool_slug=pool, number=round
         )
         if pool_round is None:
             raise NotFound(_("There is no such round in this pool."))

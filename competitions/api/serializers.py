@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from competitions.models import Competition, Pick, Round, RoundStatus
 from competitions.selectors import EntryChoices, round_status
+from league.models import SeasonStatus
 
 
 def deadline_iso(round: Round) -> str:
@@ -59,6 +60,16 @@ class SeasonSerializer(serializers.Serializer):
     name = serializers.CharField()
     time_zone = serializers.CharField()
     competitions = CompetitionRoundsSerializer(help_text=_("Per competition, its rounds in order."))
+
+
+class SeasonListItemSerializer(serializers.Serializer):
+    """A season in the list of every season (``GET /api/seasons/``)."""
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=SeasonStatus.choices)
+    current = serializers.BooleanField(
+        source="is_current", help_text=_("Whether it is the league's current season.")
+    )
 
 
 class StandingRowSerializer(serializers.Serializer):

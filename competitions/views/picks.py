@@ -34,6 +34,7 @@ from competitions.selectors import (
 )
 from competitions.services import DeadlinePassed, PickRejected
 from league.models import Entry, Team
+from league.season_lookup import season_asked, season_query
 from league.selectors import season_current
 
 SENT_PICK_SESSION_KEY = "league.sent_pick"
@@ -200,10 +201,9 @@ class InfosRow:
 
 
 def infos_index(request: HttpRequest) -> HttpResponse:
-    """Infos équipes: the coach's own division, or the Elite."""
-    season = season_current()
-    if season is None:
-        raise Http404(_("No season is under way."))
+    """Infos équipes: the coach's own division, or the Elite (of ``?season=N``, else the
+    current season)."""
+    season = season_asked(request)
     entry = None
     if request.user.is_authenticated:
         entry = Entry.objects.filter(
@@ -215,15 +215,15 @@ def infos_index(request: HttpRequest) -> HttpResponse:
     ).first()
     if pool is None:
         raise Http404(_("No pool is set up this season."))
-    return redirect("infos", competition=pool.competition, pool=pool.slug)
+    url = reverse("infos", kwargs={"competition": pool.competition, "pool": pool.slug})
+    return redirect(url + season_query(season))
 
 
 def infos(request: HttpRequest, competition: str, pool: str) -> HttpResponse:
     """« Infos équipes » (public): for every team of a pool, the columns, extra-time and shootout
-    values and stocks it has left after the *published* rounds — nothing of unpublished ones."""
-    season = season_current()
-    if season is None:
-        raise Http404(_("No season is under way."))
+    values and stocks it has left after the *published* rounds — nothing of unpublished ones.
+    Any season: ``?season=N``, else the current one."""
+    season = season_asked(request)
     table = pool_infos(season=season, competition=competition, pool_slug=pool)
     if table is None:
         raise Http404(_("No such pool this season."))
@@ -251,6 +251,7 @@ def infos(request: HttpRequest, competition: str, pool: str) -> HttpResponse:
     here = next(p for p in pools if p.competition == competition and p.slug == pool)
     context = {
         "season": season,
+        "season_query": season_query(season),
         "competition": competition,
         "pool_slug": pool,
         "pool_name": here.division.name if here.division else competition.label,

@@ -1,6 +1,8 @@
 """The public results pages: a pool's round, a week's results, standings and cup brackets.
 
-Views stay thin: they read through selectors and render. Secrecy (R23, API.md): publishing is
+Views stay thin: they read through selectors and render. Every page shows the season asked for
+with ``?season=N``, else the current one (:mod:`league.season_lookup`), and a past season's links
+keep it (``season_query``). Secrecy (R23, API.md): publishing is
 what makes results public, so a page shows a pool round's games, played picks, seed and draws
 only once it is published — to everyone alike, its referees and its coaches included (referees
 see their unpublished results on their own pages). Before that it shows the seed's SHA-256.
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -30,7 +33,7 @@ from competitions.selectors import (
 )
 from competitions.services import pool_round_input_document
 from league.models import Entry, Season
-from league.selectors import season_current
+from league.season_lookup import season_asked, season_query
 
 # --- Draws, in words (R23) ------------------------------------------------------------------------
 
@@ -115,13 +118,6 @@ def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
 # --- Finding things ------------------------------------------------------------------------------
 
 
-def _season() -> Season:
-    season = season_current()
-    if season is None:
-        raise Http404(_("No season is under way."))
-    return season
-
-
 def _pool_name(pool: Pool) -> str:
     return pool.division.name if pool.division else capfirst(Competition(pool.competition).label)
 
@@ -146,12 +142,13 @@ def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
 
 
 def results_latest(request: HttpRequest) -> HttpResponse:
-    """The latest week with published results (or an empty page before the first)."""
-    season = _season()
+    """The season's latest week with published results (or an empty page before the first)."""
+    season = season_asked(request)
     weeks = results_weeks(season_id=season.pk)
     if weeks:
         return redirect("results_week", season=season.number, week=weeks[-1])
-    return render(request, "results/week.html", {"season": season, "week": None, "pools": []})
+    context = {"season": season, "season_query": season_query(season), "week": None, "pools": []}
+    return render(request, "results/week.html", context)
 
 
 def results_week(request: HttpRequest, season: int, week: int) -> HttpResponse:
@@ -177,6 +174,7 @@ def results_week(request: HttpRequest, season: int, week: int) -> HttpResponse:
     ]
     context = {
         "season": found,
+        "season_query": season_query(found),
         "week": week,
         "weeks": weeks,
         "previous_week": earlier[-1] if earlier else None,
@@ -195,11 +193,12 @@ def _games_mine_first(results: PoolRoundResults, entry: Entry | None) -> list:
     return games
 
 
-def _pool_round_or_404(competition: str, pool: str, round: int) -> PoolRound:
+def _pool_round_or_404(request: HttpRequest, competition: str, pool: str, round: int) -> PoolRound:
+    season = season_asked(request)
     if competition not in Competition.values:
         raise Http404(_("No such competition."))
     found = pool_round_find(
-        season_id=_season().pk, competition=competition, pool_slug=pool, number=round
+        season_id=season.pk, competition=competition, pool_slug=pool, number=round
     )
     if found is None:
         raise Http404(_("There is no such round in this pool."))
@@ -210,7 +209,7 @@ def results_pool_round(
     request: HttpRequest, competition: str, pool: str, round: int
 ) -> HttpResponse:
     """A pool's round in the rules' display (section 3.1.4), with its fairness panel (R23)."""
-    pool_round = _pool_round_or_404(competition, pool, round)
+    pool_round = _pool_round_or_404(request, competition, pool, round)
     results = pool_round_results(pool_round=pool_round)
     season = pool_round.round.season
     entry = _my_entry(request, season)
@@ -227,6 +226,8 @@ def results_pool_round(
     index = numbers.index(round)
     context = {
         "results": results,
+        "season": season,
+        "season_query": season_query(season),
         "pool_round": pool_round,
         "pool_name": _pool_name(pool_round.pool),
         "title": _round_title(pool_round),
@@ -245,7 +246,7 @@ def results_pool_round(
 def results_input(request: HttpRequest, competition: str, pool: str, round: int) -> HttpResponse:
     """The engine's ``round`` input that replays a published pool round (R23), to download and
     run with ``python -m engine round``. Not before publication: it holds the seed and picks."""
-    pool_round = _pool_round_or_404(competition, pool, round)
+    pool_round = _pool_round_or_404(request, competition, pool, round)
     if not pool_round.is_published:
         raise Http404(_("This round is not published yet."))
     document = pool_round_input_document(pool_round=pool_round)
@@ -263,7 +264,7 @@ def results_input(request: HttpRequest, competition: str, pool: str, round: int)
 
 def standings_index(request: HttpRequest) -> HttpResponse:
     """The standings of the coach's own division, or the Elite's."""
-    season = _season()
+    season = season_asked(request)
     entry = _my_entry(request, season)
     pools = Pool.objects.filter(season=season, competition=Competition.CHAMPIONSHIP)
     pool = (pools.filter(division=entry.division).first() if entry else None) or pools.order_by(
@@ -271,7 +272,7 @@ def standings_index(request: HttpRequest) -> HttpResponse:
     ).first()
     if pool is None:
         raise Http404(_("No pool is set up this season."))
-    return redirect("standings", pool=pool.slug)
+    return redirect(reverse("standings", kwargs={"pool": pool.slug}) + season_query(season))
 
 
 def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[PoolRoundResults]:
@@ -283,13 +284,14 @@ def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[P
 
 def standings(request: HttpRequest, pool: str) -> HttpResponse:
     """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket."""
-    season = _season()
+    season = season_asked(request)
     found = Pool.objects.filter(season=season, slug=pool).select_related("division").first()
     if found is None:
         raise Http404(_("No such pool this season."))
     entry = _my_entry(request, season)
     context: dict[str, object] = {
         "season": season,
+        "season_query": season_query(season),
         "pool": found,
         "pool_name": _pool_name(found),
         "pools": Pool.objects.filter(season=season)

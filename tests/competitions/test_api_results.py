@@ -153,7 +153,8 @@ def test_an_unknown_competition_pool_or_round_is_a_404(
 def test_the_schema_describes_the_results(api_as: SignIn) -> None:
     schema = api_as(None).get("/api/schema/", headers={"accept": "application/json"}).json()
     operation = schema["paths"]["/api/results/{competition}/{pool}/{round}/"]["get"]
-    assert {p["name"] for p in operation["parameters"]} == {"competition", "pool", "round"}
+    names = {p["name"] for p in operation["parameters"]}
+    assert names == {"competition", "pool", "round", "season"}
     published = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert published == {"$ref": "#/components/schemas/Results"}
     assert "200" in operation["responses"] and "404" in operation["responses"]

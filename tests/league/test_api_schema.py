@@ -40,3 +40,21 @@ def test_a_pick_put_documents_its_errors(schema: dict) -> None:
 
 def test_the_token_endpoint_needs_no_authentication(schema: dict) -> None:
     assert schema["paths"]["/api/token/"]["post"].get("security", []) in ([], [{}])
+
+
+def test_the_seasons_endpoints_and_the_season_parameter_are_described(schema: dict) -> None:
+    paths = schema["paths"]
+    assert set(paths["/api/seasons/"]) == {"get"}
+    assert set(paths["/api/seasons/{number}/"]) == {"get"}
+    assert {"200", "404"} <= set(paths["/api/seasons/{number}/"]["get"]["responses"])
+    for path in (
+        "/api/standings/{pool}/",
+        "/api/infos/{competition}/{pool}/",
+        "/api/results/{competition}/{pool}/{round}/",
+    ):
+        [season] = [p for p in paths[path]["get"]["parameters"] if p["name"] == "season"]
+        assert (season["in"], season.get("required", False), season["schema"]["type"]) == (
+            "query",
+            False,
+            "integer",
+        )

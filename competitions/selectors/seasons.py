@@ -1,0 +1,353 @@
+"""A season as the archives show it: its divisions' tables and champions, the cups' winners (KDH
+winner and finalist, WG first to fourth), and a team's honours across seasons.
+
+Everything here is worked out from *published* results through the standings and results reads,
+so it serves any season, past or current, and shows nothing of a round not yet published. It is
+the one place that says who won what: when seasons are closed with a stored record of their
+final tables and winners, these functions are the ones to point at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from competitions.models import (
+    Competition,
+    Fixture,
+    FixtureLabel,
+    FixtureResult,
+    Pool,
+    PoolRound,
+    Stage,
+)
+from competitions.selectors.standings import TableLine, pool_standings, table_lines
+from engine import Decided, MatchResult
+from engine.wg import final_ranking
+from league.models import Division, Entry, Season, Team
+
+PUBLISHED = PoolRound.Status.PUBLISHED
+
+
+@dataclass(frozen=True)
+class DivisionRecord:
+    """A division of a season: its table over the published rounds (R9, zones R22)."""
+
+    pool: Pool
+    lines: list[TableLine]
+    complete: bool
+    """Every round of the division is published: the table is final, its first the champion."""
+
+    @property
+    def division(self) -> Division:
+        return self.pool.division  # type: ignore[return-value]
+
+    @property
+    def first(self) -> Entry | None:
+        """The team at the top once a game is published: the champion when :attr:`complete`,
+        the leader before."""
+        if not self.lines or self.lines[0].row.played == 0:
+            return None
+        return self.lines[0].entry
+
+
+@dataclass(frozen=True)
+class CupPlace:
+    """A team's final place in a cup."""
+
+    place: int
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class SeasonRecord:
+    """What a season's page shows: its divisions and the cups' winners, once published."""
+
+    season: Season
+    divisions: list[DivisionRecord]
+    kdh: list[CupPlace]
+    """The KDH's winner (1) and finalist (2), once its final is published."""
+    wg: list[CupPlace]
+    """The WG's first to fourth (R18's final and third-place game), once published."""
+
+    @property
+    def kdh_winner(self) -> Entry | None:
+        return next((p.entry for p in self.kdh if p.place == 1), None)
+
+    @property
+    def kdh_finalist(self) -> Entry | None:
+        return next((p.entry for p in self.kdh if p.place == 2), None)
+
+    @property
+    def wg_winner(self) -> Entry | None:
+        return next((p.entry for p in self.wg if p.place == 1), None)
+
+    @property
+    def elite_champion(self) -> Entry | None:
+        """The Elite's champion, once its every round is published."""
+        return next(
+            (
+                record.first
+                for record in self.divisions
+                if record.complete and record.division.tier == Division.Tier.ELITE
+            ),
+            None,
+        )
+
+
+def _final_results(season: Season, competition: Competition) -> list[FixtureResult]:
+    """The published results of ``competition``'s final week in ``season`` (a cup)."""
+    return list(
+        FixtureResult.objects.filter(
+            fixture__pool_round__pool__season=season,
+            fixture__pool_round__pool__competition=competition,
+            fixture__pool_round__round__stage=Stage.FINAL,
+            fixture__pool_round__status=PUBLISHED,
+        )
+        .select_related(
+            "fixture__home__team",
+            "fixture__away__team",
+            "fixture__home__division",
+            "fixture__away__division",
+        )
+        .order_by("fixture_id")
+    )
+
+
+def _as_match(result: FixtureResult) -> MatchResult:
+    fixture = result.fixture
+    return MatchResult(
+        str(fixture.home_id),
+        str(fixture.away_id),
+        result.home_goals,
+        result.away_goals,
+        Decided(result.decided),
+        None if result.winner_id is None else str(result.winner_id),
+    )
+
+
+def kdh_final_places(*, season: Season) -> list[CupPlace]:
+    """The KDH's winner (place 1) and finalist (place 2): the published final's winner and its
+    loser (R17). Empty until the final is published, or when it has no winner (both teams ONR,
+    R15)."""
+    finals = _final_results(season, Competition.KDH)
+    if len(finals) != 1 or finals[0].winner_id is None:
+        return []
+    fixture = finals[0].fixture
+    winner = fixture.home if finals[0].winner_id == fixture.home_id else fixture.away
+    loser = fixture.away if winner is fixture.home else fixture.home
+    return [CupPlace(place=1, entry=winner), CupPlace(place=2, entry=loser)]
+
+
+def wg_final_places(*, season: Season) -> list[CupPlace]:
+    """The WG's first to fourth, by place: the final's winner and loser, then the third-place
+    game's (R18, :func:`engine.wg.final_ranking`). Empty until that week is published."""
+    results = {result.fixture.label: result for result in _final_results(season, Competition.WG)}
+    final, third = results.get(FixtureLabel.FINAL), results.get(FixtureLabel.THIRD_PLACE)
+    if final is None or third is None or final.winner_id is None or third.winner_id is None:
+        return []
+    entries = {
+        str(entry.pk): entry
+        for result in (final, third)
+        for entry in (result.fixture.home, result.fixture.away)
+    }
+    places = final_ranking(_as_match(final), _as_match(third))
+    return sorted(
+        (CupPlace(place=place, entry=entries[key]) for key, place in places.items()),
+        key=lambda cup_place: cup_place.place,
+    )
+
+
+def _complete_pools(season: Season) -> set[int]:
+    """The ids of ``season``'s pools whose every pool round is published."""
+    counts = (
+        PoolRound.objects.filter(pool__season=season)
+        .values("pool_id")
+        .annotate(total=Count("id"), published=Count("id", filter=Q(status=PUBLISHED)))
+    )
+    return {row["pool_id"] for row in counts if row["total"] == row["published"]}
+
+
+def season_record(*, season: Season) -> SeasonRecord:
+    """``season``'s divisions (tables over the published rounds, Elite first) and its cups'
+    winners, as far as they are published."""
+    complete = _complete_pools(season)
+    pools = (
+        Pool.objects.filter(season=season, competition=Competition.CHAMPIONSHIP)
+        .select_related("division")
+        .order_by("division__tier", "division__group")
+    )
+    divisions = [
+        DivisionRecord(
+            pool=pool,
+            lines=table_lines(pool=pool, rows=pool_standings(pool=pool)),
+            complete=pool.pk in complete,
+        )
+        for pool in pools
+    ]
+    return SeasonRecord(
+        season=season,
+        divisions=divisions,
+        kdh=kdh_final_places(season=season),
+        wg=wg_final_places(season=season),
+    )
+
+
+@dataclass(frozen=True)
+class SeasonWinners:
+    """A season's line in the roll of honour: who won what, as far as it is published."""
+
+    season: Season
+    elite_champion: Entry | None
+    """Once the Elite's every round is published."""
+    kdh_winner: Entry | None
+    wg_winner: Entry | None
+
+
+def _elite_champion(season: Season, complete: set[int]) -> Entry | None:
+    pool = Pool.objects.filter(
+        season=season, competition=Competition.CHAMPIONSHIP, division__tier=Division.Tier.ELITE
+    ).first()
+    if pool is None or pool.pk not in complete:
+        return None
+    rows = pool_standings(pool=pool)
+    if not rows or rows[0].played == 0:
+        return None
+    return (
+        Entry.objects.filter(season=season, team__slug=rows[0].team)
+        .select_related("team", "division")
+        .first()
+    )
+
+
+def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
+    """The roll of honour: for each of ``seasons``, the Elite's champion and the cups' winners."""
+    lines = []
+    for season in seasons:
+        kdh = kdh_final_places(season=season)
+        wg = wg_final_places(season=season)
+        lines.append(
+            SeasonWinners(
+                season=season,
+                elite_champion=_elite_champion(season, _complete_pools(season)),
+                kdh_winner=next((p.entry for p in kdh if p.place == 1), None),
+                wg_winner=next((p.entry for p in wg if p.place == 1), None),
+            )
+        )
+    return lines
+
+
+# --- A team's honours ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Honour:
+    """A team's season: its division and place, whether it went up or down, its cups."""
+
+    season: Season
+    entry: Entry
+    place: int | None
+    """Its rank in its division's table over the published rounds; ``None`` when it was
+    replaced during the season (R14: its replacement keeps the record and the place)."""
+    final: bool
+    """Every round of the division is published: the place is final."""
+    move: str
+    """``promoted`` or ``relegated`` (R22, R24: its division the next season is a tier up or
+    down), ``stayed``, ``left`` (the next season has started without it) or empty (no next
+    season yet)."""
+    kdh_place: int | None
+    """1 (winner) or 2 (finalist) in the KDH."""
+    kdh_stage: Stage | None
+    """The furthest KDH round it played (published), when it did not reach a place."""
+    wg_place: int | None
+    """1 to 4 in the WG."""
+    wg_stage: Stage | None
+    """The furthest WG round it played (published), when it did not reach a place."""
+
+    @property
+    def division(self) -> Division:
+        return self.entry.division
+
+    @property
+    def champion(self) -> bool:
+        return self.final and self.place == 1
+
+
+def _furthest_stage(entry: Entry, competition: Competition) -> Stage | None:
+    """The stage of the furthest published round of ``competition`` in which ``entry`` played."""
+    fixture = (
+        Fixture.objects.filter(
+            pool_round__pool__competition=competition, pool_round__status=PUBLISHED
+        )
+        .filter(Q(home=entry) | Q(away=entry))
+        .order_by("-pool_round__round__number")
+        .values_list("pool_round__round__stage", flat=True)
+        .first()
+    )
+    return None if fixture is None else Stage(fixture)
+
+
+def _move(entry: Entry, following: Entry | None, next_season_exists: bool) -> str:
+    if following is None:
+        return "left" if next_season_exists else ""
+    if following.division.tier < entry.division.tier:
+        return "promoted"
+    if following.division.tier > entry.division.tier:
+        return "relegated"
+    return "stayed"
+
+
+def _place(entry: Entry, team: Team) -> tuple[int | None, bool]:
+    pool = Pool.objects.filter(
+        season_id=entry.season_id,
+        competition=Competition.CHAMPIONSHIP,
+        division_id=entry.division_id,
+    ).first()
+    if pool is None:
+        return None, False
+    final = pool.pk in _complete_pools(entry.season)
+    if not entry.is_playing:
+        return None, final
+    rank = next((row.rank for row in pool_standings(pool=pool) if row.team == team.slug), None)
+    return rank, final
+
+
+def _cup(
+    entry: Entry, places: list[CupPlace], competition: Competition
+) -> tuple[int | None, Stage | None]:
+    place = next((p.place for p in places if p.entry.pk == entry.pk), None)
+    return place, None if place is not None else _furthest_stage(entry, competition)
+
+
+def team_honours(*, team: Team) -> list[Honour]:
+    """``team``'s seasons, newest first: division and place, the move to the next season, and
+    how far it went in each cup — from published results only."""
+    entries = list(
+        Entry.objects.filter(team=team)
+        .select_related("season", "division", "team")
+        .order_by("-season__number")
+    )
+    numbers = set(Season.objects.values_list("number", flat=True))
+    by_season = {entry.season.number: entry for entry in entries}
+    honours = []
+    for entry in entries:
+        number = entry.season.number
+        place, final = _place(entry, team)
+        kdh_place, kdh_stage = _cup(entry, kdh_final_places(season=entry.season), Competition.KDH)
+        wg_place, wg_stage = _cup(entry, wg_final_places(season=entry.season), Competition.WG)
+        honours.append(
+            Honour(
+                season=entry.season,
+                entry=entry,
+                place=place,
+                final=final,
+                move=_move(entry, by_season.get(number + 1), number + 1 in numbers),
+                kdh_place=kdh_place,
+                kdh_stage=kdh_stage,
+                wg_place=wg_place,
+                wg_stage=wg_stage,
+            )
+        )
+    return honours
