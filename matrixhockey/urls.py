@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("competitions.urls")),
     path("referee/", include("competitions.urls_referee")),
+    path("desk/season/", include("competitions.urls_desk")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/", include("league.api_urls")),

@@ -27,7 +27,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from competitions import selectors, services
-from competitions import services as league_services
 from competitions.models import LatePick, PoolRound
 from competitions.selectors import entry_pool
 from league.selectors import season_current
@@ -148,15 +147,15 @@ def referee_late_pick(request: HttpRequest, pk: int, decision: str) -> HttpRespo
     if pool is None or not selectors.user_referees_pool(user=request.user, pool=pool):
         raise PermissionDenied(_("Only a referee of this team's pool may decide on its picks."))
     decide = {
-        "accept": league_services.late_pick_accept,
-        "reject": league_services.late_pick_reject,
+        "accept": services.late_pick_accept,
+        "reject": services.late_pick_reject,
     }.get(decision)
     if decide is None:
         raise Http404(_("Unknown decision."))
     values = {"team": late.entry.team}
     try:
         decide(late_pick=late, by=request.user)
-    except league_services.PickRejected as error:
+    except services.PickRejected as error:
         reason = LATE_PICK_REFUSALS.get(error.code or "", error.message)
         messages.error(
             request,

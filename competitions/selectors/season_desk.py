@@ -1,0 +1,157 @@
+"""The season desk's reads: where the league stands in its year and what the next step is.
+
+Stages, in the league's order: ``empty`` (no season yet: import one), ``preparing`` (teams are
+in; matrices, calendar, referees and the cups' opening draws to do, then start), ``running``
+(rounds still to publish), ``complete`` (every round of every competition published: close it),
+``finished`` (closed: the next season's plan, then start it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from competitions.models import (
+    Competition,
+    Matrix,
+    Pool,
+    PoolMember,
+    PoolRound,
+    Round,
+    SeasonStartJob,
+)
+from competitions.selectors.archive import season_in_preparation, season_last_finished
+from competitions.services.season_close import RoundLeft, season_rounds_left
+from league.models import Division, Entry, Season
+from league.selectors import season_current
+
+EMPTY = "empty"
+PREPARING = "preparing"
+RUNNING = "running"
+COMPLETE = "complete"
+FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class DivisionTeams:
+    division: Division
+    entries: list[Entry]
+
+
+@dataclass(frozen=True)
+class Preparation:
+    """What a preparing season has and lacks before it can start (R16, R17, R18, R19, R20)."""
+
+    divisions: list[DivisionTeams]
+    matrices: int
+    rounds: int
+    pools: list[Pool]
+    kdh_drawn: bool
+    wg_drawn: bool
+
+    @property
+    def teams(self) -> int:
+        return sum(len(division.entries) for division in self.divisions)
+
+    @property
+    def matrices_done(self) -> bool:
+        return self.matrices == len(Competition)
+
+    @property
+    def calendar_done(self) -> bool:
+        return self.rounds > 0
+
+    @property
+    def pools_done(self) -> bool:
+        return bool(self.pools)
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """One round of the running season's current week, pool by pool."""
+
+    round: Round
+    pool_rounds: list[PoolRound]
+
+
+@dataclass(frozen=True)
+class SeasonDesk:
+    stage: str
+    season: Season | None
+    preparation: Preparation | None = None
+    week: int | None = None
+    """While running: the week of the earliest round not yet published."""
+    rounds: list[RoundState] = field(default_factory=list)
+    left: tuple[RoundLeft, ...] = ()
+    job: SeasonStartJob | None = None
+
+
+def _preparation(season: Season) -> Preparation:
+    entries = (
+        Entry.objects.filter(season=season, replaced_at__isnull=True)
+        .select_related("team", "division")
+        .order_by("division__tier", "division__group", "code")
+    )
+    by_division: dict[int, DivisionTeams] = {}
+    for division in Division.objects.order_by("tier", "group"):
+        by_division[division.pk] = DivisionTeams(division=division, entries=[])
+    for entry in entries:
+        by_division[entry.division_id].entries.append(entry)
+    pools = list(
+        Pool.objects.filter(season=season)
+        .prefetch_related("referees")
+        .select_related("division")
+        .order_by("competition", "division__tier", "division__group")
+    )
+    cup_rounds = PoolRound.objects.filter(pool__season=season)
+    return Preparation(
+        divisions=list(by_division.values()),
+        matrices=Matrix.objects.filter(season=season).count(),
+        rounds=Round.objects.filter(season=season).count(),
+        pools=pools,
+        kdh_drawn=cup_rounds.filter(pool__competition=Competition.KDH).exists(),
+        wg_drawn=PoolMember.objects.filter(
+            pool__season=season, pool__competition=Competition.WG
+        ).exists(),
+    )
+
+
+def _week_rounds(season: Season, week: int) -> list[RoundState]:
+    rounds = Round.objects.filter(season=season, week=week).order_by("competition", "number")
+    pool_rounds = (
+        PoolRound.objects.filter(round__in=rounds)
+        .select_related("pool__division", "round")
+        .order_by("pool__division__tier", "pool__division__group", "pool__slug")
+    )
+    by_round: dict[int, list[PoolRound]] = {}
+    for pool_round in pool_rounds:
+        by_round.setdefault(pool_round.round_id, []).append(pool_round)
+    return [RoundState(round=round, pool_rounds=by_round.get(round.pk, [])) for round in rounds]
+
+
+def season_desk() -> SeasonDesk:
+    """Where the league stands: the season the admin works on, its stage and its details."""
+    job = SeasonStartJob.objects.select_related("season").order_by("-pk").first()
+    preparing = season_in_preparation()
+    if preparing is not None:
+        return SeasonDesk(
+            stage=PREPARING, season=preparing, preparation=_preparation(preparing), job=job
+        )
+    current = season_current()
+    if current is not None and current.status == Season.Status.RUNNING:
+        left = season_rounds_left(season=current)
+        if not left:
+            return SeasonDesk(stage=COMPLETE, season=current, job=job)
+        # The week of the earliest round not yet published: what the referees work on.
+        week = min(item.week for item in left)
+        return SeasonDesk(
+            stage=RUNNING,
+            season=current,
+            week=week,
+            rounds=_week_rounds(current, week),
+            left=left,
+            job=job,
+        )
+    finished = season_last_finished()
+    if finished is not None:
+        return SeasonDesk(stage=FINISHED, season=finished, job=job)
+    return SeasonDesk(stage=EMPTY, season=None, job=job)
