@@ -1,0 +1,68 @@
+"""The season desk in a real browser: an admin closes the demo's finished season, reads the next
+season's plan, swaps two teams' groups and starts it; on a phone the desk fits the screen."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from competitions.demo import demo_load
+from league.models import Entry, Season
+from tests.browser.conftest import Launch, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in_as_admin(page: Page, live_server: LiveServer) -> None:
+    page.goto(f"{live_server.url}/desk/season/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/desk/season/$"))
+    page.locator("input[name=username]").fill("admin")
+    page.locator("input[name=password]").fill("admin")
+    page.locator("form button[type=submit]").last.click()
+    expect(page).to_have_url(re.compile(r"/desk/season/$"))
+
+
+def fits_the_screen(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_an_admin_closes_the_season_and_starts_the_next_from_its_plan(
+    browser: Launch, live_server: LiveServer, phone: bool
+) -> None:
+    demo_load(week=11)
+    page = browser(phone=phone)
+    sign_in_as_admin(page, live_server)
+
+    close = page.get_by_role("button", name=re.compile(r"^Close "))
+    expect(close).to_be_visible()
+    assert fits_the_screen(page)
+    close.click()
+
+    expect(page.get_by_role("heading", name="Next step: start season 2")).to_be_visible()
+    expect(page.get_by_role("heading", name="Groups (R22)")).to_be_visible()
+    assert Season.objects.get(number=1).status == Season.Status.FINISHED
+    screenshot(page, f"season-desk-plan-{'phone' if phone else 'desktop'}", full_page=True)
+    assert fits_the_screen(page)
+
+    # Two D3A and D3B teams that stay swap groups before the start.
+    d3a = page.locator("select[name=first] optgroup[label=D3A] option", has_text="(stays)").first
+    d3b = page.locator("select[name=second] optgroup[label=D3B] option", has_text="(stays)").first
+    first, second = d3a.get_attribute("value"), d3b.get_attribute("value")
+    page.locator("select[name=first]").select_option(first)
+    page.locator("select[name=second]").select_option(second)
+    page.get_by_role("button", name="Swap their groups").click()
+    expect(page.get_by_role("button", name="Back to the default groups")).to_be_visible()
+
+    page.get_by_role("button", name="Start season 2 from this plan").click()
+    # The start ran (eagerly here); the desk shows it done and the new season playing.
+    expect(page.locator("#start-job .job-status")).to_have_text("done")
+    expect(page.locator(".stage.is-current")).to_have_text("Play")
+    season = Season.objects.get(number=2)
+    assert season.is_current and season.status == Season.Status.RUNNING
+    assert Entry.objects.get(season=season, team__slug=first).division.slug == "d3b"
+    assert Entry.objects.get(season=season, team__slug=second).division.slug == "d3a"
+    assert fits_the_screen(page)
