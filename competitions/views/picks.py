@@ -33,6 +33,7 @@ from competitions.selectors import (
     team_rounds_open,
 )
 from competitions.services import DeadlinePassed, PickRejected
+from competitions.views.season_desk import team_next_season
 from league.models import Entry, Team
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current
@@ -126,6 +127,7 @@ def _picks_page(
         "refused": refused,
         "zone": zone,
         "now": timezone.now(),
+        "next_season": team_next_season(team_slug=team.slug) if not weeks else None,
         "countdown_labels": {
             "days": pgettext("short for days, in a countdown", "d"),
             "hours": pgettext("short for hours, in a countdown", "h"),

@@ -24,6 +24,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from competitions.models import SeasonStartJob
@@ -58,6 +59,17 @@ PLAN_SWAPS_SESSION_KEY = "season_desk.plan_swaps"
 """The admin's group changes to the next season's plan, kept until the start (R22: which group
 a moving team joins is an admin decision)."""
 IMPORT_MAX_BYTES = 1_000_000
+POINT_LABELS = {
+    "championship_wins": gettext_lazy("championship wins"),
+    "kdh_wins": gettext_lazy("KDH wins"),
+    "kdh_winner": gettext_lazy("KDH winner"),
+    "division_place": gettext_lazy("place in the division"),
+    "relegated": gettext_lazy("relegated"),
+    "promoted": gettext_lazy("promoted"),
+    "veteran": gettext_lazy("played the season"),
+    "wg_place": gettext_lazy("WG place"),
+}
+"""R21's lines of a team's extra-goal points, as the plan names them (``shared/SEASON.md``)."""
 
 
 def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -105,6 +117,26 @@ def plan_with_swaps(document: dict[str, Any], swaps: list[list[str]]) -> dict[st
     return document
 
 
+def team_next_season(*, team_slug: str) -> dict[str, Any] | None:
+    """R21, R22: between a closed season and the next one's start, where a team goes and with
+    what stocks, with its points line by line (the plan as computed, before any swap)."""
+    desk = season_desk()
+    if desk.stage != FINISHED or desk.season is None:
+        return None
+    try:
+        document = season_plan_document(season=desk.season)
+    except SeasonPlanRefused:
+        return None
+    planned = next((item for item in document["teams"] if item["team"] == team_slug), None)
+    if planned is not None:
+        planned["points"] = [
+            (POINT_LABELS.get(name, name), value)
+            for name, value in planned["extra_goal_points"].items()
+        ]
+        planned["season"] = document["season"]
+    return planned
+
+
 def _groups(document: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
     by_division: dict[str, list[dict[str, Any]]] = {}
     for item in document["teams"]:
@@ -129,6 +161,7 @@ def season_desk_page(request: HttpRequest) -> HttpResponse:
             plan_refused=why,
             plan_groups=_groups(plan) if plan else [],
             swaps=request.session.get(PLAN_SWAPS_SESSION_KEY, []),
+            point_labels=POINT_LABELS,
             withdrawable=Entry.objects.filter(season=desk.season, replaced_at__isnull=True)
             .select_related("team", "division")
             .order_by("division__tier", "division__group", "code"),

@@ -246,3 +246,28 @@ class TestTheSeasonsEnd:
             assert visitor.post(desk_url(name)).status_code in (302, 405), name
         assert visitor.get("/desk/season/jobs/1/").status_code == 302
         assert Season.objects.get(number=1).status == Season.Status.RUNNING
+
+
+@pytest.mark.usefixtures("season_end")
+class TestTheCoachBetweenTwoSeasons:
+    def test_the_coach_reads_their_team_s_plan_and_points_once_the_season_is_closed(
+        self, db: None
+    ) -> None:
+        coach = Client()
+        coach.force_login(User.objects.get(username="sleigh-dogs"))
+        assert coach.get(reverse("picks")).context["next_season"] is None
+        admin = Client()
+        admin.force_login(User.objects.get(username="admin"))
+        plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
+        planned = next(item for item in plan["teams"] if item["team"] == "sleigh-dogs")
+
+        page = coach.get(reverse("picks"))
+        shown = page.context["next_season"]
+        assert (shown["to"], shown["code"], shown["extra_goals"]) == (
+            planned["to"],
+            planned["code"],
+            planned["extra_goals"],
+        )
+        # R21: the points shown add up to the stock, divided by 3 and rounded down.
+        assert max(0, sum(value for _, value in shown["points"]) // 3) == shown["extra_goals"]
+        assert "Your extra-goal points" in page.content.decode()
