@@ -17,7 +17,7 @@ from competitions.models import Pick, Pool
 from league.models import Entry
 from tests.browser.conftest import Launch, screenshot
 from tests.conftest import ResultRecorder
-from tests.league.open_rounds import OpenLeague, open_league
+from tests.competitions.open_rounds import OpenLeague, open_league
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

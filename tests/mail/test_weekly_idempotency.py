@@ -27,7 +27,7 @@ from mail.models import Mailing, OutboundEmail
 from mail.tasks import reminders_send, weekly_emails_send
 from matrixhockey.celery import app
 from tests.conftest import TeamMaker, redis_url
-from tests.league.weekly_league import FRIDAY, PARIS, WEDNESDAY, WeekLeague, week_league
+from tests.mail.weekly_league import FRIDAY, PARIS, WEDNESDAY, WeekLeague, week_league
 
 COACHES = 5  # the week's coaches with an address (weekly_league)
 

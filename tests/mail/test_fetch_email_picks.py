@@ -39,7 +39,7 @@ from mail import intake as services
 from mail.models import InboundEmail
 from mail.tasks import email_fetch_picks
 from tests.conftest import services_required
-from tests.league.test_ingest_email import AUTHSERV_ID, EML, EmailLeague, build_email_league
+from tests.mail.test_ingest_email import AUTHSERV_ID, EML, EmailLeague, build_email_league
 
 PARIS = ZoneInfo("Europe/Paris")
 USER, PASSWORD = "picks", "imap-test-password"

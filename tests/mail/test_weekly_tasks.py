@@ -15,7 +15,7 @@ from mail import weekly
 from mail.models import OutboundEmail
 from mail.tasks import email_fetch_picks, reminders_send, watchdog_alerts_send, weekly_emails_send
 from tests.conftest import TeamMaker
-from tests.league.weekly_league import WEDNESDAY, week_league
+from tests.mail.weekly_league import WEDNESDAY, week_league
 
 
 def test_without_imap_settings_the_fetch_task_does_nothing(

@@ -13,7 +13,7 @@ from competitions.models import Pool
 from competitions.services import pick_submit
 from league.models import Entry, Team
 from tests.conftest import ResultRecorder
-from tests.league.open_rounds import OpenLeague, open_league
+from tests.competitions.open_rounds import OpenLeague, open_league
 
 pytestmark = pytest.mark.django_db
 

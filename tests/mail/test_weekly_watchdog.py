@@ -16,7 +16,7 @@ from competitions.models import Competition, Pool, PoolRound, Round
 from league.models import Division, Profile, Season
 from mail.models import Mailing, OutboundEmail
 from mail.weekly import watchdog_alerts_send
-from tests.league.weekly_league import DEADLINE, recipients, user
+from tests.mail.weekly_league import DEADLINE, recipients, user
 
 pytestmark = pytest.mark.django_db
 

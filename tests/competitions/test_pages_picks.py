@@ -20,7 +20,7 @@ from league.models import Entry, Profile, Team
 from mail.models import OutboundEmail
 from matrixhockey.celery import app
 from tests.conftest import ResultRecorder
-from tests.league.open_rounds import PARIS, OpenLeague, open_league, paris_17h
+from tests.competitions.open_rounds import PARIS, OpenLeague, open_league, paris_17h
 
 pytestmark = pytest.mark.django_db
 

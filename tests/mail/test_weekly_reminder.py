@@ -17,7 +17,7 @@ from league.models import Season
 from mail.models import Mailing, OutboundEmail
 from mail.weekly import reminders_send
 from tests.conftest import TeamMaker
-from tests.league.weekly_league import (
+from tests.mail.weekly_league import (
     DEADLINE,
     FRIDAY,
     SECRET_PICKS,
