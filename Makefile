@@ -1,6 +1,7 @@
 # Matrix Hockey league server. On a fresh machine:
 #   make run    serve the league at http://127.0.0.1:8000 (SQLite, eager Celery, console email)
-#   make test   run every test (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL)
+#   make test   install Chromium and Dovecot when missing, run every test (PostgreSQL and Redis on
+#               127.0.0.1 unless DATABASE_URL/REDIS_URL)
 #   make lint   ruff check and ruff format --check
 
 SHELL := /bin/bash
@@ -16,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_DATABASE_URL := postgresql://postgres@127.0.0.1:5432/matrixhockey
 TEST_REDIS_URL := redis://127.0.0.1:6379/15
 
-.PHONY: help install messages run test lint
+.PHONY: help install messages run test-packages test lint
 
 help:
 	@echo "make run    serve the demo league at http://127.0.0.1:8000"
@@ -48,13 +49,29 @@ run: messages
 	$(MANAGE) load_demo --if-empty
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
-# The engine's branch coverage is a gate of its own; the rest of the suite runs either way.
+# Besides PostgreSQL and Redis, the tests drive Debian's headless Chromium (tests/browser) and
+# Dovecot's IMAP server (tests/league/test_fetch_email_picks.py starts its own on 127.0.0.1);
+# each is looked for where its tests look.
+test-packages:
+	@missing=(); \
+	[ -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" ] || { \
+		echo "Installing chromium for the browser tests (tests/browser)"; \
+		missing+=(chromium); }; \
+	command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ] || { \
+		echo "Installing dovecot-imapd for the IMAP tests (tests/league/test_fetch_email_picks.py)"; \
+		missing+=(dovecot-imapd); }; \
+	if (( $${#missing[@]} )); then \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y "$${missing[@]}"; \
+	fi
+
+# The engine's branch coverage is a gate of its own; the rest of the suite runs either way and
+# prints its 20 slowest tests.
 test: export DATABASE_URL ?= $(TEST_DATABASE_URL)
 test: export REDIS_URL ?= $(TEST_REDIS_URL)
-test: messages
+test: messages test-packages
 	@status=0; \
 	$(PY) -m pytest tests/engine --cov=engine --cov-branch --cov-fail-under=100 || status=1; \
-	$(PY) -m pytest tests --ignore=tests/engine || status=1; \
+	$(PY) -m pytest tests --ignore=tests/engine --durations=20 || status=1; \
 	exit $$status
 
 lint: install
