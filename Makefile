@@ -50,7 +50,7 @@ run: messages
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # Besides PostgreSQL and Redis, the tests drive Debian's headless Chromium (tests/browser) and
-# Dovecot's IMAP server (tests/league/test_fetch_email_picks.py starts its own on 127.0.0.1);
+# Dovecot's IMAP server (tests/mail/test_fetch_email_picks.py starts its own on 127.0.0.1);
 # each is looked for where its tests look.
 test-packages:
 	@missing=(); \
@@ -58,7 +58,7 @@ test-packages:
 		echo "Installing chromium for the browser tests (tests/browser)"; \
 		missing+=(chromium); }; \
 	command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ] || { \
-		echo "Installing dovecot-imapd for the IMAP tests (tests/league/test_fetch_email_picks.py)"; \
+		echo "Installing dovecot-imapd for the IMAP tests (tests/mail/test_fetch_email_picks.py)"; \
 		missing+=(dovecot-imapd); }; \
 	if (( $${#missing[@]} )); then \
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y "$${missing[@]}"; \

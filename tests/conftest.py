@@ -46,6 +46,14 @@ DB_FIXTURES = {
 }
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cheap_password_hashing() -> None:
+    """The fixtures create users by the hundred, and Django's default hasher costs about half a
+    second each here: tests hash with MD5, as Django's testing documentation advises (the
+    production hasher is Django's own, tested there)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") == "1"
 
