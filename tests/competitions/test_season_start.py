@@ -402,6 +402,6 @@ def test_every_coach_hears_of_the_start_in_their_language(started: Started, db: 
     # Elite, code 12 (13 − 1), stocks 2 and 2 (12 % 5, 2 + 12 % 3), and the first deadline:
     # Friday 10 December 2027 — « vendredi » in French.
     assert "Elite" in french.body_text and "code 12" in french.body_text
-    assert "(+): 2" in french.body_text and "(#): 2" in french.body_text
+    assert "(+) : 2" in french.body_text and "(#) : 2" in french.body_text
     assert "vendredi" in french.body_text and "10 décembre 2027" in french.body_text
     assert "Friday" in english.body_text and "Dec. 10, 2027" in english.body_text
