@@ -5,6 +5,7 @@ mailings, all read-only.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
@@ -12,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from mail import emails
-from mail.models import InboundEmail, Mailing, OutboundEmail
+from mail.models import InboundEmail, InboundFailure, Mailing, OutboundEmail
 from matrixhockey.admin import ReadOnlyAdmin
 
 
@@ -77,9 +78,22 @@ class InboundEmailAdmin(ReadOnlyAdmin):
 
     list_display = ["processed_at", "received_at", "sender", "user", "outcome", "subject", "reply"]
     list_filter = ["outcome"]
-    search_fields = ["sender", "message_id", "subject", "user__username"]
+    search_fields = ["sender", "message_id", "subject", "user__username", "reason"]
     date_hierarchy = "received_at"
     list_select_related = ["user", "reply"]
+
+
+@admin.register(InboundFailure)
+class InboundFailureAdmin(ReadOnlyAdmin):
+    """Mailbox messages whose ingestion failed, and those set aside after too many tries.
+    Deleting a row gives its message new tries, once it is back among the unseen ones."""
+
+    list_display = ["last_failed_at", "message_id", "sender", "attempts", "set_aside_at"]
+    list_filter = [("set_aside_at", admin.EmptyFieldListFilter)]
+    search_fields = ["message_id", "sender", "digest", "last_error"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
 
 @admin.register(Mailing)

@@ -1,9 +1,12 @@
-"""Picks by email, the game's roots: reading what a coach wrote, and the league's mailbox.
+"""Picks by email, the game's roots: reading a message and what a coach wrote in it.
 
 This module reads; it writes nothing to the database. :func:`mail.intake.email_ingest`
 stores what it finds (through ``pick_submit``), and ``manage.py ingest_email`` /
 ``manage.py fetch_email_picks`` feed it one message from standard input or every unseen message
-of the IMAP mailbox of the ``IMAP_*`` settings.
+of the IMAP mailbox (:mod:`mail.mailbox`). Whether to believe the sender is
+:mod:`mail.authentication`'s business. Whatever the bytes, reading them raises nothing: a
+message over a limit is read for its headers only (:func:`message_read`), and text that is no
+text (a NUL byte, 8-bit bytes that do not decode) comes out as U+FFFD (:func:`printable`).
 
 What a coach writes, one line per competition (case, accents and spaces are free; a bullet
 ``-``, ``*`` or ``•`` may start the line)::
@@ -31,22 +34,17 @@ signature separator (``-- ``) and quoted HTML (``<blockquote>``).
 from __future__ import annotations
 
 import hashlib
-import imaplib
 import logging
 import re
-import ssl
 import unicodedata
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
@@ -94,9 +92,40 @@ class PickLine:
     """Why the line cannot be submitted, or ``None``."""
 
 
+_NOT_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+"""Control characters (a NUL byte…) other than tab and line feed, and lone surrogates (bytes
+that decoded to nothing): no text a person wrote, and nothing PostgreSQL or an email takes."""
+
+
+def printable(text: str) -> str:
+    """``text`` safe to store and to send back: each control character or undecodable byte
+    becomes U+FFFD (the replacement character).
+
+    >>> printable("F+(2)\\x00")
+    'F+(2)\ufffd'
+    """
+    return _NOT_TEXT.sub("\ufffd", text)
+
+
 def _without_accents(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """``text`` without accents, to recognise a competition's name however it is written, and
+    for each of its characters the index in ``text`` it comes from (plus the end of ``text``),
+    to take the pick itself from ``text`` as written: the notation's case folding is the
+    engine's (R10), and compatibility forms are no letters of it (« ſ » is not « s »)."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        for part in unicodedata.normalize("NFKD", char):
+            if not unicodedata.combining(part):
+                chars.append(part)
+                origin.append(index)
+    origin.append(len(text))
+    return "".join(chars), origin
 
 
 def pick_line(text: str) -> PickLine | None:
@@ -108,30 +137,36 @@ def pick_line(text: str) -> PickLine | None:
     True
     """  # noqa: E501
     stripped = text.strip()
-    match = _LINE.match(_without_accents(stripped))
+    folded, origin = _folded(stripped)
+    match = _LINE.match(folded)
     if match is None:
         return None
     competition = next(key for key, _pattern in _COMPETITION_LABELS if match.group(key))
     rest = _REST.match(match.group("rest"))
     assert rest is not None  # every group of _REST is optional
     number = int(rest.group("number")) if rest.group("number") else None
-    notation = rest.group("notation")
+    notation = stripped[origin[match.start("rest") + rest.start("notation")] :].strip()
     error = None
-    if number is not None and number < 1:
+    if _NOT_TEXT.search(stripped):
+        error = _(
+            "This line holds characters that are not text (a control character or a byte that "
+            "does not decode): write it again."
+        )
+    elif number is not None and number < 1:
         error = _("Rounds are numbered from 1.")
     elif not notation:
         error = _("No pick after the competition: write it as, e.g., « %(example)s ».") % {
             "example": "Championnat : F+(2)"
         }
-    elif rest.group("separator") is None and not number and not _BARE_PICK.match(notation):
+    elif rest.group("separator") is None and not number and not _BARE_PICK.match(rest["notation"]):
         # "Championnat prochain…" is a sentence, not a pick line; "KDH C(1)(4)" (no colon) and
         # "Championnat F+" (a broken pick) are pick lines.
         return None
     return PickLine(
-        text=stripped,
+        text=printable(stripped),
         competition=competition,
         round_number=number,
-        notation=notation,
+        notation=printable(notation),
         error=error,
     )
 
@@ -182,10 +217,94 @@ def message_parse(raw: bytes) -> EmailMessage:
     return message
 
 
-def _header(message: EmailMessage, name: str) -> str:
+HEADER_BYTES = 256 * 1024
+"""How much of a refused message is read for its headers (who sent it, its Message-ID)."""
+
+
+@dataclass(frozen=True)
+class MessageRead:
+    """A message read within the limits, or its headers and why the league reads no further."""
+
+    message: EmailMessage
+    refusal: str = ""
+    """Which limit the message is over (size, MIME depth or parts), or empty."""
+
+
+def message_read(
+    raw: bytes, *, max_bytes: int, max_mime_depth: int, max_mime_parts: int
+) -> MessageRead:
+    """Read ``raw`` within the limits of the ``MAIL_MAX_*`` settings: a message over
+    ``max_bytes``, or whose MIME parts nest deeper than ``max_mime_depth`` or number more than
+    ``max_mime_parts``, is refused, read for its headers only.
+
+    >>> read = message_read(b"From: a@example.org\\n\\nhi\\n", max_bytes=10, max_mime_depth=1,
+    ...                     max_mime_parts=1)
+    >>> read.refusal, read.message["From"]
+    ('message of 24 bytes, over the limit of 10 (MAIL_MAX_BYTES)', 'a@example.org')
+    """
+    if len(raw) > max_bytes:
+        return MessageRead(
+            _headers_only(raw),
+            f"message of {len(raw)} bytes, over the limit of {max_bytes} (MAIL_MAX_BYTES)",
+        )
+    try:
+        message = message_parse(raw)
+    except RecursionError:  # the standard parser recurses once per nested multipart
+        return MessageRead(_headers_only(raw), "MIME parts nested too deep to be read")
+    depth, parts = _mime_shape(message, max_mime_depth, max_mime_parts)
+    if depth > max_mime_depth:
+        refusal = f"MIME parts nested over {max_mime_depth} deep (MAIL_MAX_MIME_DEPTH)"
+        return MessageRead(message, refusal)
+    if parts > max_mime_parts:
+        return MessageRead(message, f"over {max_mime_parts} MIME parts (MAIL_MAX_MIME_PARTS)")
+    return MessageRead(message)
+
+
+def _headers_only(raw: bytes) -> EmailMessage:
+    head = raw[:HEADER_BYTES]
+    end = re.search(rb"\r?\n\r?\n", head)
+    message = BytesParser(policy=policy.default).parsebytes(
+        head[: end.start()] if end else head, headersonly=True
+    )
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def _mime_shape(message: EmailMessage, max_depth: int, max_parts: int) -> tuple[int, int]:
+    """How deep ``message``'s parts nest and how many there are, counted without recursion
+    and no further than just over the limits."""
+    deepest, parts = 0, 0
+    stack: list[tuple[object, int]] = [(message, 0)]
+    while stack and deepest <= max_depth and parts <= max_parts:
+        part, depth = stack.pop()
+        parts += 1
+        deepest = max(deepest, depth)
+        payload = part.get_payload() if isinstance(part, EmailMessage) else None
+        if isinstance(payload, list):
+            stack.extend((child, depth + 1) for child in payload)
+    return deepest, parts
+
+
+def raw_headers(message: EmailMessage, name: str) -> list[str]:
+    """Every ``name`` header as the message carries it, unfolded, top first: no RFC 2047
+    encoded word decoded (``=?…?=`` is no ``;`` in an ``Authentication-Results``), bytes that
+    are not ASCII kept as lone surrogates."""
+    wanted = name.lower()
+    return [
+        _FOLD.sub("", str(value)).strip()
+        for key, value in message.raw_items()
+        if key.lower() == wanted
+    ]
+
+
+_FOLD = re.compile(r"\r?\n(?=[ \t])|\r|\n")
+
+
+def header_text(message: EmailMessage, name: str) -> str:
+    """The decoded value of header ``name`` (empty when it is missing or does not read)."""
     try:
         value = message.get(name)
-    except (ValueError, IndexError, TypeError):  # a header the parser cannot read
+    except (ValueError, IndexError, TypeError, AttributeError):  # a header the parser cannot read
         return ""
     return "" if value is None else str(value).strip()
 
@@ -193,42 +312,57 @@ def _header(message: EmailMessage, name: str) -> str:
 def _headers(message: EmailMessage, name: str) -> list[object]:
     try:
         return list(message.get_all(name) or [])
-    except (ValueError, IndexError, TypeError):  # e.g. an encoded word hiding a line break
+    except (ValueError, IndexError, TypeError, AttributeError):  # an encoded word hiding a CRLF
         return []
 
 
 def message_id(message: EmailMessage, raw: bytes) -> str:
-    """The ``Message-ID``; for a message without one, a stable id made from its bytes."""
+    """The ``Message-ID`` as written; for a message without one, a stable id made from its
+    bytes, and for one that is not printable ASCII (8-bit bytes), one made from the id's bytes.
+
+    >>> message_id(message_parse(b"Message-ID: <caf\\xc3\\xa9@example.org>\\n\\n"), b"")[-30:]
+    '@message-id-not-ascii.invalid>'
+    """
     # No spaces or control characters: the id goes back out in the reply's In-Reply-To.
-    value = re.sub(r"[\x00-\x20\x7f]", "", _header(message, "Message-ID"))
-    if value:
+    value = re.sub(r"[\x00-\x20\x7f]", "", "".join(raw_headers(message, "Message-ID")[:1]))
+    if value and value.isascii():
         return value[:998]
+    if value:
+        written = value.encode("utf-8", "surrogateescape")
+        return f"<sha256-{hashlib.sha256(written).hexdigest()}@message-id-not-ascii.invalid>"
     return f"<sha256-{hashlib.sha256(raw).hexdigest()}@message-without-id.invalid>"
 
 
 def message_subject(message: EmailMessage) -> str:
-    return " ".join(_header(message, "Subject").split())[:200]
+    return printable(" ".join(header_text(message, "Subject").split()))[:200]
+
+
+def _address(addr_spec: str) -> str | None:
+    """``addr_spec`` in lower case, or ``None`` when it is no address: no ``@``, spaces or
+    control characters (decoded from an encoded word), 8-bit bytes that are not UTF-8."""
+    try:
+        address = addr_spec.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        return None
+    if "@" not in address or re.search(r"[\x00-\x20\x7f]", address):
+        return None
+    return address.lower()
 
 
 def sender_addresses(message: EmailMessage) -> list[str]:
     """Every address of every ``From`` header, in lower case (``Reply-To`` does not count).
 
     A message whose identity is clear has exactly one; several (or a second ``From`` header) is
-    a trick that the league refuses.
+    a trick that the league refuses. A ``From`` that does not read gives no address.
     """
     addresses: list[str] = []
     for header in _headers(message, "From"):
         try:
-            found = header.addresses
-        except (AttributeError, ValueError, IndexError):
+            found = [a.addr_spec for a in header.addresses]
+        except (AttributeError, ValueError, IndexError, TypeError):
             continue
-        # Two From headers are two claims, even when they name the same address. An address
-        # with spaces or control characters (decoded from an encoded word) is no address.
-        addresses.extend(
-            a.addr_spec.lower()
-            for a in found
-            if "@" in a.addr_spec and not re.search(r"[\x00-\x20\x7f]", a.addr_spec)
-        )
+        # Two From headers are two claims, even when they name the same address.
+        addresses.extend(address for spec in found if (address := _address(spec)) is not None)
     return addresses
 
 
@@ -237,14 +371,14 @@ def automatic_reason(message: EmailMessage) -> str | None:
 
     The league never answers those (RFC 3834), so that two robots cannot talk forever.
     """
-    auto = _header(message, "Auto-Submitted").lower()
+    auto = header_text(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    precedence = _header(message, "Precedence").lower()
+    precedence = header_text(message, "Precedence").lower()
     if precedence in {"bulk", "junk", "list", "auto_reply"}:
         return f"Precedence: {precedence}"
     for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
-        if _header(message, name):
+        if header_text(message, name):
             return f"{name} header"
     return_path = _headers(message, "Return-Path")
     if return_path and "".join(str(return_path[0]).split()) in {"<>", ""}:
@@ -322,266 +456,21 @@ def body_text(message: EmailMessage) -> str:
 
 
 def received_time(message: EmailMessage) -> datetime | None:
-    """When the league's mail server received ``message``: the date of the newest (topmost)
-    ``Received`` header, the one that server added. ``Date`` is only the sender's claim."""
-    for header in _headers(message, "Received"):
-        _, _, stamp = str(header).rpartition(";")
-        try:
-            when = parsedate_to_datetime(stamp.strip())
-        except (TypeError, ValueError, IndexError):
-            continue
-        if when.tzinfo is not None:
-            return when
-    return None
+    """When the league's mail server received ``message``: the date of the topmost
+    ``Received`` header, the one that server added on top of the others, or ``None`` when it
+    has none that reads. Never a lower one: those, like ``Date``, are the sender's claims (a
+    late pick could be backdated). A ``-0000`` zone (or an obsolete one the parser does not
+    know) is UTC, as RFC 5322 (§3.3, §4.3) says.
 
-
-# --- Sender authentication ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AuthResult:
-    """One result of an ``Authentication-Results`` header (RFC 8601): ``spf=pass …``."""
-
-    method: str
-    result: str
-    properties: dict[str, str]
-
-
-@dataclass(frozen=True)
-class AuthVerdict:
-    """Whether the league may trust the ``From`` of a message, and why (for logs and admin)."""
-
-    trusted: bool
-    reason: str
-
-
-_COMMENT = re.compile(r"\([^()]*\)")
-_PAIR = re.compile(r'([A-Za-z0-9_.-]+(?:/[0-9]+)?)\s*=\s*("[^"]*"|[^\s;]+)')
-
-
-def authentication_results(value: str) -> tuple[str, list[AuthResult]]:
-    """The authserv-id and the results of one ``Authentication-Results`` header.
-
-    >>> server, results = authentication_results(
-    ...     "mx.example.org; spf=pass (ok) smtp.mailfrom=a@example.org; dkim=none")
-    >>> server, [(r.method, r.result, r.properties) for r in results]
-    ('mx.example.org', [('spf', 'pass', {'smtp.mailfrom': 'a@example.org'}), ('dkim', 'none', {})])
+    >>> received_time(message_parse(b"Received: by mx; Sat, 7 Mar 2026 09:12:44 -0000\\n\\n"))
+    datetime.datetime(2026, 3, 7, 9, 12, 44, tzinfo=datetime.timezone.utc)
     """
-    while _COMMENT.search(value):
-        value = _COMMENT.sub(" ", value)
-    first, *resinfos = value.split(";")
-    server = (first.split() or [""])[0].lower()
-    results = []
-    for resinfo in resinfos:
-        pairs = [(k.lower(), v.strip('"')) for k, v in _PAIR.findall(resinfo)]
-        if not pairs:
-            continue
-        (method, result), *props = pairs
-        results.append(AuthResult(method.split("/")[0], result.lower(), dict(props)))
-    return server, results
-
-
-def _domain(value: str) -> str:
-    return value.rpartition("@")[2].strip().strip(".").lower()
-
-
-def domains_aligned(domain: str, from_domain: str) -> bool:
-    """DMARC's relaxed alignment, without a public-suffix list: the same domain, or one a
-    subdomain of the other (never a bare top-level domain).
-
-    >>> domains_aligned("mail.example.org", "example.org"), domains_aligned("evil.org", "example.org")
-    (True, False)
-    """  # noqa: E501
-    if not domain or not from_domain or "." not in domain or "." not in from_domain:
-        return False
-    return (
-        domain == from_domain
-        or from_domain.endswith("." + domain)
-        or domain.endswith("." + from_domain)
-    )
-
-
-def authentication_verdict(
-    message: EmailMessage,
-    *,
-    from_address: str,
-    required: bool | None = None,
-    authserv_ids: list[str] | None = None,
-) -> AuthVerdict:
-    """Whether the receiving mail server vouches for ``from_address``.
-
-    Only the topmost ``Authentication-Results`` header whose authserv-id is the league's own
-    server (``MAIL_AUTHSERV_ID``) counts: that server adds it on top of what the sender wrote,
-    so a header forged by the sender is below it, or carries another id. The message is trusted
-    when it shows ``dmarc=pass`` for the ``From`` domain, or ``dkim=pass`` (``header.d``) or
-    ``spf=pass`` (``smtp.mailfrom``) for a domain aligned with it — unless DMARC failed.
-    ``MAIL_AUTH_REQUIRED=0`` turns the check off for a mail server that adds no such header.
-    """
-    required = settings.MAIL_AUTH_REQUIRED if required is None else required
-    if not required:
-        return AuthVerdict(True, "sender authentication not required (MAIL_AUTH_REQUIRED=0)")
-    ids = {i.lower() for i in (settings.MAIL_AUTHSERV_ID if authserv_ids is None else authserv_ids)}
-    if not ids:
-        return AuthVerdict(False, "MAIL_AUTHSERV_ID is not set: no mail server is trusted")
-    from_domain = _domain(from_address)
-    for header in _headers(message, "Authentication-Results"):
-        server, results = authentication_results(str(header))
-        if server in ids:
-            return _verdict(results, from_domain, server)
-    return AuthVerdict(False, f"no Authentication-Results from {', '.join(sorted(ids))}")
-
-
-def _verdict(results: list[AuthResult], from_domain: str, server: str) -> AuthVerdict:
-    seen = ", ".join(f"{r.method}={r.result}" for r in results) or "no results"
-    if any(r.method == "dmarc" and r.result == "fail" for r in results):
-        return AuthVerdict(False, f"{server}: DMARC failed ({seen})")
-    for r in results:
-        if r.result != "pass":
-            continue
-        if r.method == "dmarc":
-            domain = _domain(r.properties.get("header.from", from_domain))
-            if domain == from_domain:
-                return AuthVerdict(True, f"{server}: dmarc=pass for {from_domain}")
-        elif r.method == "dkim":
-            domain = _domain(r.properties.get("header.d") or r.properties.get("header.i", ""))
-            if domains_aligned(domain, from_domain):
-                return AuthVerdict(True, f"{server}: dkim=pass for {domain}")
-        elif r.method == "spf":
-            domain = _domain(r.properties.get("smtp.mailfrom", ""))
-            if domains_aligned(domain, from_domain):
-                return AuthVerdict(True, f"{server}: spf=pass for {domain}")
-    return AuthVerdict(False, f"{server}: nothing passed for {from_domain} ({seen})")
-
-
-# --- The IMAP mailbox -----------------------------------------------------------------------------
-
-IMAP_TIMEOUT_SECONDS = 60
-"""How long a mailbox operation may wait for the server."""
-_INTERNALDATE = re.compile(rb'INTERNALDATE "([^"]+)"')
-
-
-class MailboxError(Exception):
-    """The mailbox could not be reached or read (its message says which step failed)."""
-
-
-@dataclass(frozen=True)
-class MailboxMessage:
-    """An unseen message of the mailbox: its UID, its bytes and when the server got it."""
-
-    uid: str
-    raw: bytes
-    internal_date: datetime | None
-
-
-def internal_date(value: bytes) -> datetime | None:
-    """The ``INTERNALDATE`` of a FETCH response (when the IMAP server received the message).
-
-    >>> internal_date(b'1 (UID 7 INTERNALDATE " 6-Mar-2026 16:59:58 +0100" BODY[] {4}')
-    datetime.datetime(2026, 3, 6, 16, 59, 58, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))
-    """  # noqa: E501
-    match = _INTERNALDATE.search(value)
-    if match is None:
+    topmost = raw_headers(message, "Received")[:1]
+    if not topmost:
         return None
+    _, _, stamp = topmost[0].rpartition(";")
     try:
-        return datetime.strptime(match.group(1).decode("ascii").strip(), "%d-%b-%Y %H:%M:%S %z")
-    except ValueError:
+        when = parsedate_to_datetime(stamp.strip())
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-
-
-class Mailbox:
-    """The league's IMAP folder of picks, opened with :func:`mailbox_open`."""
-
-    def __init__(
-        self, connection: imaplib.IMAP4, processed_folder: str, capabilities: frozenset[str]
-    ) -> None:
-        self.connection = connection
-        self.processed_folder = processed_folder
-        self.capabilities = capabilities
-
-    def _ok(self, what: str, response: tuple[str, list[object]]) -> list[object]:
-        status, data = response
-        if status != "OK":
-            raise MailboxError(f"IMAP {what} failed: {data!r}")
-        return data
-
-    def unseen(self) -> Iterator[MailboxMessage]:
-        """Every message not yet marked ``\\Seen``, oldest first, without marking it (PEEK)."""
-        data = self._ok("SEARCH UNSEEN", self.connection.uid("SEARCH", None, "UNSEEN"))
-        uids = b" ".join(d for d in data if isinstance(d, bytes)).split()
-        for uid in uids:
-            fetched = self._ok(
-                f"FETCH {uid.decode()}",
-                self.connection.uid("FETCH", uid.decode(), "(INTERNALDATE BODY.PEEK[])"),
-            )
-            raw = b""
-            envelope = b""
-            for item in fetched:
-                if isinstance(item, tuple):
-                    envelope += item[0]
-                    raw = item[1]
-                elif isinstance(item, bytes):
-                    envelope += item
-            if raw:
-                yield MailboxMessage(uid.decode(), raw, internal_date(envelope))
-
-    def done(self, message: MailboxMessage) -> None:
-        """Mark ``message`` ``\\Seen``; move it to ``IMAP_PROCESSED_FOLDER`` when one is set."""
-        self._ok("STORE \\Seen", self.connection.uid("STORE", message.uid, "+FLAGS", "(\\Seen)"))
-        if not self.processed_folder:
-            return
-        folder = _quoted(self.processed_folder)
-        if "MOVE" in self.capabilities:
-            self._ok("MOVE", self.connection.uid("MOVE", message.uid, folder))
-            return
-        self._ok("COPY", self.connection.uid("COPY", message.uid, folder))
-        self._ok(
-            "STORE \\Deleted", self.connection.uid("STORE", message.uid, "+FLAGS", "(\\Deleted)")
-        )
-        self._ok("EXPUNGE", self.connection.expunge())
-
-
-def _quoted(folder: str) -> str:
-    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-@contextmanager
-def mailbox_open() -> Iterator[Mailbox]:
-    """Sign in to the mailbox of the ``IMAP_*`` settings and open its folder for writing.
-
-    ``IMAP_SSL=1`` connects over TLS; otherwise ``IMAP_STARTTLS=1`` (the default) upgrades the
-    plain connection before signing in, and ``IMAP_STARTTLS=0`` stays in clear text (only for a
-    server on the same machine). Certificates are checked against the system's authorities.
-    """
-    if not settings.IMAP_HOST:
-        raise MailboxError("IMAP_HOST is not set: there is no mailbox to read")
-    context = ssl.create_default_context()
-    host, port = settings.IMAP_HOST, settings.IMAP_PORT
-    try:
-        if settings.IMAP_SSL:
-            connection: imaplib.IMAP4 = imaplib.IMAP4_SSL(
-                host, port, ssl_context=context, timeout=IMAP_TIMEOUT_SECONDS
-            )
-        else:
-            connection = imaplib.IMAP4(host, port, timeout=IMAP_TIMEOUT_SECONDS)
-            if settings.IMAP_STARTTLS:
-                connection.starttls(ssl_context=context)
-    except (OSError, imaplib.IMAP4.error) as error:
-        raise MailboxError(f"cannot connect to {host}:{port}: {error}") from error
-    try:
-        try:
-            connection.login(settings.IMAP_USER, settings.IMAP_PASSWORD)
-            # Servers announce more once signed in (MOVE among them).
-            _status, data = connection.capability()
-            words = b" ".join(d for d in data if isinstance(d, bytes)).decode().upper().split()
-            box = Mailbox(connection, settings.IMAP_PROCESSED_FOLDER, frozenset(words))
-            if box.processed_folder:
-                connection.create(_quoted(box.processed_folder))  # "already exists" is fine
-            box._ok("SELECT", connection.select(_quoted(settings.IMAP_FOLDER)))
-        except (OSError, imaplib.IMAP4.error) as error:
-            raise MailboxError(f"{host}:{port}: {error}") from error
-        yield box
-    finally:
-        try:
-            connection.logout()
-        except (OSError, imaplib.IMAP4.error):
-            logger.warning("IMAP logout from %s failed", host)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)

@@ -5,16 +5,20 @@ language; and the mailbox fetched.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competitions.models import (
     Competition,
@@ -27,8 +31,10 @@ from league import selectors
 from league.models import Entry, Language, Team
 from league.selectors import user_language
 from mail import inbound as mail_picks
+from mail.authentication import AuthVerdict, authentication_verdict
 from mail.emails import email_send, email_times
-from mail.models import InboundEmail, OutboundEmail
+from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
+from mail.models import InboundEmail, InboundFailure, OutboundEmail
 from matrixhockey.db import save_valid
 
 logger = logging.getLogger(__name__)
@@ -81,21 +87,34 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
     """Read one email of picks (RFC 5322 bytes) and do what it asks, once per Message-ID.
 
     ``received_at`` is when the league's mail server got the message (the mailbox's
-    INTERNALDATE); without it, the date of the newest ``Received`` header (the one that server
-    added), else now; never later than now. That time decides the deadline (R13) — the ``Date``
-    header is only the sender's claim.
+    INTERNALDATE); without it, the date of the topmost ``Received`` header (the one that server
+    added; never a lower one, which the sender may have written), else now; never later than
+    now. That time decides the deadline (R13) — the ``Date`` header is only the sender's claim.
 
-    In order: a Message-ID already ingested → nothing (``duplicate``, no second reply); a
-    machine's message (auto-reply, bounce, list) → ignored, no reply; not exactly one ``From``
-    address → refused, no reply; an address that is not exactly one coach's → no pick, one polite
-    reply per address, only when the mail server authenticated the sender (no backscatter); a
-    coach's address that the mail server does not vouch for (``mail_picks.authentication_verdict``)
-    → no pick, and at most one notice a day to the coach's registered address, never to the
-    sender or its ``Reply-To``. Otherwise each pick line goes to :func:`pick_submit` (channel
-    email, R12), a line past the deadline to the referee's queue (:class:`LatePick`, R13), and
-    the coach gets one reply, at their registered address, in their language.
+    In order: a Message-ID already ingested → nothing (``duplicate``, no second reply); a message
+    over a limit (``MAIL_MAX_BYTES``, ``MAIL_MAX_MIME_DEPTH``, ``MAIL_MAX_MIME_PARTS``) →
+    refused, no reply; a machine's message (auto-reply, bounce, list) → ignored, no reply; not
+    exactly one ``From`` address → refused, no reply; an address that is not exactly one coach's
+    → no pick, one polite reply per address, only when the mail server authenticated the sender
+    (no backscatter); a coach's address that the mail server does not vouch for
+    (:func:`~mail.authentication.authentication_verdict`) → no pick, and at most one notice a day
+    to the coach's registered address, never to the sender or its ``Reply-To``. Otherwise each
+    pick line (the first ``MAIL_MAX_PICK_LINES``) goes to :func:`pick_submit` (channel email,
+    R12) in its own savepoint, a line past the deadline to the referee's queue
+    (:class:`LatePick`, R13), and the coach gets one reply, at their registered address, in
+    their language.
+
+    Whatever the bytes, it raises nothing but the database's own failures: every message is
+    recorded as an :class:`InboundEmail` with its outcome and reason, and one that the reading
+    breaks on is ``refused`` with nothing of it stored.
     """
-    message = mail_picks.message_parse(raw)
+    read = mail_picks.message_read(
+        raw,
+        max_bytes=settings.MAIL_MAX_BYTES,
+        max_mime_depth=settings.MAIL_MAX_MIME_DEPTH,
+        max_mime_parts=settings.MAIL_MAX_MIME_PARTS,
+    )
+    message = read.message
     now = timezone.now()
     claimed = received_at or mail_picks.received_time(message)
     result = EmailIngestResult(
@@ -120,8 +139,13 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
             result.outcome = EMAIL_DUPLICATE
             result.reason = "this Message-ID was already ingested"
             return result
-        inbound.reply = _email_handle(message=message, inbound=inbound, result=result)
+        if read.refusal:
+            result.outcome = InboundEmail.Outcome.REFUSED
+            result.reason = f"not read: {read.refusal}"
+        else:
+            inbound.reply = _email_handle_guarded(message=message, inbound=inbound, result=result)
         inbound.outcome = result.outcome
+        inbound.reason = result.reason[:300]
         inbound.report = [
             {
                 "line": line.text,
@@ -136,6 +160,26 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
         ]
         inbound.save()
     return result
+
+
+def _email_handle_guarded(
+    *, message: EmailMessage, inbound: InboundEmail, result: EmailIngestResult
+) -> OutboundEmail | None:
+    """:func:`_email_handle` in a savepoint: when reading the message breaks (the standard
+    library's parser on bytes it does not expect), the message is refused and nothing of it
+    stays — no pick, no reply. A database that fails is not the message's fault: that raises."""
+    try:
+        with transaction.atomic():
+            return _email_handle(message=message, inbound=inbound, result=result)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as error:  # any reading failure: a refusal recorded, never a crash
+        logger.exception("Email %s could not be read; refused", result.message_id)
+        result.outcome = InboundEmail.Outcome.REFUSED
+        result.reason = f"unreadable message ({type(error).__name__})"
+        result.lines, result.replied_to = [], []
+        inbound.user, inbound.authentication = None, ""
+        return None
 
 
 def _email_handle(
@@ -153,7 +197,7 @@ def _email_handle(
         result.reason = f"{len(senders)} From addresses: no single sender"
         return None
     address = senders[0]
-    verdict = mail_picks.authentication_verdict(message, from_address=address)
+    verdict = authentication_verdict(message, from_address=address)
     inbound.authentication = verdict.reason[:300]
     users = list(get_user_model().objects.filter(email__iexact=address, is_active=True)[:2])
     team = Team.objects.filter(coach=users[0]).first() if len(users) == 1 else None
@@ -174,9 +218,12 @@ def _email_handle(
     language = user_language(coach)
     with translation.override(language):
         lines = mail_picks.pick_lines(mail_picks.body_text(message))
+        limit = settings.MAIL_MAX_PICK_LINES
         result.lines = [
-            _email_pick_line(line, team=team, coach=coach, result=result) for line in lines
+            _email_pick_line(line, team=team, coach=coach, result=result) for line in lines[:limit]
         ]
+        if len(lines) > limit:
+            result.lines.append(_email_lines_unread(lines[limit:], limit=limit))
     result.outcome = Outcome.PROCESSED if lines else Outcome.NO_PICKS
     result.reason = verdict.reason
     if not coach.email:
@@ -211,7 +258,7 @@ def _email_reply_unknown(
     *,
     message: EmailMessage,
     address: str,
-    verdict: mail_picks.AuthVerdict,
+    verdict: AuthVerdict,
     result: EmailIngestResult,
 ) -> OutboundEmail | None:
     """One polite reply per unknown address, only to a sender the mail server authenticated:
@@ -227,9 +274,9 @@ def _email_reply_unknown(
     if answered.exists():
         result.reason += "; already answered once"
         return None
-    english = mail_picks.looks_english(mail_picks.body_text(message)) or str(
-        message.get("Content-Language", "")
-    ).lower().startswith("en")
+    english = mail_picks.looks_english(mail_picks.body_text(message)) or (
+        mail_picks.header_text(message, "Content-Language").lower().startswith("en")
+    )
     reply = email_send(
         template="pick-reply",
         to=address,
@@ -310,19 +357,54 @@ def _email_round(*, competition: str, number: int | None, at: datetime) -> Round
     return upcoming[0]
 
 
+def _email_refused(
+    line: mail_picks.PickLine, error: PickRejected, number: int | None
+) -> EmailLineResult:
+    message = " ".join(error.messages)
+    return EmailLineResult(
+        line.text, line.competition, number, "error", message=message, code=error.code or ""
+    )
+
+
+def _email_lines_unread(unread: list[mail_picks.PickLine], *, limit: int) -> EmailLineResult:
+    """The one error line that stands for the pick lines over ``MAIL_MAX_PICK_LINES``."""
+    first = unread[0]
+    message = ngettext(
+        "Only the first %(limit)d pick lines of a message are read: this line and %(more)d "
+        "after it were not.",
+        "Only the first %(limit)d pick lines of a message are read: this line and %(more)d "
+        "after it were not.",
+        len(unread) - 1,
+    ) % {"limit": limit, "more": len(unread) - 1}
+    return _email_refused(first, PickRejected(message, code="limit"), first.round_number)
+
+
 def _email_pick_line(
+    line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
+) -> EmailLineResult:
+    """One pick line in its own savepoint: whatever becomes of it, the message's other lines
+    are still stored (a line the database refuses is an error for that line only)."""
+    if line.error is not None:
+        return _email_refused(line, PickRejected(line.error, code="line"), line.round_number)
+    try:
+        with transaction.atomic():
+            return _email_pick_line_submit(line, team=team, coach=coach, result=result)
+    except (OperationalError, InterfaceError):
+        raise
+    except (DatabaseError, ValidationError, ValueError):
+        logger.exception("Email %s: line %r not stored", result.message_id, line.text)
+        refusal = PickRejected(_("This line could not be stored: send it again."), code="stored")
+        return _email_refused(line, refusal, line.round_number)
+
+
+def _email_pick_line_submit(
     line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
 ) -> EmailLineResult:
     """Submit one pick line (channel email); past the deadline, queue it for a referee (R13)."""
 
     def refused(error: PickRejected, number: int | None = line.round_number) -> EmailLineResult:
-        message = " ".join(error.messages)
-        return EmailLineResult(
-            line.text, line.competition, number, "error", message=message, code=error.code or ""
-        )
+        return _email_refused(line, error, number)
 
-    if line.error is not None:
-        return refused(PickRejected(line.error, code="line"))
     try:
         round = _email_round(
             competition=line.competition, number=line.round_number, at=result.received_at
@@ -374,11 +456,12 @@ def _email_pick_line(
 @dataclass(frozen=True)
 class MailboxIngest:
     """One message of the mailbox: what :func:`email_ingest` did, or the error that left it
-    unseen for the next run."""
+    unseen for the next run — or set it aside for good after ``MAIL_FETCH_MAX_ATTEMPTS``."""
 
     uid: str
     result: EmailIngestResult | None
     error: str = ""
+    set_aside: bool = False
 
 
 def email_fetch() -> list[MailboxIngest]:
@@ -388,18 +471,83 @@ def email_fetch() -> list[MailboxIngest]:
     the time the league received it, then marked ``\\Seen`` (and moved to
     ``IMAP_PROCESSED_FOLDER`` when one is set). A message whose ingestion fails is logged and
     left unseen for the next run: none is lost, and none is stored twice (its Message-ID), so
-    Celery beat may run this as often as it likes. Raises ``mail_picks.MailboxError`` when the
-    mailbox cannot be read.
+    Celery beat may run this as often as it likes. Its failures are counted
+    (:class:`InboundFailure`, by the SHA-256 of its bytes); at ``MAIL_FETCH_MAX_ATTEMPTS`` it is
+    set aside (marked seen and flagged, moved to ``IMAP_FAILED_FOLDER`` when one is set) instead
+    of being tried again every few minutes forever. A database that is down counts no try: the
+    message is not at fault. Raises ``mail.mailbox.MailboxError`` when the mailbox cannot be
+    read.
     """
     done: list[MailboxIngest] = []
-    with mail_picks.mailbox_open() as box:
+    with mailbox_open() as box:
         for message in box.unseen():
+            digest = hashlib.sha256(message.raw).hexdigest()
             try:
                 result = email_ingest(raw=message.raw, received_at=message.internal_date)
-            except Exception as error:  # any failure: keep the message for the next run
+            except (OperationalError, InterfaceError) as error:
                 logger.exception("Mailbox message %s not ingested; it stays unseen", message.uid)
                 done.append(MailboxIngest(message.uid, None, f"{type(error).__name__}: {error}"))
                 continue
+            except Exception as error:  # any other failure: one try counted
+                done.append(_email_fetch_failed(box, message, digest=digest, error=error))
+                continue
             box.done(message)
+            InboundFailure.objects.filter(digest=digest).delete()
             done.append(MailboxIngest(message.uid, result))
     return done
+
+
+def _email_fetch_failed(
+    box: Mailbox, message: MailboxMessage, *, digest: str, error: Exception
+) -> MailboxIngest:
+    """Count the failure of ``message``; set it aside at the last try, else leave it unseen."""
+    failure = inbound_failure_record(
+        raw=message.raw, digest=digest, error=f"{type(error).__name__}: {error}"
+    )
+    set_aside = failure.set_aside_at is not None
+    if set_aside:
+        logger.error(
+            "Mailbox message %s set aside after %d failed tries: %s",
+            message.uid,
+            failure.attempts,
+            failure.last_error,
+            exc_info=error,
+        )
+        box.set_aside(message)
+    else:
+        logger.error(
+            "Mailbox message %s not ingested (try %d); it stays unseen",
+            message.uid,
+            failure.attempts,
+            exc_info=error,
+        )
+    return MailboxIngest(message.uid, None, failure.last_error, set_aside)
+
+
+@transaction.atomic
+def inbound_failure_record(*, raw: bytes, digest: str, error: str) -> InboundFailure:
+    """Count one more failed ingestion of the message ``raw`` (its SHA-256 ``digest``); set it
+    aside (``set_aside_at``) when it reaches ``MAIL_FETCH_MAX_ATTEMPTS``."""
+    now = timezone.now()
+    failure, _created = InboundFailure.objects.select_for_update().get_or_create(digest=digest)
+    if not failure.message_id:
+        failure.message_id, failure.sender = _message_identity(raw)
+    failure.attempts += 1
+    failure.last_error = mail_picks.printable(error)[:2000]
+    failure.last_failed_at = now
+    if failure.attempts >= settings.MAIL_FETCH_MAX_ATTEMPTS and failure.set_aside_at is None:
+        failure.set_aside_at = now
+    failure.save()
+    return failure
+
+
+def _message_identity(raw: bytes) -> tuple[str, str]:
+    """The Message-ID and sender of a message that fails, as far as its headers read."""
+    try:
+        headers = mail_picks.message_read(raw, max_bytes=0, max_mime_depth=0, max_mime_parts=0)
+        message = headers.message
+        sender = ", ".join(mail_picks.sender_addresses(message))
+        return mail_picks.message_id(message, raw)[:998], sender[:254]
+    except Exception:  # the headers do not read either: the digest names it
+        logger.exception("Mailbox message without readable headers")
+        return "", ""

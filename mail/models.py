@@ -75,6 +75,7 @@ class InboundEmailOutcome(models.TextChoices):
     FORGED = "forged", _("sender not authenticated")
     BAD_SENDER = "bad_sender", _("no single sender")
     AUTOMATIC = "automatic", _("automatic message, ignored")
+    REFUSED = "refused", _("refused: over a limit or unreadable")
 
 
 class InboundEmail(models.Model):
@@ -97,6 +98,7 @@ class InboundEmail(models.Model):
     received_at = models.DateTimeField(_("received at"))
     processed_at = models.DateTimeField(_("processed at"), default=timezone.now, db_index=True)
     outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
     authentication = models.CharField(_("sender authentication"), max_length=300, blank=True)
     report = models.JSONField(_("lines read"), default=list, blank=True, encoder=DjangoJSONEncoder)
     reply = models.ForeignKey(
@@ -118,6 +120,30 @@ class InboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.received_at:%Y-%m-%d %H:%M} {self.sender} · {self.get_outcome_display()}"
+
+
+class InboundFailure(models.Model):
+    """A message of the mailbox whose ingestion failed, known by the SHA-256 of its bytes (it may
+    have no readable Message-ID): how many times, the last error, and when it was set aside
+    after ``MAIL_FETCH_MAX_ATTEMPTS`` tries (no longer read: a person looks at it). The row goes
+    when the message is ingested at last."""
+
+    digest = models.CharField(_("SHA-256 of the message"), max_length=64, unique=True)
+    message_id = models.CharField(_("Message-ID"), max_length=998, blank=True)
+    sender = models.CharField(_("sender"), max_length=254, blank=True)
+    attempts = models.PositiveIntegerField(_("failed attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    first_failed_at = models.DateTimeField(_("first failed at"), default=timezone.now)
+    last_failed_at = models.DateTimeField(_("last failed at"), default=timezone.now)
+    set_aside_at = models.DateTimeField(_("set aside at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("inbound email that failed")
+        verbose_name_plural = _("inbound emails that failed")
+        ordering = ["-last_failed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.message_id or self.digest[:12]} · {self.attempts}"
 
 
 class MailingKind(models.TextChoices):

@@ -62,15 +62,17 @@ def email_fetch_picks() -> dict[str, int]:
     """Read the picks mailbox (``services.email_fetch``); beat runs it every few minutes.
 
     Safe to overlap with itself: a message is stored once (its Message-ID) and one that fails
-    stays unseen for the next run. An unreachable mailbox fails this run only (no retry: the next
-    beat tick is the retry). Without a mailbox (``IMAP_HOST`` empty) it does nothing, so beat's
-    schedule is the same everywhere.
+    stays unseen for the next run, until it is set aside after ``MAIL_FETCH_MAX_ATTEMPTS``
+    failures (counted in ``set_aside`` too). An unreachable mailbox fails this run only (no
+    retry: the next beat tick is the retry). Without a mailbox (``IMAP_HOST`` empty) it does
+    nothing, so beat's schedule is the same everywhere.
     """
     if not settings.IMAP_HOST:
-        return {"ingested": 0, "failed": 0}
+        return {"ingested": 0, "failed": 0, "set_aside": 0}
     done = services.email_fetch()
     failed = sum(item.result is None for item in done)
-    return {"ingested": len(done) - failed, "failed": failed}
+    set_aside = sum(item.set_aside for item in done)
+    return {"ingested": len(done) - failed, "failed": failed, "set_aside": set_aside}
 
 
 # --- The week's clock (mail.weekly; beat's schedule is in matrixhockey/beat.py) ---------------

@@ -111,6 +111,39 @@ def env_int(
     return number
 
 
+_SIZE = re.compile(r"^([0-9]+)\s*([kmg]?)(?:i?b)?$", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def env_bytes(
+    name: str,
+    default: int | _Required,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """A size in bytes: a whole number, or one with a unit K, M or G, counted in powers of 1024
+    (``512K``, ``10M``, ``10MiB``, ``1GB``), optionally bounded (bounds included).
+
+    >>> env_bytes("MAIL_MAX_BYTES", 1024, environ={"MAIL_MAX_BYTES": "10MiB"})
+    10485760
+    """
+    value = _raw(name, environ)
+    if value is None:
+        return _missing(name, default)
+    low = "" if minimum is None else f" from {minimum}"
+    high = "" if maximum is None else f" to {maximum}"
+    expected = f"a size in bytes{low}{high}, such as 1048576, 512K or 10M"
+    match = _SIZE.match(value)
+    if match is None:
+        raise _bad(name, value, expected)
+    size = int(match.group(1)) * _SIZE_UNITS[match.group(2).lower()]
+    if (minimum is not None and size < minimum) or (maximum is not None and size > maximum):
+        raise _bad(name, value, expected)
+    return size
+
+
 def env_choice(
     name: str,
     default: str | _Required,

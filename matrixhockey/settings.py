@@ -18,6 +18,7 @@ from matrixhockey.beat import SCHEDULE
 from matrixhockey.env import (
     REQUIRED,
     env_bool,
+    env_bytes,
     env_choice,
     env_int,
     env_list,
@@ -164,6 +165,19 @@ IMAP_PASSWORD = env_str("IMAP_PASSWORD", "")
 IMAP_FOLDER = env_str("IMAP_FOLDER", "INBOX")
 IMAP_STARTTLS = env_bool("IMAP_STARTTLS", True)
 IMAP_PROCESSED_FOLDER = env_str("IMAP_PROCESSED_FOLDER", "")
+# A message whose ingestion fails MAIL_FETCH_MAX_ATTEMPTS times in a row (default 3, one try per
+# fetch) is set aside: marked seen and flagged, moved to IMAP_FAILED_FOLDER when one is set
+# (default empty: it stays in IMAP_FOLDER), and recorded (mail.InboundFailure).
+IMAP_FAILED_FOLDER = env_str("IMAP_FAILED_FOLDER", "")
+MAIL_FETCH_MAX_ATTEMPTS = env_int("MAIL_FETCH_MAX_ATTEMPTS", 3, minimum=1, maximum=100)
+# Limits of a message of picks (mail.inbound.message_read); over one, the message is refused and
+# recorded, read for its headers only. Size: 10 MiB by default (sizes take K, M or G, e.g. 25M).
+# MIME parts: nested 10 deep at most, 200 in all. Pick lines: a message's first 50 are read,
+# the others reported as not read.
+MAIL_MAX_BYTES = env_bytes("MAIL_MAX_BYTES", 10 * 1024**2, minimum=1024)
+MAIL_MAX_MIME_DEPTH = env_int("MAIL_MAX_MIME_DEPTH", 10, minimum=1, maximum=100)
+MAIL_MAX_MIME_PARTS = env_int("MAIL_MAX_MIME_PARTS", 200, minimum=1)
+MAIL_MAX_PICK_LINES = env_int("MAIL_MAX_PICK_LINES", 50, minimum=1)
 # A coach's From is trusted only when the league's own mail server (its authserv-id) vouches for
 # it in Authentication-Results (mail.inbound.authentication_verdict).
 MAIL_AUTH_REQUIRED = env_bool("MAIL_AUTH_REQUIRED", True)

@@ -31,12 +31,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 from pytest_django.fixtures import Settings
 
 from competitions.models import LatePick, Pick
 from league.models import Season
 from mail import intake as services
-from mail.models import InboundEmail
+from mail.models import InboundEmail, InboundFailure
 from mail.tasks import email_fetch_picks
 from tests.conftest import services_required
 from tests.mail.test_ingest_email import AUTHSERV_ID, EML, EmailLeague, build_email_league
@@ -390,6 +391,87 @@ def test_a_message_that_fails_stays_unseen_and_is_read_at_the_next_run(
     assert all("\\Seen" in f for f in mailbox.flags().values())
 
 
+def failing_for(message_id: bytes, error: Exception) -> object:
+    """``email_ingest`` failing with ``error`` for the message ``message_id``, only."""
+    real_ingest = services.email_ingest
+
+    def ingest(*, raw: bytes, received_at: datetime | None = None) -> services.EmailIngestResult:
+        if message_id in raw:
+            raise error
+        return real_ingest(raw=raw, received_at=received_at)
+
+    return ingest
+
+
+FR_CHAMPIONSHIP = "<fr-championship.1@mail.example.org>"
+
+
+@pytest.mark.django_db
+def test_a_message_that_keeps_failing_is_set_aside_after_three_tries_and_recorded(
+    league: EmailLeague, mailbox: ImapServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mailbox.deliver("fr-championship.eml", at=paris(4, 10))
+    mailbox.deliver("kdh-great-save.eml", at=paris(4, 12))
+    broken = failing_for(FR_CHAMPIONSHIP.encode(), RuntimeError("a bug on this message"))
+    monkeypatch.setattr(services, "email_ingest", broken)
+    for attempt in (1, 2):
+        with pytest.raises(CommandError, match="1 message"):
+            fetch()
+        assert "\\Seen" not in mailbox.flags()[FR_CHAMPIONSHIP]
+        assert InboundFailure.objects.get().attempts == attempt
+    with pytest.raises(CommandError, match="1 set aside"):
+        fetch()
+    assert {"\\Seen", "\\Flagged"} <= mailbox.flags()[FR_CHAMPIONSHIP]
+    failure = InboundFailure.objects.get()
+    assert (failure.attempts, failure.message_id, failure.sender) == (
+        3,
+        FR_CHAMPIONSHIP,
+        "sleigh-coach@example.org",
+    )
+    assert failure.set_aside_at is not None and "a bug on this message" in failure.last_error
+    assert "0 message(s) ingested, 0 failed" in fetch()  # no fourth try
+    assert stored() == []
+
+
+@pytest.mark.django_db
+def test_a_message_set_aside_moves_to_the_failed_folder_when_one_is_set(
+    league: EmailLeague, mailbox: ImapServer, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.IMAP_FAILED_FOLDER = "Failed"
+    settings.MAIL_FETCH_MAX_ATTEMPTS = 1
+    mailbox.deliver("fr-championship.eml", at=paris(4, 10))
+    monkeypatch.setattr(
+        services, "email_ingest", failing_for(FR_CHAMPIONSHIP.encode(), ValueError("no"))
+    )
+    with pytest.raises(CommandError):
+        fetch()
+    assert mailbox.flags("INBOX") == {}
+    assert {"\\Seen", "\\Flagged"} <= mailbox.flags("Failed")[FR_CHAMPIONSHIP]
+
+
+@pytest.mark.django_db
+def test_a_database_that_fails_counts_no_try_and_a_message_read_at_last_forgets_its_failures(
+    league: EmailLeague, mailbox: ImapServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mailbox.deliver("fr-championship.eml", at=paris(4, 10))
+    message_id = FR_CHAMPIONSHIP.encode()
+    monkeypatch.setattr(services, "email_ingest", failing_for(message_id, RuntimeError("bug")))
+    with pytest.raises(CommandError):
+        fetch()
+    assert InboundFailure.objects.get().attempts == 1
+    down = OperationalError("the database is down")
+    monkeypatch.setattr(services, "email_ingest", failing_for(message_id, down))
+    for _run in range(3):
+        with pytest.raises(CommandError):
+            fetch()
+    assert InboundFailure.objects.get().attempts == 1
+    assert "\\Seen" not in mailbox.flags()[FR_CHAMPIONSHIP]
+    monkeypatch.undo()
+    fetch()
+    assert stored() == [("championship", 1, "F+(2)", paris(4, 10))]
+    assert not InboundFailure.objects.exists()
+
+
 @pytest.mark.django_db
 def test_read_messages_move_to_the_processed_folder_when_one_is_set(
     league: EmailLeague, mailbox: ImapServer, settings: Settings
@@ -408,7 +490,7 @@ def test_read_messages_move_to_the_processed_folder_when_one_is_set(
 @pytest.mark.django_db
 def test_the_celery_task_reads_the_mailbox(league: EmailLeague, mailbox: ImapServer) -> None:
     mailbox.deliver("two-competitions.eml", at=paris(5, 8))
-    assert email_fetch_picks.apply().get() == {"ingested": 1, "failed": 0}
+    assert email_fetch_picks.apply().get() == {"ingested": 1, "failed": 0, "set_aside": 0}
     assert len(stored()) == 2
 
 

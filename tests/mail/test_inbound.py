@@ -15,15 +15,17 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings
 
+from mail import authentication, mailbox
 from mail import inbound as mail_picks
+from mail.authentication import authentication_results, authentication_verdict
 from mail.inbound import (
-    authentication_results,
-    authentication_verdict,
+    MessageRead,
     automatic_reason,
     body_text,
-    internal_date,
     message_id,
     message_parse,
+    message_read,
+    message_subject,
     own_text,
     pick_line,
     pick_lines,
@@ -35,8 +37,9 @@ EML = Path(__file__).parent / "fixtures" / "eml"
 MX = "mx.matrixhockey.test"
 
 
-def test_the_modules_examples_hold() -> None:
-    failures, tried = doctest.testmod(mail_picks)
+@pytest.mark.parametrize("module", [mail_picks, authentication, mailbox])
+def test_the_modules_examples_hold(module: object) -> None:
+    failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0
 
 
@@ -118,6 +121,34 @@ def test_a_line_naming_a_competition_without_a_readable_pick_is_an_error(text: s
 def test_a_broken_pick_is_a_pick_line_for_the_engine_to_refuse(text: str) -> None:
     line = pick_line(text)
     assert line is not None and line.error is None and line.notation
+
+
+@pytest.mark.parametrize(
+    ("text", "notation"),
+    [
+        ("Championnat : \u0131(1)", "\u0131(1)"),  # dotless i, not I
+        ("Championnat : \u017f+(2)", "\u017f+(2)"),  # long s, not S
+        ("Championnat : \u212a(1)", "\u212a(1)"),  # the Kelvin sign, not K
+        ("Championnat : ﬀ(1)", "ﬀ(1)"),  # a ligature, not FF
+        ("Championnat : É(1)", "É(1)"),  # an accent is no part of the notation
+        ("Championnat journée 2 : c(1)", "c(1)"),
+    ],
+)
+def test_the_pick_is_taken_as_written_for_the_engine_to_read(text: str, notation: str) -> None:
+    # R10: case folding is the engine's; the line's accents are folded only to find its name.
+    line = pick_line(text)
+    assert line is not None and line.error is None
+    assert line.notation == notation
+
+
+@pytest.mark.parametrize(
+    "text", ["Championnat : F+(2)\x00", "Championnat : F\x00+(2)", "KDH\x00 : C(1)(4)"]
+)
+def test_a_line_with_a_nul_byte_is_an_error_and_keeps_no_control_character(text: str) -> None:
+    line = pick_line(text)
+    assert line is not None and line.error
+    assert "\x00" not in line.text and "\x00" not in line.notation
+    assert "\ufffd" in line.text
 
 
 def test_quoted_lines_and_the_signature_are_not_the_senders() -> None:
@@ -210,6 +241,84 @@ def test_several_from_addresses_or_headers_are_all_counted() -> None:
     assert sender_addresses(message_parse(crlf)) == []
 
 
+def test_a_from_with_8_bit_bytes_gives_its_address_only_when_they_are_utf_8() -> None:
+    latin1 = message_parse(b"From: Jean <sl\xe9igh@example.org>\n\nhi\n")
+    assert sender_addresses(latin1) == []
+    utf8 = message_parse("From: Jean <sléigh@example.org>\n\nhi\n".encode())
+    assert sender_addresses(utf8) == ["sléigh@example.org"]
+    named = message_parse(b"From: Jean \xe9\xff <sleigh@example.org>\n\nhi\n")
+    assert sender_addresses(named) == ["sleigh@example.org"]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [b'"Jean <a@example.org>, (,@:', b"=?utf-8?b?????=@@<>", b"<<<@>>>", b"a@b@c, ,;:", b"\x00"],
+)
+def test_a_malformed_from_gives_no_address(header: bytes) -> None:
+    assert sender_addresses(message_parse(b"From: " + header + b"\n\nhi\n")) == []
+
+
+def test_an_8_bit_message_id_gets_an_ascii_id_of_its_own_bytes() -> None:
+    first = b"Message-ID: <caf\xe9@example.org>\n\nhi\n"
+    second = b"Message-ID: <caf\xe8@example.org>\n\nhi\n"
+    ids = {message_id(message_parse(raw), raw) for raw in (first, second)}
+    assert len(ids) == 2
+    assert all(id.isascii() and id.isprintable() for id in ids)
+    assert message_id(message_parse(first), first) == message_id(message_parse(first), b"")
+
+
+def test_a_subject_keeps_no_control_character() -> None:
+    raw = b"Subject: Mes\x00choix \xff\n\nhi\n"
+    subject = message_subject(message_parse(raw))
+    assert subject.isprintable() and "\x00" not in subject
+
+
+# --- Limits ---------------------------------------------------------------------------------------
+
+
+def nested(depth: int) -> bytes:
+    parts = b"".join(
+        b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i) for i in range(depth)
+    )
+    return b"From: a@example.org\nMessage-ID: <nested@example.org>\n" + parts + b"\nhi\n"
+
+
+def read(raw: bytes, **limits: int) -> MessageRead:
+    limits = {"max_bytes": 10_000_000, "max_mime_depth": 10, "max_mime_parts": 50} | limits
+    return message_read(raw, **limits)
+
+
+def test_a_message_within_the_limits_is_read_whole() -> None:
+    raw = (EML / "two-competitions.eml").read_bytes()
+    done = read(raw, max_bytes=len(raw), max_mime_depth=1, max_mime_parts=1)
+    assert done.refusal == "" and "KDH" in body_text(done.message)
+    assert read(nested(10)).refusal == ""
+
+
+def test_a_message_over_the_size_limit_is_read_for_its_headers_only() -> None:
+    raw = (EML / "two-competitions.eml").read_bytes()
+    done = read(raw, max_bytes=len(raw) - 1)
+    assert "MAIL_MAX_BYTES" in done.refusal
+    assert sender_addresses(done.message) == ["sleigh-coach@example.org"]
+    assert body_text(done.message) == ""
+
+
+@pytest.mark.parametrize(("depth", "why"), [(11, "MAIL_MAX_MIME_DEPTH"), (3000, "too deep")])
+def test_mime_parts_nested_too_deep_are_refused_without_recursion_error(
+    depth: int, why: str
+) -> None:
+    done = read(nested(depth))
+    assert why in done.refusal
+    assert message_id(done.message, b"") == "<nested@example.org>"
+
+
+def test_too_many_mime_parts_are_refused() -> None:
+    parts = b"".join(b"--b\nContent-Type: text/plain\n\nhi\n" for _ in range(51))
+    raw = b"From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n" + parts + b"--b--\n"
+    assert "MAIL_MAX_MIME_PARTS" in read(raw).refusal
+    assert read(raw, max_mime_parts=52).refusal == ""
+
+
 def test_a_message_without_message_id_gets_a_stable_one_from_its_bytes() -> None:
     raw = b"From: a@example.org\n\nChampionnat : F(1)\n"
     first = message_id(message_parse(raw), raw)
@@ -223,22 +332,45 @@ def test_a_message_id_keeps_no_space_or_line_break() -> None:
     assert " " not in message_id(message_parse(raw), raw)
 
 
-def test_the_time_received_is_the_newest_received_headers_not_date() -> None:
+def test_the_time_received_is_the_topmost_received_headers_not_date() -> None:
     message = message_parse((EML / "late.eml").read_bytes())
     assert received_time(message) == datetime(2026, 3, 7, 8, 12, 44, tzinfo=UTC)
     assert received_time(message_parse(b"From: a@example.org\n\nhi\n")) is None
-    broken = (
-        b"Received: from x by y; not a date\nReceived: by z; Mon, 2 Mar 2026 10:00:00 +0000\n\n"
-    )
-    assert received_time(message_parse(broken)) == datetime(2026, 3, 2, 10, tzinfo=UTC)
+
+
+SENDERS_RECEIVED = b"Received: by mail.example.org; Fri, 6 Mar 2026 16:58:00 +0100\n"
+
+
+@pytest.mark.parametrize(
+    ("topmost", "expected"),
+    [
+        # RFC 5322 3.3: -0000 is UTC whose local zone is unknown; 4.3: an unknown zone too.
+        (b"Sat, 7 Mar 2026 09:12:44 -0000", datetime(2026, 3, 7, 9, 12, 44, tzinfo=UTC)),
+        (b"Sat, 7 Mar 2026 09:12:44 XYZ", datetime(2026, 3, 7, 9, 12, 44, tzinfo=UTC)),
+        (b"not a date", None),
+        (b"Sat, 99 Mar 2026 99:12:44 +0100", None),
+        (b"", None),
+    ],
+)
+def test_only_the_topmost_received_header_tells_the_time_never_a_lower_one(
+    topmost: bytes, expected: datetime | None
+) -> None:
+    # The lower header is the sender's: trusting it would backdate a late pick (R13).
+    raw = b"Received: from x by mx.matrixhockey.test; " + topmost + b"\n" + SENDERS_RECEIVED
+    assert received_time(message_parse(raw + b"From: a@example.org\n\nhi\n")) == expected
+
+
+def test_a_received_header_without_a_date_tells_no_time() -> None:
+    raw = b"Received: from x by mx.matrixhockey.test\n" + SENDERS_RECEIVED + b"\nhi\n"
+    assert received_time(message_parse(raw)) is None
 
 
 def test_the_internaldate_of_a_fetch_response() -> None:
-    assert internal_date(b'3 (UID 9 INTERNALDATE "07-Mar-2026 09:12:44 +0100" BODY[] {9}') == (
-        datetime(2026, 3, 7, 9, 12, 44, tzinfo=timezone(timedelta(hours=1)))
-    )
-    assert internal_date(b"3 (UID 9 BODY[] {9}") is None
-    assert internal_date(b'3 (INTERNALDATE "yesterday")') is None
+    assert mailbox.internal_date(
+        b'3 (UID 9 INTERNALDATE "07-Mar-2026 09:12:44 +0100" BODY[] {9}'
+    ) == (datetime(2026, 3, 7, 9, 12, 44, tzinfo=timezone(timedelta(hours=1))))
+    assert mailbox.internal_date(b"3 (UID 9 BODY[] {9}") is None
+    assert mailbox.internal_date(b'3 (INTERNALDATE "yesterday")') is None
 
 
 # --- Automatic messages -------------------------------------------------------------------------
@@ -284,7 +416,7 @@ def test_a_delivery_report_is_a_machine() -> None:
 def test_results_are_read_with_comments_and_versions() -> None:
     server, results = authentication_results(
         "MX.matrixhockey.test 1; spf=pass (sender; ok) smtp.mailfrom=a@example.org;"
-        ' dkim/1=pass header.d=example.org header.s="s1"; dmarc=FAIL; iprev'
+        ' dkim/1=pass header.d=example.org header.s="s1"; dmarc=FAIL'
     )
     assert server == "mx.matrixhockey.test"
     assert [(r.method, r.result) for r in results] == [
@@ -306,7 +438,7 @@ def verdict(results: str, *, sender: str = "coach@example.org", **options: objec
     ("results", "trusted"),
     [
         (f"{MX}; dmarc=pass header.from=example.org", True),
-        (f"{MX}; dmarc=pass", True),
+        (f"{MX}; dmarc=pass", False),  # a pass for no domain in particular
         (f"{MX}; dmarc=pass header.from=evil.example", False),
         (f"{MX}; dkim=pass header.d=example.org", True),
         (f"{MX}; dkim=pass header.d=mail.example.org", True),
@@ -329,6 +461,73 @@ def test_a_sender_is_trusted_only_on_aligned_passing_results_of_the_leagues_serv
     assert verdict(results) is trusted
 
 
+def test_a_quoted_semicolon_is_part_of_its_value_not_a_new_result() -> None:
+    _server, results = authentication_results(
+        f'{MX}; spf=softfail smtp.mailfrom="x;dmarc=pass header.from=example.org"; dkim=none'
+    )
+    assert [(r.method, r.result) for r in results] == [("spf", "softfail"), ("dkim", "none")]
+    assert results[0].properties == {"smtp.mailfrom": "x;dmarc=pass header.from=example.org"}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        f"{MX}; spf=pass smtp.mailfrom=a@example.org; iprev",  # a method without its result
+        f"{MX}; dkim=pass (unclosed comment",
+        f"{MX}; spf=pass smtp.mailfrom=" + "(" * 5000,
+        f"{MX}; spf=pass smtp.mailfrom=a@example.org " + "x" * 9000,
+        f"{MX}",
+    ],
+)
+def test_a_value_that_is_not_rfc_8601_is_unreadable(value: str) -> None:
+    with pytest.raises(authentication.AuthenticationResultsUnreadable):
+        authentication_results(value)
+
+
+@pytest.mark.parametrize(
+    "results",
+    [
+        # The envelope sender is the forger's to choose, and SPF "passes" for any domain it
+        # owns: its quoted ";" must not start a dmarc=pass result.
+        f'{MX}; spf=softfail smtp.mailfrom="x;dmarc=pass header.from=example.org";'
+        " dkim=none; dmarc=none header.from=example.org",
+        f'{MX}; spf=pass smtp.mailfrom="x;dmarc=pass header.from=example.org"@evil.example',
+        # An encoded word is no ";" either: the header is read as the server wrote it.
+        f"{MX}; spf=softfail smtp.helo==?us-ascii?q?x=3B_dmarc=3Dpass_header.from=3Dexample.org?=;"
+        " dmarc=none header.from=example.org",
+        # Nor a property that does not read: no reading on from where it stopped.
+        f'{MX}; spf=pass smtp.mailfrom="x"y;dmarc=pass header.from=example.org',
+        # A comment's ";" neither.
+        f"{MX}; spf=softfail (;dmarc=pass header.from=example.org) smtp.mailfrom=a@evil.example",
+    ],
+)
+def test_a_pass_written_inside_a_value_forges_nothing(results: str) -> None:
+    assert not verdict(results)
+
+
+def test_an_unreadable_header_of_the_leagues_server_trusts_nobody_not_even_a_lower_one() -> None:
+    raw = (
+        f"Authentication-Results: {MX}; spf=pass smtp.mailfrom=coach@example.org; iprev\n"
+        f"Authentication-Results: {MX}; dmarc=pass header.from=example.org\n"
+        "From: coach@example.org\n\nhi\n"
+    ).encode()
+    result = authentication_verdict(
+        message_parse(raw), from_address="coach@example.org", required=True, authserv_ids=[MX]
+    )
+    assert not result.trusted and "unreadable" in result.reason
+
+
+def test_another_servers_header_is_not_read_at_all() -> None:
+    raw = (
+        "Authentication-Results: relay.example.net; this does not read (\n"
+        f"Authentication-Results: {MX}; dkim=pass header.d=example.org\n"
+        "From: coach@example.org\n\nhi\n"
+    ).encode()
+    assert authentication_verdict(
+        message_parse(raw), from_address="coach@example.org", required=True, authserv_ids=[MX]
+    ).trusted
+
+
 def test_only_the_topmost_header_of_the_leagues_server_counts() -> None:
     forged = message_parse((EML / "forged-fake-results.eml").read_bytes())
     result = authentication_verdict(
@@ -345,7 +544,8 @@ def test_the_check_can_be_turned_off_and_needs_a_trusted_server_otherwise() -> N
 def test_the_settings_decide_by_default(settings: Settings) -> None:
     settings.MAIL_AUTH_REQUIRED = True
     settings.MAIL_AUTHSERV_ID = [MX.upper()]
-    raw = f"Authentication-Results: {MX}; dmarc=pass\nFrom: c@example.org\n\n".encode()
+    results = f"Authentication-Results: {MX}; dmarc=pass header.from=example.org\n"
+    raw = (results + "From: c@example.org\n\n").encode()
     assert authentication_verdict(message_parse(raw), from_address="c@example.org").trusted
     settings.MAIL_AUTHSERV_ID = ["another.example"]
     assert not authentication_verdict(message_parse(raw), from_address="c@example.org").trusted

@@ -9,7 +9,6 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from competitions.models import Pool
 from league.models import Season
-from mail import inbound as mail_picks
 from mail import intake as services
 from mail import weekly
 from mail.models import OutboundEmail
@@ -26,11 +25,11 @@ def test_without_imap_settings_the_fetch_task_does_nothing(
     def no_mailbox() -> None:
         raise AssertionError("the mailbox must not be opened")
 
-    monkeypatch.setattr(mail_picks, "mailbox_open", no_mailbox)
+    monkeypatch.setattr(services, "mailbox_open", no_mailbox)
     monkeypatch.setattr(services, "email_fetch", no_mailbox)
     result = email_fetch_picks.apply()
     assert result.successful()
-    assert result.get() == {"ingested": 0, "failed": 0}
+    assert result.get() == {"ingested": 0, "failed": 0, "set_aside": 0}
 
 
 def test_with_a_mailbox_the_fetch_task_reads_it(
@@ -39,7 +38,7 @@ def test_with_a_mailbox_the_fetch_task_reads_it(
     settings.IMAP_HOST = "imap.example.org"
     calls: list[str] = []
     monkeypatch.setattr(services, "email_fetch", lambda: calls.append("fetched") or [])
-    assert email_fetch_picks.apply().get() == {"ingested": 0, "failed": 0}
+    assert email_fetch_picks.apply().get() == {"ingested": 0, "failed": 0, "set_aside": 0}
     assert calls == ["fetched"]
 
 

@@ -8,6 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 from matrixhockey.env import (
     REQUIRED,
     env_bool,
+    env_bytes,
     env_choice,
     env_int,
     env_list,
@@ -25,6 +26,21 @@ from tests.matrixhockey.conftest import PRODUCTION, run_python, settings_in
 )
 def test_booleans_are_read_in_any_usual_spelling(value: str, expected: bool) -> None:
     assert env_bool("FLAG", not expected, environ={"FLAG": value}) is expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2048", 2048),
+        ("512K", 512 * 1024),
+        ("10M", 10 * 1024**2),
+        ("10 MiB", 10 * 1024**2),
+        ("1gb", 1024**3),
+        ("3kib", 3 * 1024),
+    ],
+)
+def test_sizes_are_read_in_bytes_or_with_a_unit_of_1024(value: str, expected: int) -> None:
+    assert env_bytes("MAIL_MAX_BYTES", 1, environ={"MAIL_MAX_BYTES": value}) == expected
 
 
 def test_an_unset_or_blank_variable_gives_the_default() -> None:
@@ -57,6 +73,16 @@ def test_a_required_variable_that_is_missing_is_named() -> None:
                 "EMAIL_PORT", 25, minimum=1, maximum=65535, environ={"EMAIL_PORT": "0"}
             ),
             "EMAIL_PORT='0' is not valid",
+        ),
+        (
+            lambda: env_bytes("MAIL_MAX_BYTES", 1, environ={"MAIL_MAX_BYTES": "10 apples"}),
+            "MAIL_MAX_BYTES='10 apples' is not valid: expected a size in bytes",
+        ),
+        (
+            lambda: env_bytes(
+                "MAIL_MAX_BYTES", 1, minimum=1024, environ={"MAIL_MAX_BYTES": "1000"}
+            ),
+            "MAIL_MAX_BYTES='1000' is not valid: expected a size in bytes from 1024",
         ),
         (
             lambda: env_choice(
@@ -118,6 +144,8 @@ def test_a_bad_value_names_the_variable_the_value_and_what_is_expected(
         ({"EMAIL_BACKEND": "pigeon"}, "EMAIL_BACKEND='pigeon' is not valid"),
         ({"EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is not valid"),
         ({"IMAP_SSL": "perhaps"}, "IMAP_SSL='perhaps' is not valid"),
+        ({"MAIL_MAX_BYTES": "huge"}, "MAIL_MAX_BYTES='huge' is not valid"),
+        ({"MAIL_FETCH_MAX_ATTEMPTS": "0"}, "MAIL_FETCH_MAX_ATTEMPTS='0' is not valid"),
         ({"DJANGO_HSTS_SECONDS": "-1"}, "DJANGO_HSTS_SECONDS='-1' is not valid"),
     ],
 )

@@ -2,7 +2,8 @@
 
 Each message is ingested like ``ingest_email`` does, with the mailbox's INTERNALDATE as the time
 the league received it, then marked seen (and moved to ``IMAP_PROCESSED_FOLDER`` when set). A
-message that fails stays unseen for the next run; the command then exits 1 after the others.
+message that fails stays unseen for the next run, or is set aside at its
+``MAIL_FETCH_MAX_ATTEMPTS``-th failure; the command then exits 1 after the others.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from mail import inbound as mail_picks
 from mail import intake as services
+from mail.mailbox import MailboxError
 from mail.management.commands.ingest_email import describe
 
 
@@ -22,14 +23,18 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             done = services.email_fetch()
-        except mail_picks.MailboxError as error:
+        except MailboxError as error:
             raise CommandError(str(error)) from error
         failed = [item for item in done if item.result is None]
         for item in done:
             if item.result is None:
-                self.stderr.write(f"message {item.uid}: left unseen, {item.error}")
+                fate = "set aside after repeated failures" if item.set_aside else "left unseen"
+                self.stderr.write(f"message {item.uid}: {fate}, {item.error}")
             else:
                 self.stdout.write("\n".join(describe(item.result)))
         self.stdout.write(f"{len(done) - len(failed)} message(s) ingested, {len(failed)} failed")
         if failed:
-            raise CommandError(f"{len(failed)} message(s) left unseen for the next run")
+            aside = sum(item.set_aside for item in failed)
+            raise CommandError(
+                f"{len(failed) - aside} message(s) left unseen for the next run, {aside} set aside"
+            )
