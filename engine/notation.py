@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import re
+import string
 from dataclasses import dataclass
 
 from engine.competitions import Rules, X
@@ -35,6 +36,9 @@ ONR = "ONR"
 
 # One compiled pattern for the well-formed case (the hot path); errors are diagnosed apart.
 _PICK = re.compile(r"([A-Z])([+#]*)\(([0-3X])\)(?:\(([0-5X])\))?")
+# R10: case is free for the notation's own letters, A–Z. ``str.upper`` would go further and
+# make "ı" (dotless i) an I and "ſ" (long s) an S — letters no coach typed.
+_ASCII_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _EXTRA_TIME_SET = frozenset(EXTRA_TIME_VALUES)
 _SHOOTOUT_SET = frozenset(SHOOTOUT_VALUES)
 
@@ -97,8 +101,15 @@ class Pick:
         Traceback (most recent call last):
         ...
         engine.errors.NotationError: pick 'F+': F+: missing extra-time value, e.g. F+(2)
-        """
-        normal = "".join(text.split()).upper()
+
+        Only A–Z change case: other letters that look like them are no column.
+
+        >>> Pick.parse("\u017f(1)")
+        Traceback (most recent call last):
+        ...
+        engine.errors.NotationError: pick 'ſ(1)': ſ: no column: a pick starts with its column letter A–Z
+        """  # noqa: E501
+        normal = "".join(text.split()).translate(_ASCII_UPPER)
         match = _PICK.fullmatch(normal)
         if match is None:
             raise _diagnose(text, normal)

@@ -7,7 +7,7 @@ import string
 from types import MappingProxyType
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from engine.competitions import Competition, rules_for
@@ -174,6 +174,66 @@ def test_any_text_parses_or_says_which_part_is_wrong(text: str) -> None:
         assert error.part
     else:
         assert isinstance(pick, Pick)
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("\u0131(1)", "\u0131"),  # dotless i: str.upper() makes it I
+        ("\u017f+(2)", "\u017f"),  # long s: str.upper() makes it S
+        ("\u212a(1)", "\u212a"),  # the Kelvin sign: casefold() makes it k
+        ("f\u0131(1)", "\u0131"),  # after a column, "ı" is no mark
+        ("\u0130(1)", "\u0130"),  # dotted capital I
+        ("ﬀ(1)", "ﬀ"),  # a ligature: str.upper() makes it FF
+        ("F+(\uff12)", "(\uff12)"),  # a fullwidth 2 is no extra-time value
+    ],
+)
+def test_letters_that_only_look_like_the_notations_are_refused(text: str, part: str) -> None:
+    # R10: case is free for A–Z only; anything else is rejected, naming the part at fault.
+    with pytest.raises(NotationError) as caught:
+        Pick.parse(text)
+    assert caught.value.text == text
+    assert caught.value.part == part
+
+
+LOOKALIKES = "\u0131\u017f\u212a\u0130ﬀ\uff21\uff12ß"
+"""Characters that Unicode case mapping or compatibility turns into the notation's own."""
+
+
+shaped_like_picks = st.builds(
+    "{}{}{}({}){}".format,
+    st.sampled_from([" ", "", "\t"]),
+    st.sampled_from(string.ascii_letters + LOOKALIKES),
+    st.text(alphabet="+#\u01c2", max_size=3),
+    st.sampled_from("0123Xx\uff12"),
+    st.sampled_from(["", "(4)", "(\uff14)"]),
+)
+
+
+@given(
+    shaped_like_picks
+    | st.text(alphabet=string.ascii_letters + "+#()0123456789X x" + LOOKALIKES, max_size=12)
+)
+@example("\u0131(1)")
+@example("\u017f(1)")
+def test_a_pick_is_read_only_from_ascii_and_reads_back_the_same(text: str) -> None:
+    try:
+        pick = Pick.parse(text)
+    except NotationError as error:
+        assert error.text == text and error.part
+    else:
+        assert "".join(text.split()).isascii()
+        assert Pick.parse(pick.notation()) == pick
+
+
+@given(st.text(max_size=20))
+def test_any_unicode_text_parses_or_is_a_notation_error(text: str) -> None:
+    try:
+        pick = Pick.parse(text)
+    except NotationError as error:
+        assert error.text == text
+    else:
+        assert "".join(text.split()).isascii() and pick.column in string.ascii_uppercase
 
 
 CHAMPIONSHIP = rules_for(Competition.CHAMPIONSHIP)

@@ -165,6 +165,20 @@ def test_8_bit_bytes_in_the_from_display_name_are_harmless(league: EmailLeague) 
     assert picks() == [("championship", 1, "F+(2)")]
 
 
+@pytest.mark.parametrize(
+    "letter", ["\u212a", "\u0131", "\u017f"], ids=["kelvin", "dotless-i", "long-s"]
+)
+def test_a_letter_that_only_looks_like_a_column_is_a_notation_error(
+    league: EmailLeague, letter: str
+) -> None:
+    # R10: neither the line's accent folding nor case folding makes K, I or S of them.
+    ingest(email(body=f"Championnat : {letter}(1)\n".encode()))
+    assert picks() == []
+    [line] = the_inbound().report
+    assert (line["status"], line["code"]) == ("error", "notation")
+    assert letter in line["message"]
+
+
 # --- Limits -------------------------------------------------------------------------------------
 
 
