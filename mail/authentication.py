@@ -16,7 +16,7 @@ import authres
 import authres.core
 from django.conf import settings
 
-from mail.inbound import raw_headers
+from mail.inbound import printable, raw_headers
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,9 @@ def authentication_results(value: str) -> tuple[str, list[AuthResult]]:
     try:
         header = _StrictHeader.parse_value(authres.all_features(), value)
     except (authres.AuthResError, RecursionError) as error:
-        raise AuthenticationResultsUnreadable(str(error) or type(error).__name__) from error
+        # The library quotes what it could not read: the sender's bytes, NUL included.
+        why = printable(str(error) or type(error).__name__)
+        raise AuthenticationResultsUnreadable(why) from error
     results = [
         AuthResult(
             str(result.method).lower(),

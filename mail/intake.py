@@ -145,7 +145,7 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
         else:
             inbound.reply = _email_handle_guarded(message=message, inbound=inbound, result=result)
         inbound.outcome = result.outcome
-        inbound.reason = result.reason[:300]
+        inbound.reason = mail_picks.printable(result.reason)[:300]
         inbound.report = [
             {
                 "line": line.text,
@@ -198,7 +198,7 @@ def _email_handle(
         return None
     address = senders[0]
     verdict = authentication_verdict(message, from_address=address)
-    inbound.authentication = verdict.reason[:300]
+    inbound.authentication = mail_picks.printable(verdict.reason)[:300]
     users = list(get_user_model().objects.filter(email__iexact=address, is_active=True)[:2])
     team = Team.objects.filter(coach=users[0]).first() if len(users) == 1 else None
     if team is None:

@@ -91,6 +91,18 @@ def test_a_pass_hidden_in_a_value_of_the_servers_header_stores_no_pick(
     assert the_inbound().outcome == "forged"
 
 
+def test_an_unreadable_header_of_the_server_is_recorded_with_a_printable_reason(
+    league: EmailLeague,
+) -> None:
+    # The parser quotes what it could not read: here a NUL byte and 8-bit bytes.
+    raw = email().replace(PASSED.encode(), f"{AUTHSERV_ID}; dkim=pass (".encode() + b"\x00\xe9")
+    ingest(raw)
+    assert picks() == []
+    row = the_inbound()
+    assert row.outcome == "forged" and "unreadable" in row.authentication
+    assert row.authentication.isprintable() and row.reason.isprintable()
+
+
 # --- The time received: the league's server's, never the sender's --------------------------------
 
 

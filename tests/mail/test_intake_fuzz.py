@@ -1,0 +1,125 @@
+"""Fuzzing :func:`mail.intake.email_ingest`: whatever bytes arrive, it raises nothing, records
+the message once as an :class:`InboundEmail`, and stores only text PostgreSQL and an email take.
+
+Two kinds of input: random bytes, and messages built to look real — the league's coach, its
+server's headers — with hostile parts (NUL and 8-bit bytes, malformed addresses and dates,
+lookalike letters in the picks, charsets that lie, MIME nested past the limit).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from competitions.models import LatePick, Pick
+from mail.intake import EMAIL_DUPLICATE, email_ingest
+from mail.models import InboundEmail, OutboundEmail
+from tests.mail.test_ingest_email import AUTHSERV_ID, COACH, EmailLeague, league
+
+__all__ = ["league"]  # the fixture, shared with test_ingest_email
+
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+nasty_bytes = st.sampled_from(
+    [b"\x00", b"\xe9", b"\xff\xfe", b"\r", b"\n ", b"=?utf-8?q?=00?=", b";", b'"', b"(", b"\\"]
+)
+header_values = st.lists(
+    st.binary(max_size=12) | nasty_bytes | st.sampled_from([COACH.encode(), b"<a@b>"]),
+    max_size=5,
+).map(b"".join)
+senders = (
+    st.sampled_from(
+        [COACH.encode(), b"Jean <" + COACH.encode() + b">", b"Jean \xe9 <" + COACH.encode() + b">"]
+    )
+    | header_values
+)
+received = (
+    st.sampled_from(
+        [b"Wed, 4 Mar 2026 10:15:02 +0100", b"Sat, 7 Mar 2026 08:12:44 -0000", b"never", b""]
+    )
+    | header_values
+)
+results = st.sampled_from(
+    [
+        f"{AUTHSERV_ID}; dkim=pass header.d=example.org".encode(),
+        f'{AUTHSERV_ID}; spf=pass smtp.mailfrom="x;dmarc=pass header.from=example.org"'.encode(),
+        f"{AUTHSERV_ID}; dmarc=pass header.from=example.org (".encode(),
+        AUTHSERV_ID.encode() + b"; " + b"(" * 2000,
+    ]
+) | header_values.map(lambda value: AUTHSERV_ID.encode() + b"; " + value)
+labels = st.sampled_from(["Championnat", "KDH", "WG J1", "Championship round 2", "Coupe WG"])
+notations = st.text(
+    alphabet="ABCDEFGHIJKabcxX+#()0123456 \u0131\u017f\u212a\u00e9\ufb00\x00\ufffd", max_size=10
+)
+pick_lines = st.builds("{} : {}".format, labels, notations)
+body_lines = st.lists(pick_lines | st.text(max_size=30), max_size=12).map("\n".join)
+charsets = st.sampled_from(["utf-8", "iso-8859-1", "us-ascii", "x-unknown", "utf-16"])
+
+
+@st.composite
+def messages(draw: st.DrawFn) -> bytes:
+    """A message shaped like one the league's server delivers, hostile in its details."""
+    body = draw(body_lines).encode(draw(st.sampled_from(["utf-8", "latin-1"])), "replace")
+    content = b"Content-Type: text/plain; charset=" + draw(charsets).encode() + b"\n\n" + body
+    depth = draw(st.integers(0, 14))
+    for level in range(depth):
+        boundary = b"b%d" % level
+        content = (
+            b"Content-Type: multipart/mixed; boundary="
+            + boundary
+            + b"\n\n--"
+            + boundary
+            + b"\n"
+            + content
+            + b"\n--"
+            + boundary
+            + b"--\n"
+        )
+    headers = [
+        b"Received: from x by " + AUTHSERV_ID.encode() + b"; " + draw(received),
+        b"Received: by mail.example.org; Fri, 6 Mar 2026 16:58:00 +0100",
+        b"Authentication-Results: " + draw(results),
+        b"From: " + draw(senders),
+        b"Subject: " + draw(header_values),
+        b"Message-ID: " + draw(header_values | st.just(b"<fuzz@example.org>")),
+    ]
+    extra = draw(st.lists(st.sampled_from([b"From: other@example.org", b"Auto-Submitted: no"])))
+    return b"\n".join(headers + extra) + b"\n" + content
+
+
+def ingested_cleanly(raw: bytes) -> None:
+    result = email_ingest(raw=raw)
+    if result.outcome == EMAIL_DUPLICATE:
+        return
+    row = InboundEmail.objects.get(message_id=result.message_id)
+    assert row.outcome == result.outcome
+    for text in (row.message_id, row.sender, row.subject, row.reason, str(row.report)):
+        assert "\x00" not in text
+    assert row.message_id.isascii() and row.message_id.isprintable()
+
+
+@pytest.mark.django_db
+@FUZZ
+@given(raw=st.binary(max_size=3000))
+def test_random_bytes_never_raise(league: EmailLeague, raw: bytes) -> None:
+    ingested_cleanly(raw)
+
+
+@pytest.mark.django_db
+@FUZZ
+@given(raw=messages())
+def test_hostile_messages_never_raise_and_store_only_what_reads(
+    league: EmailLeague, raw: bytes
+) -> None:
+    ingested_cleanly(raw)
+    for pick in Pick.objects.all():
+        assert pick.normalized.isascii()
+    for late in LatePick.objects.all():
+        assert "\x00" not in late.notation
+    for email in OutboundEmail.objects.all():
+        assert email.to == [COACH] and "\x00" not in email.body_text
