@@ -112,14 +112,39 @@ def week_entries(*, week: Week) -> list[Entry]:
     )
 
 
+def week_rounds_public(*, week: Week) -> list[Round]:
+    """``week``'s rounds whose teams are public: the championship's, and a cup's round while no
+    earlier round of that cup is arbitrated but not published yet.
+
+    Who plays a cup round follows from the rounds before it (the winners go on; an ONR team
+    forfeits and is out, R15; the next round is drawn at the arbitration): until the referee
+    publishes, listing a cup round's teams as missing their picks would tell who went on.
+    """
+    unpublished = (
+        PoolRound.objects.filter(pool__season=week.season, status=PoolRound.Status.ARBITRATED)
+        .exclude(pool__competition=Competition.CHAMPIONSHIP)
+        .values_list("pool__competition", "round__number")
+    )
+    secret: dict[str, int] = {}
+    for competition, number in unpublished:
+        secret[competition] = min(number, secret.get(competition, number))
+    return [
+        round
+        for round in week.rounds
+        if round.competition not in secret or round.number <= secret[round.competition]
+    ]
+
+
 def week_teams_missing(*, week: Week) -> list[Entry]:
-    """The teams that have not sent all their picks for ``week``: at least one of the week's
-    open rounds they play has no pick. Dummy teams play random picks (R14) and are never
-    missing."""
+    """The teams that have not sent all their picks for ``week``'s public rounds
+    (:func:`week_rounds_public`): at least one of them that they play has no pick. Dummy teams
+    play random picks (R14) and are never missing. A list every coach reads: it shows nothing
+    that published results do not (who plays a cup round drawn by an unpublished arbitration)."""
+    rounds = week_rounds_public(week=week)
     return [
         entry
         for entry in week_entries(week=week)
-        if not entry.team.is_dummy and entry_rounds_missing(entry=entry, rounds=week.rounds)
+        if not entry.team.is_dummy and entry_rounds_missing(entry=entry, rounds=rounds)
     ]
 
 

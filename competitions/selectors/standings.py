@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from competitions.models import Competition, FixtureResult, Pool, PoolMember, PoolRound, Stage
+from django.db.models import Exists, OuterRef
+
+from competitions.models import (
+    Competition,
+    FixtureResult,
+    OnrSanction,
+    Pool,
+    PoolMember,
+    PoolRound,
+    Stage,
+    TeamResult,
+)
 from competitions.selectors.entries import _statuses, entry_holder, entry_lineage
 from engine import Decided, Dice, MatchResult, StandingRow, standings
 from engine.promotion import division_zones
@@ -90,18 +101,41 @@ class TableLine:
     entry: Entry
     zone: str = ""
     """``up`` (promotion place), ``down`` (relegation place) or empty, if the season ended now."""
+    barred: bool = False
+    """R14: a second ONR bars promotion (R22 skips the team), as published
+    (:func:`entries_barred_published`)."""
 
-    @property
-    def barred(self) -> bool:
-        """R14: a second ONR bars promotion; R22 skips the team."""
-        return self.entry.promotion_barred
+
+def entries_barred_published(*, entries: Iterable[Entry]) -> set[int]:
+    """The ids of ``entries`` that the public knows barred from promotion (R14).
+
+    The arbitration bars a team at its second ONR, before anyone may know of that ONR: a bar
+    that ONR sanctions explain shows once one of their rounds is published (the team's result
+    in it); a bar no sanction explains (an admin's) shows as it is.
+    """
+    barred = {entry.pk for entry in entries if entry.promotion_barred}
+    if not barred:
+        return set()
+    published_result = TeamResult.objects.filter(
+        entry_id=OuterRef("entry_id"),
+        pool_round__round_id=OuterRef("round_id"),
+        pool_round__status=PoolRound.Status.PUBLISHED,
+    )
+    shown: dict[int, bool] = {}
+    for entry_id, published in (
+        OnrSanction.objects.filter(entry_id__in=barred, barred_from_promotion=True)
+        .annotate(published=Exists(published_result))
+        .values_list("entry_id", "published")
+    ):
+        shown[entry_id] = shown.get(entry_id, False) or published
+    return {pk for pk in barred if shown.get(pk, True)}
 
 
 def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
     """``rows`` (a division's or a WG group's table) with their entries; in a division, the
     promotion and relegation places as they stand (R22: the tier's places, the engine's
-    :data:`~engine.promotion.PLACES`; a team barred from promotion is skipped for the next
-    eligible one, never one from the drop zone)."""
+    :data:`~engine.promotion.PLACES`; a team barred from promotion, as published, is skipped
+    for the next eligible one, never one from the drop zone)."""
     rows = list(rows)
     entries = {
         entry.team.slug: entry
@@ -109,11 +143,18 @@ def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
             season_id=pool.season_id, team__slug__in=[row.team for row in rows]
         ).select_related("team", "division")
     }
+    published_bars = entries_barred_published(entries=entries.values())
+    barred = {team for team, entry in entries.items() if entry.pk in published_bars}
     zones: dict[str, str] = {}
     if pool.division is not None:
-        barred = {team for team, entry in entries.items() if entry.promotion_barred}
         up, down = division_zones(pool.division.tier, [row.team for row in rows], barred)
         zones = {team: "down" for _, team in down} | {team: "up" for _, team in up}
     return [
-        TableLine(row=row, entry=entries[row.team], zone=zones.get(row.team, "")) for row in rows
+        TableLine(
+            row=row,
+            entry=entries[row.team],
+            zone=zones.get(row.team, ""),
+            barred=row.team in barred,
+        )
+        for row in rows
     ]
