@@ -34,9 +34,11 @@ signature separator (``-- ``) and quoted HTML (``<blockquote>``).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
@@ -137,6 +139,8 @@ def pick_line(text: str) -> PickLine | None:
     True
     """  # noqa: E501
     stripped = text.strip()
+    if not _LINE.match(_without_accents(stripped)):  # most lines: found out at C speed
+        return None
     folded, origin = _folded(stripped)
     match = _LINE.match(folded)
     if match is None:
@@ -186,19 +190,29 @@ def own_text(body: str) -> list[str]:
     >>> own_text("Championnat : F(1)\\n> Championnat : A(0)\\n-- \\nJean\\nKDH : B(1)(2)")
     ['Championnat : F(1)']
     """
-    lines: list[str] = []
+    return list(_own_lines(body))
+
+
+def _own_lines(body: str) -> Iterator[str]:
     for line in body.splitlines():
-        if _SIGNATURE.match(line) or _FORWARD_OR_OUTLOOK_QUOTE.match(_without_accents(line)):
-            break
-        if line.lstrip().startswith(">"):
-            continue
-        lines.append(line)
-    return lines
+        if _SIGNATURE.match(line) or _separates(line):
+            return
+        if not line.lstrip().startswith(">"):
+            yield line
 
 
-def pick_lines(body: str) -> list[PickLine]:
-    """Every pick line of a message's text, in order (quoted text and signature left out)."""
-    return [line for text in own_text(body) if (line := pick_line(text)) is not None]
+def _separates(line: str) -> bool:
+    # The separators are dashes or underscores in a row: most lines are out at a glance.
+    return ("---" in line or "_" * 10 in line) and bool(
+        _FORWARD_OR_OUTLOOK_QUOTE.match(_without_accents(line))
+    )
+
+
+def pick_lines(body: str, *, limit: int | None = None) -> list[PickLine]:
+    """Every pick line of a message's text, in order (quoted text and signature left out); no
+    more than ``limit`` when one is given (the rest is not read)."""
+    lines = (line for text in _own_lines(body) if (line := pick_line(text)) is not None)
+    return list(itertools.islice(lines, limit))
 
 
 def looks_english(body: str) -> bool:

@@ -18,7 +18,6 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from competitions.models import (
     Competition,
@@ -217,13 +216,13 @@ def _email_handle(
         return _email_notice_forged(coach=coach, result=result)
     language = user_language(coach)
     with translation.override(language):
-        lines = mail_picks.pick_lines(mail_picks.body_text(message))
         limit = settings.MAIL_MAX_PICK_LINES
+        lines = mail_picks.pick_lines(mail_picks.body_text(message), limit=limit + 1)
         result.lines = [
             _email_pick_line(line, team=team, coach=coach, result=result) for line in lines[:limit]
         ]
         if len(lines) > limit:
-            result.lines.append(_email_lines_unread(lines[limit:], limit=limit))
+            result.lines.append(_email_line_unread(lines[limit], limit=limit))
     result.outcome = Outcome.PROCESSED if lines else Outcome.NO_PICKS
     result.reason = verdict.reason
     if not coach.email:
@@ -366,16 +365,13 @@ def _email_refused(
     )
 
 
-def _email_lines_unread(unread: list[mail_picks.PickLine], *, limit: int) -> EmailLineResult:
-    """The one error line that stands for the pick lines over ``MAIL_MAX_PICK_LINES``."""
-    first = unread[0]
-    message = ngettext(
-        "Only the first %(limit)d pick lines of a message are read: this line and %(more)d "
-        "after it were not.",
-        "Only the first %(limit)d pick lines of a message are read: this line and %(more)d "
-        "after it were not.",
-        len(unread) - 1,
-    ) % {"limit": limit, "more": len(unread) - 1}
+def _email_line_unread(first: mail_picks.PickLine, *, limit: int) -> EmailLineResult:
+    """The one error line that stands for the pick lines over ``MAIL_MAX_PICK_LINES``: the
+    first of them (the others are not even read)."""
+    message = _(
+        "Only the first %(limit)d pick lines of a message are read: this one and those after it "
+        "were not."
+    ) % {"limit": limit}
     return _email_refused(first, PickRejected(message, code="limit"), first.round_number)
 
 
