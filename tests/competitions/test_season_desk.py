@@ -238,6 +238,7 @@ class TestTheSeasonsEnd:
         assert client.get(desk_url()).status_code == 403
         for name in POSTS:
             assert client.post(desk_url(name)).status_code == 403, name
+        assert client.get("/desk/season/jobs/1/").status_code == 403
         assert Season.objects.get(number=1).status == Season.Status.RUNNING
         assert not SeasonStartJob.objects.exists()
 
