@@ -117,3 +117,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return api_error(_("A server error occurred."), status.HTTP_500_INTERNAL_SERVER_ERROR)
     context = {"league_name": settings.LEAGUE_NAME, "request": request}
     return HttpResponse(loader.render_to_string("500.html", context), status=500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its CSRF token (``CSRF_FAILURE_VIEW``): the site's 403."""
+    return permission_denied(request)

@@ -186,6 +186,7 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+CSRF_FAILURE_VIEW = "matrixhockey.errors.csrf_failure"
 # django-csp: no inline script anywhere (the pages' scripts are files in static/js); inline
 # styles only on Django's admin and the Swagger UI (matrixhockey.middleware).
 CONTENT_SECURITY_POLICY = {
