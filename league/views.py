@@ -11,8 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.views import LoginView
-from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -23,6 +22,7 @@ from league.links import LinkExpired, LinkInvalid, pick_link_check
 from league.models import Profile, Team
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
 from league.selectors import season_current, season_divisions
+from matrixhockey.health import DOWN, health
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -39,10 +39,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For load balancers and container health checks: the process answers and the database too."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return HttpResponse("ok", content_type="text/plain")
+    """For load balancers and container health checks: each part's state as JSON,
+    ``{"status": "ok" | "degraded" | "down", "database", "cache", "broker"}``; 503 only when the
+    database is down (Redis down is "degraded": the site still serves, ``matrixhockey.health``)."""
+    parts, serving = health()
+    if not serving:
+        overall = "down"
+    elif DOWN in parts.values():
+        overall = "degraded"
+    else:
+        overall = "ok"
+    return JsonResponse({"status": overall, **parts}, status=200 if serving else 503)
 
 
 def _speak(response: HttpResponse, user: AbstractBaseUser) -> HttpResponse:

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "league",
     "competitions",
     "mail",
@@ -62,6 +63,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "matrixhockey.middleware.RejectNulBytesMiddleware",
+    "matrixhockey.middleware.ContentSecurityPolicyMiddleware",
     # WhiteNoise serves collected static files in production; runserver serves them in debug.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -119,7 +122,8 @@ REDIS_URL = env_url("REDIS_URL", None, schemes=["redis", "rediss"])
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Redis down: a miss, a dropped write, a warning; never an error (matrixhockey.cache).
+            "BACKEND": "matrixhockey.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "matrixhockey",
         }
@@ -196,6 +200,27 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+CSRF_FAILURE_VIEW = "matrixhockey.errors.csrf_failure"
+# django-csp: no inline script anywhere (the pages' scripts are files in static/js); inline
+# styles only on Django's admin and the Swagger UI (matrixhockey.middleware).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# How many proxies of the league's own stand in front of the site, each appending the address it
+# got the request from to X-Forwarded-For. The API's throttles key on the address the nearest
+# trusted proxy saw (DRF's NUM_PROXIES); 0: X-Forwarded-For is ignored, REMOTE_ADDR counts.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -236,10 +261,20 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+    # Bounded in size (413) and depth (400): matrixhockey.api.
+    "DEFAULT_PARSER_CLASSES": [
+        "matrixhockey.api.JSONBodyParser",
+        "matrixhockey.api.FormBodyParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
+    # Keyed on the real client address (NUM_PROXIES); a cache that is down lets requests through.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "matrixhockey.api.AnonThrottle",
+        "matrixhockey.api.UserThrottle",
+    ],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
+    # Every error in the shape of shared/API.md: {"detail": …} or {"field": [messages]}.
+    "EXCEPTION_HANDLER": "matrixhockey.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("API_THROTTLE_ANON", "60/minute"),
         "user": env_rate("API_THROTTLE_USER", "600/minute"),
@@ -253,6 +288,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, so a required text says minLength 1 as the
+    # server does (an empty pick is refused).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The error answers every operation may give (matrixhockey.schema).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "matrixhockey.schema.error_responses",
+    ],
     # One schema name per choice set, however a serializer spells its choices.
     "ENUM_NAME_OVERRIDES": {
         "CompetitionEnum": "competitions.models.Competition",

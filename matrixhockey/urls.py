@@ -1,9 +1,10 @@
-"""The site's URLs. The API's paths are fixed by ``shared/API.md``."""
+"""The site's URLs. The API's paths are fixed by ``shared/API.md``; the error handlers answer
+JSON under ``/api/`` and the site's localized pages elsewhere (``matrixhockey.errors``)."""
 
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 admin.site.site_header = _("Matrix Hockey administration")
 admin.site.site_title = _("Matrix Hockey")
@@ -19,5 +20,11 @@ urlpatterns = [
     path("api/", include("league.api_urls")),
     path("api/", include("competitions.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves its start-up script as a file: the CSP allows no inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+handler400 = "matrixhockey.errors.bad_request"
+handler403 = "matrixhockey.errors.permission_denied"
+handler404 = "matrixhockey.errors.page_not_found"
+handler500 = "matrixhockey.errors.server_error"

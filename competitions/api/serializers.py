@@ -124,8 +124,20 @@ class InfosSerializer(serializers.Serializer):
     )
 
 
+NOTATION_PATTERN = r"^\s*[A-Za-z](\s*[+#])*\s*\(\s*[0-3Xx]\s*\)(\s*\(\s*[0-5Xx]\s*\))?\s*$"
+"""R10's notation as a coach may write it (case and spaces free): what the schema says a pick
+looks like. The server reads it with the engine (``Pick.parse``), which words what is wrong."""
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": 200, "pattern": NOTATION_PATTERN}
+)
+class NotationField(serializers.CharField):
+    """A pick's text; the schema gives R10's pattern, the engine reads and checks it."""
+
+
 class PickInSerializer(serializers.Serializer):
-    pick = serializers.CharField(
+    pick = NotationField(
         max_length=200,
         trim_whitespace=False,
         help_text=_("The pick in the league's notation (R10), e.g. F+(2) or C+(1)(4) in the KDH."),

@@ -99,6 +99,8 @@ def season_plan_dummy_names(*, taken: set[str], count: int = DUMMY_NAMES) -> lis
 
 def season_end(*, season: Season) -> SeasonEnd:
     """The engine's view of ``season``'s end, from its archive and the data since."""
+    # Its status as stored: a caller's copy read before ``season_close`` still says running.
+    season = Season.objects.get(pk=season.pk)
     archive = season_archive(season=season)
     if season.status != Season.Status.FINISHED:
         raise SeasonPlanRefused(

@@ -16,8 +16,8 @@ from pytest_django.live_server_helper import LiveServer
 from competitions.models import Pick, Pool
 from league.models import Entry
 from tests.browser.conftest import Launch, screenshot
-from tests.conftest import ResultRecorder
 from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.conftest import ResultRecorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,8 @@ from django.test import Client
 from competitions.models import Pool
 from competitions.services import pick_submit
 from league.models import Entry, Team
-from tests.conftest import ResultRecorder
 from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from competitions.services import pick_submit
 from league.models import Entry, Profile, Team
 from mail.models import OutboundEmail
 from matrixhockey.celery import app
-from tests.conftest import ResultRecorder
 from tests.competitions.open_rounds import PARIS, OpenLeague, open_league, paris_17h
+from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db
 

@@ -45,6 +45,9 @@ def desk_url(name: str = "season_desk") -> str:
     return reverse(name)
 
 
+# The desk speaks the visitor's language: these tests read its English.
+
+
 def messages_of(response: object) -> list[str]:
     return [str(message) for message in response.context["messages"]]  # type: ignore[attr-defined]
 
@@ -56,7 +59,7 @@ def next_monday(weeks: int = 2) -> date:
 
 @pytest.fixture
 def staff(db: None) -> Client:
-    client = Client()
+    client = Client(headers={"Accept-Language": "en"})
     client.force_login(User.objects.create_user("desk-admin", is_staff=True))
     return client
 
@@ -188,7 +191,7 @@ def season_end(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Ite
 class TestTheSeasonsEnd:
     @pytest.fixture
     def admin(self, db: None) -> Client:
-        client = Client()
+        client = Client(headers={"Accept-Language": "en"})
         client.force_login(User.objects.get(username="admin"))
         return client
 
@@ -230,16 +233,17 @@ class TestTheSeasonsEnd:
 
     @pytest.mark.parametrize("who", ["referee", "sleigh-dogs"])
     def test_a_referee_or_a_coach_may_not(self, who: str) -> None:
-        client = Client()
+        client = Client(headers={"Accept-Language": "en"})
         client.force_login(User.objects.get(username=who))
         assert client.get(desk_url()).status_code == 403
         for name in POSTS:
             assert client.post(desk_url(name)).status_code == 403, name
+        assert client.get("/desk/season/jobs/1/").status_code == 403
         assert Season.objects.get(number=1).status == Season.Status.RUNNING
         assert not SeasonStartJob.objects.exists()
 
     def test_a_visitor_is_sent_to_sign_in_and_nothing_changes(self) -> None:
-        visitor = Client()
+        visitor = Client(headers={"Accept-Language": "en"})
         page = visitor.get(desk_url())
         assert page.status_code == 302 and reverse("sign_in") in page["Location"]
         for name in POSTS:
@@ -253,10 +257,10 @@ class TestTheCoachBetweenTwoSeasons:
     def test_the_coach_reads_their_team_s_plan_and_points_once_the_season_is_closed(
         self, db: None
     ) -> None:
-        coach = Client()
+        coach = Client(headers={"Accept-Language": "en"})
         coach.force_login(User.objects.get(username="sleigh-dogs"))
         assert coach.get(reverse("picks")).context["next_season"] is None
-        admin = Client()
+        admin = Client(headers={"Accept-Language": "en"})
         admin.force_login(User.objects.get(username="admin"))
         plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
         planned = next(item for item in plan["teams"] if item["team"] == "sleigh-dogs")

@@ -113,6 +113,13 @@ def test_a_season_finished_without_its_archive_has_no_plan(played: PlayedSeason)
     assert error.value.returncode == 1
 
 
+def test_a_copy_of_the_season_read_before_its_close_gets_the_plan(played: PlayedSeason) -> None:
+    running = Season.objects.get(pk=played.season.pk)
+    closed(played)
+    assert running.status == Season.Status.RUNNING  # the caller's copy, as it was read
+    assert len(season_plan(season=running).teams) == 84
+
+
 # --- R22 and R14 --------------------------------------------------------------------------------
 
 

@@ -66,5 +66,7 @@ def test_the_page_is_made_for_phones(client: Client, db: None) -> None:
 
 
 def test_the_health_check_answers(client: Client, db: None) -> None:
+    """The test settings run on PostgreSQL and Redis (REDIS_URL): every part answers."""
     response = client.get(reverse("healthz"))
-    assert (response.status_code, response.content) == (200, b"ok")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "broker": "ok"}

@@ -1,0 +1,106 @@
+"""The API's shared machinery (``REST_FRAMEWORK`` in the settings names these classes).
+
+- Parsers that refuse a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) before reading it, and a
+  JSON body nested too deep for Python's parser (``RecursionError``: 400, not a 500).
+- Throttles keyed on the client's real address: DRF's ``NUM_PROXIES`` is the
+  ``TRUSTED_PROXY_COUNT`` setting, so ``X-Forwarded-For`` is read only as far as the league's own
+  proxies wrote it (0: not at all) and rotating it does not buy new requests. Their rates are
+  read when a request comes (not when the module is imported), and when the cache that holds
+  their counters is down they let the request through, logged: a throttle must not take the
+  API down with Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import IO, TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+from matrixhockey.cache import CACHE_ERRORS
+
+if TYPE_CHECKING:  # rest_framework.views imports this module (its parsers): no cycle at run time
+    from rest_framework.views import APIView
+
+logger = logging.getLogger(__name__)
+
+
+class PayloadTooLarge(APIException):
+    """413: the request's body is over ``DATA_UPLOAD_MAX_MEMORY_SIZE``."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request's body is too large."
+    default_code = "payload_too_large"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _("The request's body is larger than %(limit)d bytes.")
+            % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        )
+
+
+def _check_length(parser_context: dict[str, Any] | None) -> None:
+    request = (parser_context or {}).get("request")
+    if request is None:
+        return
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if limit is not None and length > limit:
+        raise PayloadTooLarge()
+
+
+class JSONBodyParser(JSONParser):
+    """DRF's JSON parser, bounded in size and depth."""
+
+    def parse(
+        self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None
+    ) -> Any:
+        _check_length(parser_context)
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(_("JSON parse error - the body is nested too deep.")) from None
+
+
+class FormBodyParser(FormParser):
+    """DRF's form parser, bounded in size."""
+
+    def parse(
+        self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None
+    ) -> Any:
+        _check_length(parser_context)
+        return super().parse(stream, media_type, parser_context)
+
+
+class _Resilient(SimpleRateThrottle):
+    """Rates read at each request; a cache that is down lets the request through (logged)."""
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except CACHE_ERRORS as error:
+            logger.warning(
+                "API throttle %s not applied: its cache is unreachable (%s)", self.scope, error
+            )
+            return True
+
+
+class AnonThrottle(_Resilient, AnonRateThrottle):
+    """Anonymous callers, by real client address."""
+
+
+class UserThrottle(_Resilient, UserRateThrottle):
+    """Signed-in callers by user, anonymous ones by real client address."""

@@ -1,0 +1,60 @@
+"""The state of the parts the site runs on, for ``/healthz`` (``league.views.healthz``).
+
+Each part is ``"ok"``, ``"down"``, or says it is not in use: the cache ``"local"`` (no Redis: a
+per-process cache) and the broker ``"eager"`` (no Redis: tasks run in the web process). Only the
+database is vital: without it nothing can be read or stored, so the check fails (503). Without
+Redis the site goes on degraded — no shared cache, throttles let requests through, emails wait
+in the outbox and arbitration answers 503 — so the check answers 200 and names what is down:
+a load balancer keeps sending readers and coaches to a process that can serve them.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import caches
+from django.db import DatabaseError, connection
+from kombu.exceptions import OperationalError
+
+from matrixhockey.cache import ResilientRedisCache
+from matrixhockey.celery import app
+
+logger = logging.getLogger(__name__)
+
+BROKER_TIMEOUT_SECONDS = 1.0
+OK, DOWN = "ok", "down"
+
+
+def database_state() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError as error:
+        logger.error("Health check: the database is down: %s", error)
+        return DOWN
+    return OK
+
+
+def cache_state() -> str:
+    backend = caches["default"]
+    if not isinstance(backend, ResilientRedisCache):
+        return "local"
+    return OK if backend.ping() else DOWN
+
+
+def broker_state() -> str:
+    if app.conf.task_always_eager:
+        return "eager"
+    try:
+        with app.connection_for_write(connect_timeout=BROKER_TIMEOUT_SECONDS) as broker:
+            broker.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+    except (OperationalError, OSError) as error:
+        logger.warning("Health check: the task broker is down: %s", error)
+        return DOWN
+    return OK
+
+
+def health() -> tuple[dict[str, str], bool]:
+    """Each part's state, and whether the site can serve (the database answers)."""
+    parts = {"database": database_state(), "cache": cache_state(), "broker": broker_state()}
+    return parts, parts["database"] == OK

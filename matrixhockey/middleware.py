@@ -1,0 +1,44 @@
+"""The site's own middleware: requests refused before any view runs, the Content-Security-Policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import unquote
+
+from csp.constants import UNSAFE_INLINE
+from csp.middleware import CSPMiddleware, PolicyParts
+from django.core.exceptions import BadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+
+
+class RejectNulBytesMiddleware:
+    """A NUL byte (``%00``) in a URL's path or query is a 400: no view reads it, so no query ever
+    hands one to PostgreSQL (which refuses it with an error, not an answer)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        query = request.META.get("QUERY_STRING", "")
+        if "\x00" in request.path_info or "\x00" in unquote(query) or "\x00" in query:
+            # Django answers it with handler400 (matrixhockey.errors.bad_request).
+            raise BadRequest("NUL byte in the URL")
+        return self.get_response(request)
+
+
+INLINE_STYLE_PREFIXES = ("/admin/", "/api/docs/")
+"""Pages rendered by templates the league does not own (Django's admin, Swagger UI), which carry
+a ``<style>`` element: they may use inline styles; no page may run an inline script."""
+
+
+class ContentSecurityPolicyMiddleware(CSPMiddleware):
+    """django-csp's header (``CONTENT_SECURITY_POLICY`` in the settings), with inline styles
+    allowed on the pages of :data:`INLINE_STYLE_PREFIXES` only."""
+
+    def get_policy_parts(
+        self, request: HttpRequest, response: HttpResponseBase, report_only: bool = False
+    ) -> PolicyParts:
+        parts = super().get_policy_parts(request, response, report_only)
+        if request.path_info.startswith(INLINE_STYLE_PREFIXES):
+            parts.update = {**(parts.update or {}), "style-src": [UNSAFE_INLINE]}
+        return parts
