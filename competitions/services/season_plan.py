@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from competitions.models import Competition, SeasonArchive
 from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
@@ -167,6 +168,53 @@ def season_plan(*, season: Season) -> SeasonPlan:
     return engine_season_plan(season_end(season=season))
 
 
+POINT_LABELS = {
+    "championship_wins": gettext_lazy("championship wins"),
+    "kdh_wins": gettext_lazy("KDH wins"),
+    "kdh_winner": gettext_lazy("KDH winner"),
+    "division_place": gettext_lazy("place in the division"),
+    "relegated": gettext_lazy("relegated"),
+    "promoted": gettext_lazy("promoted"),
+    "veteran": gettext_lazy("played the season"),
+    "wg_place": gettext_lazy("WG place"),
+}
+"""R21's lines of a team's extra-goal points, as the plan names them (``shared/SEASON.md``)."""
+
+
+def season_plan_swapped(
+    *, document: dict[str, object], swaps: list[list[str]]
+) -> dict[str, object]:
+    """``document`` with each swap ``[a, b]`` applied: teams a and b exchange their group and
+    code (same tier and same move only, so R16's codes 01–02 stay with the relegated teams;
+    R22: which group a moving team joins is an admin decision)."""
+    teams = {item["team"]: item for item in document["teams"]}
+    for first, second in swaps:
+        a, b = teams.get(first), teams.get(second)
+        if a is None or b is None or a["move"] != b["move"] or a["to"][:2] != b["to"][:2]:
+            continue
+        a["to"], b["to"] = b["to"], a["to"]
+        a["code"], b["code"] = b["code"], a["code"]
+    return document
+
+
+def season_plan_team(*, season: Season, team_slug: str) -> dict[str, object] | None:
+    """R21, R22: where a team goes after the finished ``season`` and with what stocks, its
+    points line by line (``points``: label and value) — the plan as computed, before any swap;
+    ``None`` when the team is not in it or there is no plan."""
+    try:
+        document = season_plan_document(season=season)
+    except SeasonPlanRefused:
+        return None
+    planned = next((item for item in document["teams"] if item["team"] == team_slug), None)
+    if planned is not None:
+        planned["points"] = [
+            (POINT_LABELS.get(name, name), value)
+            for name, value in planned["extra_goal_points"].items()
+        ]
+        planned["season"] = document["season"]
+    return planned
+
+
 def season_plan_document(*, season: Season) -> dict[str, object]:
     """The plan as ``season_plan --json`` prints it and ``season_start`` reads it: the fields of
     ``shared/SEASON.md``, and for each team that joins what the start needs to create it — its
@@ -190,11 +238,14 @@ def season_plan_document(*, season: Season) -> dict[str, object]:
 
 __all__ = [
     "DUMMY_NAMES",
+    "POINT_LABELS",
     "PlannedWaitingTeam",
     "SeasonPlanRefused",
     "season_end",
     "season_plan",
     "season_plan_document",
     "season_plan_dummy_names",
+    "season_plan_swapped",
+    "season_plan_team",
     "season_plan_waiting_list",
 ]

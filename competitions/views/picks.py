@@ -32,8 +32,9 @@ from competitions.selectors import (
     pool_infos,
     team_rounds_open,
 )
+from competitions.selectors.season_desk import FINISHED, season_desk
 from competitions.services import DeadlinePassed, PickRejected
-from competitions.views.season_desk import team_next_season
+from competitions.services.season_plan import season_plan_team
 from league.models import Entry, Team
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current
@@ -75,6 +76,14 @@ def _anchor(round: Round) -> str:
 
 def _team_of(user: AbstractBaseUser) -> Team | None:
     return Team.objects.filter(coach=user).first()
+
+
+def _next_season(team: Team) -> dict[str, object] | None:
+    """Between a closed season and the next one's start, the team's plan (R21, R22)."""
+    desk = season_desk()
+    if desk.stage != FINISHED or desk.season is None:
+        return None
+    return season_plan_team(season=desk.season, team_slug=team.slug)
 
 
 def _picks_page(
@@ -127,7 +136,7 @@ def _picks_page(
         "refused": refused,
         "zone": zone,
         "now": timezone.now(),
-        "next_season": team_next_season(team_slug=team.slug) if not weeks else None,
+        "next_season": _next_season(team) if not weeks else None,
         "countdown_labels": {
             "days": pgettext("short for days, in a countdown", "d"),
             "hours": pgettext("short for hours, in a countdown", "h"),

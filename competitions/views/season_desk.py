@@ -24,7 +24,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from competitions.models import SeasonStartJob
@@ -34,12 +33,18 @@ from competitions.selectors.season_desk import (
     FINISHED,
     PREPARING,
     RUNNING,
+    Preparation,
     season_desk,
 )
 from competitions.services.league_import import LeagueImportRefused, league_import
 from competitions.services.season_close import SeasonCloseRefused, season_close
 from competitions.services.season_jobs import season_start_request
-from competitions.services.season_plan import SeasonPlanRefused, season_plan_document
+from competitions.services.season_plan import (
+    POINT_LABELS,
+    SeasonPlanRefused,
+    season_plan_document,
+    season_plan_swapped,
+)
 from competitions.services.season_start import (
     season_calendar_preview,
     season_kdh_preview,
@@ -59,17 +64,6 @@ PLAN_SWAPS_SESSION_KEY = "season_desk.plan_swaps"
 """The admin's group changes to the next season's plan, kept until the start (R22: which group
 a moving team joins is an admin decision)."""
 IMPORT_MAX_BYTES = 1_000_000
-POINT_LABELS = {
-    "championship_wins": gettext_lazy("championship wins"),
-    "kdh_wins": gettext_lazy("KDH wins"),
-    "kdh_winner": gettext_lazy("KDH winner"),
-    "division_place": gettext_lazy("place in the division"),
-    "relegated": gettext_lazy("relegated"),
-    "promoted": gettext_lazy("promoted"),
-    "veteran": gettext_lazy("played the season"),
-    "wg_place": gettext_lazy("WG place"),
-}
-"""R21's lines of a team's extra-goal points, as the plan names them (``shared/SEASON.md``)."""
 
 
 def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -101,40 +95,9 @@ def _plan(request: HttpRequest, season: Season) -> tuple[dict[str, Any] | None, 
         document = season_plan_document(season=season)
     except SeasonPlanRefused as refusal:
         return None, refusal.message
-    return plan_with_swaps(document, request.session.get(PLAN_SWAPS_SESSION_KEY, [])), ""
-
-
-def plan_with_swaps(document: dict[str, Any], swaps: list[list[str]]) -> dict[str, Any]:
-    """``document`` with each swap ``[a, b]`` applied: teams a and b exchange their group and
-    code (same tier and same move only, so R16's codes 01–02 stay with the relegated teams)."""
-    teams = {item["team"]: item for item in document["teams"]}
-    for first, second in swaps:
-        a, b = teams.get(first), teams.get(second)
-        if a is None or b is None or a["move"] != b["move"] or a["to"][:2] != b["to"][:2]:
-            continue
-        a["to"], b["to"] = b["to"], a["to"]
-        a["code"], b["code"] = b["code"], a["code"]
-    return document
-
-
-def team_next_season(*, team_slug: str) -> dict[str, Any] | None:
-    """R21, R22: between a closed season and the next one's start, where a team goes and with
-    what stocks, with its points line by line (the plan as computed, before any swap)."""
-    desk = season_desk()
-    if desk.stage != FINISHED or desk.season is None:
-        return None
-    try:
-        document = season_plan_document(season=desk.season)
-    except SeasonPlanRefused:
-        return None
-    planned = next((item for item in document["teams"] if item["team"] == team_slug), None)
-    if planned is not None:
-        planned["points"] = [
-            (POINT_LABELS.get(name, name), value)
-            for name, value in planned["extra_goal_points"].items()
-        ]
-        planned["season"] = document["season"]
-    return planned
+    return season_plan_swapped(
+        document=document, swaps=request.session.get(PLAN_SWAPS_SESSION_KEY, [])
+    ), ""
 
 
 def _groups(document: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -153,7 +116,7 @@ def season_desk_page(request: HttpRequest) -> HttpResponse:
     desk = season_desk()
     context: dict[str, Any] = {"desk": desk, "stage": desk.stage}
     if desk.stage == PREPARING and desk.season is not None:
-        context.update(_preparing_context(request, desk.season))
+        context.update(_preparing_context(request, desk.season, desk.preparation))
     if desk.stage == FINISHED and desk.season is not None:
         plan, why = _plan(request, desk.season)
         context.update(
@@ -178,7 +141,9 @@ def season_desk_page(request: HttpRequest) -> HttpResponse:
     return render(request, "desk/season.html", context)
 
 
-def _preparing_context(request: HttpRequest, season: Season) -> dict[str, Any]:
+def _preparing_context(
+    request: HttpRequest, season: Season, preparation: Preparation | None
+) -> dict[str, Any]:
     starts_on = _date(request.GET.get("starts_on")) or season.starts_on
     skipped = _weeks(request.GET.get("skip", ""))
     context: dict[str, Any] = {"starts_on": starts_on, "skip": ",".join(map(str, skipped))}
@@ -188,7 +153,6 @@ def _preparing_context(request: HttpRequest, season: Season) -> dict[str, Any]:
         )
     except ValidationError as error:
         context["calendar_problem"] = " ".join(error.messages)
-    preparation = season_desk().preparation
     if preparation is not None and not preparation.matrices_done:
         context["matrices"] = season_matrices_preview(season=season)
     if preparation is not None and preparation.calendar_done and preparation.pools_done:
