@@ -178,6 +178,22 @@ def test_only_what_the_team_still_has_is_offered(coach_client: Client, league) -
     assert re.search(r'name="championship-3-great_saves"[^>]*max="2"', html)
 
 
+def card(html: str, anchor: str) -> str:
+    return html.split(f'id="round-{anchor}"', 1)[1].split("</article>", 1)[0]
+
+
+def test_each_card_says_its_own_competition_s_rule_for_a_missing_pick(
+    coach_client: Client, league: OpenLeague
+) -> None:
+    html = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
+    championship, kdh = card(html, "championship-3"), card(html, "kdh-1")
+    assert "championship sanction applies (R14)" in championship
+    assert "forfeit" not in championship
+    # R15: in the KDH a team without a pick loses by forfeit; no stock sanction.
+    assert "loses this cup game by forfeit (R15)" in kdh
+    assert "sanction" not in kdh
+
+
 def test_the_deadline_carries_its_countdown_data_and_paris_time(
     coach_client: Client, league: OpenLeague
 ) -> None:
