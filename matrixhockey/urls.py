@@ -6,11 +6,15 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from matrixhockey import site_files
+
 admin.site.site_header = _("Matrix Hockey administration")
 admin.site.site_title = _("Matrix Hockey")
 admin.site.index_title = _("League administration")
 
 urlpatterns = [
+    path("favicon.ico", site_files.favicon, name="favicon"),
+    path("robots.txt", site_files.robots, name="robots"),
     path("", include("league.urls")),
     path("", include("competitions.urls")),
     path("referee/", include("competitions.urls_referee")),
