@@ -162,6 +162,11 @@ class RefereeDesk:
     """Why the last request to arbitrate was refused, when it was."""
 
     @property
+    def is_open(self) -> bool:
+        """Whether picks are still open (before the deadline)."""
+        return not self.deadline_passed
+
+    @property
     def onr(self) -> list[DeskTeam]:
         return [team for team in self.teams if team.onr]
 
@@ -194,8 +199,9 @@ def _desk_entries(pool_round: PoolRound, now: datetime) -> list[Entry]:
 def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> RefereeDesk:
     """What the referee of ``pool_round`` sees: each team with whether its pick came in (when and
     how, never what), who is ONR so far, the late picks waiting for a decision (R13), the state
-    of the arbitration and, once arbitrated, the scores to check (the played picks only once
-    published).
+    of the arbitration and, once arbitrated, the scores to check with each team's played pick
+    in the rules' display (R10): only the pool's referees and staff open this desk, and the rest
+    of the league sees those picks once the round is published.
 
     The pick that counts is the arbitration's (R12, R13): the last received by the deadline, or
     entered by a referee after it.
@@ -245,7 +251,6 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
     scores: list[DeskScore] = []
     if pool_round.status in PLAYED:
         results = pool_round_results(pool_round=pool_round, reveal=True)
-        published = pool_round.is_published
         scores = [
             DeskScore(
                 home=game.home,
@@ -254,8 +259,8 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
                 away_goals=game.away_goals,
                 decided=game.decided,
                 winner=game.winner,
-                home_display=game.home_pick.display if published and game.home_pick else "",
-                away_display=game.away_pick.display if published and game.away_pick else "",
+                home_display=game.home_pick.display if game.home_pick else "",
+                away_display=game.away_pick.display if game.away_pick else "",
             )
             for game in results.games
         ]
@@ -281,6 +286,8 @@ class DeskRow:
     teams: int | None
     received: int | None
     late_picks: int | None
+    is_open: bool = False
+    """Whether picks are still open (before the round's deadline)."""
 
 
 @dataclass(frozen=True)
@@ -347,6 +354,7 @@ def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> lis
                         teams=len(desk.teams),
                         received=desk.received,
                         late_picks=len(desk.late_picks),
+                        is_open=desk.is_open,
                     )
                 )
             else:
@@ -357,6 +365,7 @@ def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> lis
                         teams=None,
                         received=None,
                         late_picks=None,
+                        is_open=pool_round.round.deadline > now,
                     )
                 )
         weeks.append(DeskWeek(week=week, current=week == current, rows=rows))

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competitions import services
-from competitions.models import Competition, LatePick, Pick, PoolRound, Round, TeamResult
+from competitions.models import Competition, LatePick, Pick, Pool, PoolRound, Round, TeamResult
 from league.models import Division, Season
 from mail.models import OutboundEmail
 from tests.competitions.desk_league import Desk, desk_build, eager_tasks
@@ -186,8 +186,11 @@ def publish_url(number: int = 1) -> str:
     return reverse("referee_publish", args=["championship", "elite", number])
 
 
-def test_arbitrating_from_the_desk_shows_the_scores_to_check_without_the_picks(
-    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+def test_arbitrating_from_the_desk_shows_the_scores_with_the_played_picks_to_check(
+    desk: Desk,
+    signed_in: Callable,
+    client: Client,
+    django_capture_on_commit_callbacks: Callable,
 ) -> None:
     browser = signed_in(desk.referee)
     with django_capture_on_commit_callbacks(execute=True):
@@ -199,10 +202,33 @@ def test_arbitrating_from_the_desk_shows_the_scores_to_check_without_the_picks(
     assert "arbitrated, not published" in html
     assert "Scores to check" in html
     assert len(re.findall(r'<li class="score">', html)) == 6
-    assert_no_pick_shown(html)
-    for display in TeamResult.objects.values_list("display", flat=True):
-        assert f"[{display}]" not in html
+    # The referee checks each score against the picks as played, in the rules' display (R10).
+    played = TeamResult.objects.filter(pool_round=desk.pool_round(1))
+    assert played.count() == 12
+    assert all(f"[{display}]" in html for display in played.values_list("display", flat=True))
     assert publish_url() in html
+    # Nobody else sees them before publication: not a referee of another pool, not the public.
+    elsewhere = User.objects.create_user("d2a-only")
+    Pool.objects.get(division__slug="d2a", competition="championship").referees.add(elsewhere)
+    assert signed_in(elsewhere).get(DESK_URL).status_code == 403
+    public = text_of(client.get("/results/championship/elite/1/"))
+    assert not any(f"[{d}]" in public for d in played.values_list("display", flat=True))
+    assert_no_pick_shown(public)
+
+
+def test_a_round_still_open_says_until_when_not_waiting_for_arbitration(
+    desk: Desk, signed_in: Callable
+) -> None:
+    round = desk.league.round(Competition.CHAMPIONSHIP, 2)
+    Round.objects.filter(pk=round.pk).update(deadline=timezone.now() + timedelta(days=3))
+    round.refresh_from_db()
+    html = text_of(signed_in(desk.referee).get(reverse("referee")))
+    week_2 = html.split('id="week-2"')[1].split('id="week-')[0]
+    assert "open until" in week_2 and "waiting for arbitration" not in week_2
+    day = timezone.localtime(round.deadline).strftime("%A")
+    assert day in week_2
+    # Past its deadline, round 1 waits for the referee.
+    assert "waiting for arbitration" in html.split('id="week-1"')[1].split('id="week-')[0]
 
 
 def test_a_second_click_on_arbitrate_shows_the_state_not_a_second_result(
