@@ -36,9 +36,7 @@ def test_robots_keeps_crawlers_out_of_desks_accounts_and_the_api(client: Client)
 
 
 @pytest.mark.parametrize(("language", "words"), [("en", "play-by-email"), ("fr", "par e-mail")])
-def test_every_page_has_a_description_in_the_reader_s_language(
-    language: str, words: str
-) -> None:
+def test_every_page_has_a_description_in_the_reader_s_language(language: str, words: str) -> None:
     html = Client(headers={"accept-language": language}).get("/").content.decode()
     description = re.search(r'<meta name="description" content="([^"]+)">', html)
     assert description is not None and words in description.group(1)
