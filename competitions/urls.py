@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from competitions.views import picks, seasons
+from competitions.views import picks, seasons, teams
 from competitions.views import public as views
 
 urlpatterns = [
@@ -26,6 +26,7 @@ urlpatterns = [
     path("seasons/", seasons.seasons, name="seasons"),
     path("seasons/<int:number>/", seasons.season, name="season"),
     path("seasons/teams/<slug:slug>/", seasons.season_team, name="season_team"),
+    path("teams/<slug:slug>/", teams.team, name="team"),
     path("picks/", picks.picks, name="picks"),
     path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
     path("infos/", picks.infos_index, name="infos_index"),

@@ -1,0 +1,315 @@
+"""A team's page (``/teams/<slug>/``): its season from the published results — division and
+code, every game with its result in the rules' display (R10), points and place, cup runs, the
+stocks and ONR count the published rounds left — and, for its coach only, the ledger: every stock
+movement with its reason, what the next ONR would cost (R14) and every pick ever sent.
+
+Everything here that the public reads follows published pool rounds only: an arbitrated but
+unpublished round changes nothing, not even a stock or an ONR count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from competitions.models import (
+    Competition,
+    Fixture,
+    OnrSanction,
+    Pick,
+    Pool,
+    PoolRound,
+    StockMovement,
+    TeamResult,
+)
+from competitions.models.results import Decided
+from competitions.selectors.entries import entry_lineage
+from competitions.selectors.picks import entry_stocks
+from competitions.selectors.results import GameResult, PlayedPick
+from competitions.selectors.standings import pool_standings
+from league.models import Division, Entry, Season, Team
+
+KNOCKOUT_ENDINGS = frozenset(
+    {Decided.EXTRA_TIME, Decided.SHOOTOUT, Decided.DIE, Decided.FORFEIT, Decided.GROUP_GOALS}
+)
+
+
+@dataclass(frozen=True)
+class TeamGame:
+    """One published game of the team, seen from its side."""
+
+    pool_round: PoolRound
+    game: GameResult
+    side: str
+    """``home`` or ``away``: where the team played."""
+
+    @property
+    def competition(self) -> str:
+        return self.pool_round.pool.competition
+
+    @property
+    def opponent(self) -> Entry:
+        return self.game.away if self.side == "home" else self.game.home
+
+    @property
+    def own(self) -> PlayedPick | None:
+        return self.game.home_pick if self.side == "home" else self.game.away_pick
+
+    @property
+    def theirs(self) -> PlayedPick | None:
+        return self.game.away_pick if self.side == "home" else self.game.home_pick
+
+    @property
+    def goals_for(self) -> int:
+        return self.game.home_goals if self.side == "home" else self.game.away_goals
+
+    @property
+    def goals_against(self) -> int:
+        return self.game.away_goals if self.side == "home" else self.game.home_goals
+
+    @property
+    def outcome(self) -> str:
+        """``won``, ``lost`` or ``drawn`` (a championship or WG-group draw, R8)."""
+        if self.game.winner is None:
+            return "drawn"
+        own = self.game.home if self.side == "home" else self.game.away
+        return "won" if self.game.winner.pk == own.pk else "lost"
+
+
+@dataclass(frozen=True)
+class CupRun:
+    """How far the team went in a cup this season, from its published games."""
+
+    competition: str
+    games: list[TeamGame]
+    out: bool
+    """Lost a knockout game (R15's forfeits included): out of the cup."""
+
+
+@dataclass(frozen=True)
+class TeamSeason:
+    """The team's season as the public sees it."""
+
+    entry: Entry
+    pool: Pool | None
+    place: int | None
+    points: int | None
+    played: int
+    games: list[TeamGame]
+    cups: list[CupRun]
+    extra_goals: int
+    great_saves: int
+    onr_count: int
+
+    @property
+    def championship_games(self) -> list[TeamGame]:
+        return [game for game in self.games if game.competition == Competition.CHAMPIONSHIP]
+
+
+@dataclass(frozen=True)
+class NextOnr:
+    """What the team's next championship ONR would cost (R14)."""
+
+    number: int
+    extra_goals: int
+    great_saves: int
+    barred: bool
+    replaced: bool
+    replacement: str = ""
+    """``dummy`` (Elite, D2) or ``waiting_list`` (D3) when ``replaced``."""
+
+
+@dataclass(frozen=True)
+class CoachLedger:
+    """The coach's own view of the team's bookkeeping, from the published rounds."""
+
+    movements: list[StockMovement]
+    hidden: int
+    """Movements of rounds not yet published: they show once the round is published."""
+    onr_count: int
+    next_onr: NextOnr
+    barred: bool
+    picks: list[Pick] = field(default_factory=list)
+
+
+def _published_for(entry: Entry) -> QuerySet[PoolRound]:
+    """The published pool rounds of ``OuterRef("round_id")`` that ``entry`` plays in."""
+    return PoolRound.objects.filter(
+        round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
+    ).filter(
+        Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
+        | Q(pool__members__entry_id=entry.pk)
+    )
+
+
+def team_entry(*, team: Team, season: Season | None = None) -> Entry | None:
+    """``team``'s entry in ``season`` (default: the current season), if it plays it."""
+    entries = Entry.objects.filter(team=team).select_related("season", "division", "team")
+    if season is None:
+        entries = entries.filter(season__is_current=True)
+    else:
+        entries = entries.filter(season=season)
+    return entries.first()
+
+
+def _games(entries: list[Entry]) -> list[TeamGame]:
+    ids = [entry.pk for entry in entries]
+    fixtures = list(
+        Fixture.objects.filter(
+            Q(home_id__in=ids) | Q(away_id__in=ids),
+            pool_round__status=PoolRound.Status.PUBLISHED,
+            result__isnull=False,
+        )
+        .select_related(
+            "pool_round__round",
+            "pool_round__pool",
+            "home__team",
+            "away__team",
+            "result",
+        )
+        .order_by("pool_round__round__week", "pool_round__round__deadline", "id")
+    )
+    played = {
+        (row.pool_round_id, row.entry_id): row
+        for row in TeamResult.objects.filter(
+            pool_round_id__in={f.pool_round_id for f in fixtures},
+            entry_id__in={e for f in fixtures for e in (f.home_id, f.away_id)},
+        ).select_related("entry__team")
+    }
+    games = []
+    for fixture in fixtures:
+        result = fixture.result
+        winner = {fixture.home_id: fixture.home, fixture.away_id: fixture.away}.get(
+            result.winner_id
+        )
+        home = played.get((fixture.pool_round_id, fixture.home_id))
+        away = played.get((fixture.pool_round_id, fixture.away_id))
+        game = GameResult(
+            fixture=fixture,
+            home_goals=result.home_goals,
+            away_goals=result.away_goals,
+            decided=result.decided,
+            winner=winner,
+            home_pick=PlayedPick.of(home) if home else None,
+            away_pick=PlayedPick.of(away) if away else None,
+        )
+        side = "home" if fixture.home_id in ids else "away"
+        games.append(TeamGame(pool_round=fixture.pool_round, game=game, side=side))
+    return games
+
+
+def _cup_runs(games: list[TeamGame]) -> list[CupRun]:
+    runs = []
+    for competition in (Competition.KDH, Competition.WG):
+        cup = [game for game in games if game.competition == competition]
+        if not cup:
+            continue
+        knockout = [
+            game
+            for game in cup
+            if competition == Competition.KDH or game.pool_round.round.stage != "group"
+        ]
+        out = any(game.outcome == "lost" for game in knockout)
+        runs.append(CupRun(competition=competition.value, games=cup, out=out))
+    return runs
+
+
+def published_onr_count(*, entry: Entry) -> int:
+    """``entry``'s championship ONRs (R14) found by published rounds only."""
+    return (
+        OnrSanction.objects.filter(entry=entry)
+        .filter(Exists(_published_for(entry)))
+        .values("pk")
+        .count()
+    )
+
+
+def team_season(*, entry: Entry) -> TeamSeason:
+    """``entry``'s season from its published results (R9 table, R10 displays)."""
+    lineage = entry_lineage(entry=entry)
+    games = _games(lineage)
+    pool = Pool.objects.filter(
+        season_id=entry.season_id,
+        competition=Competition.CHAMPIONSHIP,
+        division_id=entry.division_id,
+    ).first()
+    place = points = None
+    played = 0
+    if pool is not None:
+        row = next((row for row in pool_standings(pool=pool) if row.team == entry.team.slug), None)
+        if row is not None:
+            place, points, played = row.rank, row.points, row.played
+    extra_goals, great_saves = entry_stocks(entry=entry, published_only=True)
+    return TeamSeason(
+        entry=entry,
+        pool=pool,
+        place=place,
+        points=points,
+        played=played,
+        games=games,
+        cups=_cup_runs(games),
+        extra_goals=extra_goals,
+        great_saves=great_saves,
+        onr_count=published_onr_count(entry=entry),
+    )
+
+
+def next_onr(*, division: Division, onr_count: int, extra_goals: int, great_saves: int) -> NextOnr:
+    """What one more championship ONR costs a team with ``onr_count`` of them (R14)."""
+    number = onr_count + 1
+    if number == 1:
+        return NextOnr(
+            number=1,
+            extra_goals=min(1, extra_goals),
+            great_saves=min(1, great_saves),
+            barred=False,
+            replaced=False,
+        )
+    if number == 2:
+        return NextOnr(
+            number=2, extra_goals=extra_goals, great_saves=great_saves, barred=True, replaced=False
+        )
+    return NextOnr(
+        number=number,
+        extra_goals=0,
+        great_saves=0,
+        barred=True,
+        replaced=True,
+        replacement="waiting_list" if division.tier >= 3 else "dummy",
+    )
+
+
+def coach_ledger(*, entry: Entry) -> CoachLedger:
+    """The team's stock movements with their reasons and rounds, the ONR count, the next ONR's
+    cost (R14), whether the team is barred from promotion, and every pick it ever sent — for its
+    coach only, and from the published rounds for what an arbitration decided."""
+    published = Exists(_published_for(entry))
+    movements = StockMovement.objects.filter(entry=entry).select_related("round")
+    shown = list(movements.filter(Q(round__isnull=True) | published).order_by("created_at", "id"))
+    hidden = movements.exclude(Q(round__isnull=True) | published).count()
+    onr_count = published_onr_count(entry=entry)
+    extra_goals, great_saves = entry_stocks(entry=entry, published_only=True)
+    barred = (
+        OnrSanction.objects.filter(entry=entry, barred_from_promotion=True)
+        .filter(published)
+        .exists()
+    )
+    picks = list(
+        Pick.objects.filter(entry=entry)
+        .select_related("round", "entered_by")
+        .order_by("-received_at", "-id")
+    )
+    return CoachLedger(
+        movements=shown,
+        hidden=hidden,
+        onr_count=onr_count,
+        next_onr=next_onr(
+            division=entry.division,
+            onr_count=onr_count,
+            extra_goals=extra_goals,
+            great_saves=great_saves,
+        ),
+        barred=barred,
+        picks=picks,
+    )

@@ -1,0 +1,33 @@
+"""A team's page (``/teams/<slug>/``), for everyone: its season from the published results and
+its history across seasons; its coach also reads the team's ledger there.
+
+Views stay thin: they read through :mod:`competitions.selectors.teams` and render.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from competitions.selectors.seasons import team_honours
+from competitions.selectors.teams import coach_ledger, team_entry, team_season
+from league.selectors import team_find
+
+
+def team(request: HttpRequest, slug: str) -> HttpResponse:
+    """The team's season, games and cups, its history; the ledger for its own coach only."""
+    found = team_find(slug=slug)
+    if found is None:
+        raise Http404(_("There is no team “%(team)s”.") % {"team": slug})
+    entry = team_entry(team=found)
+    is_coach = request.user.is_authenticated and found.coach_id == request.user.pk
+    context = {
+        "team": found,
+        "entry": entry,
+        "season": team_season(entry=entry) if entry else None,
+        "honours": team_honours(team=found),
+        "ledger": coach_ledger(entry=entry) if entry and is_coach else None,
+        "is_coach": is_coach,
+    }
+    return render(request, "teams/team.html", context)
