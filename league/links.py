@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
+from django.db.models import Q
 from django.urls import reverse
 
 from league.models import Team
@@ -75,7 +76,7 @@ def pick_link_check(token: str) -> LinkHolder:
     user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
     if user is None or data.get("f") != _fingerprint(user):
         raise LinkInvalid("no such user, or the password changed")
-    team = Team.objects.filter(coach=user).first()
+    team = Team.objects.filter(Q(coach=user) | Q(deputy=user)).first()
     if team is None:
-        raise LinkInvalid("not a coach")
+        raise LinkInvalid("not a coach or a deputy")
     return LinkHolder(user=user, team=team)

@@ -197,7 +197,8 @@ class Division(models.Model):
 
 
 class Team(models.Model):
-    """A club of the league, from one season to the next. One coach, who coaches only it."""
+    """A club of the league, from one season to the next. One coach, who coaches only it, and
+    maybe one deputy the coach named, who may send its picks too."""
 
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     name = models.CharField(_("name"), max_length=80, unique=True)
@@ -209,6 +210,16 @@ class Team(models.Model):
         blank=True,
         related_name="team",
         error_messages={"unique": _("This user already coaches another team.")},
+    )
+    deputy = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("deputy coach"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="deputy_team",
+        help_text=_("May send the team's picks too; they are recorded as entered by them (R12)."),
+        error_messages={"unique": _("This user is already another team's deputy.")},
     )
     is_dummy = models.BooleanField(
         _("dummy team"),
@@ -226,6 +237,11 @@ class Team(models.Model):
                 condition=Q(is_dummy=False) | Q(coach__isnull=True),
                 name="team_dummy_has_no_coach",
                 violation_error_message=_("A dummy team has no coach."),
+            ),
+            models.CheckConstraint(
+                condition=Q(deputy__isnull=True) | ~Q(deputy=models.F("coach")),
+                name="team_deputy_is_not_its_coach",
+                violation_error_message=_("The coach cannot be their own deputy."),
             ),
         ]
 

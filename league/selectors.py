@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from league.models import Division, Entry, Language, Profile, Season, Team
 
@@ -76,10 +76,11 @@ def team_find(*, slug: str) -> Team | None:
 
 
 def user_team(*, user: AbstractBaseUser) -> Team | None:
-    """The team ``user`` coaches, if any (a user coaches one team at most)."""
+    """The team ``user`` coaches or is the deputy of, if any (a user coaches one team at most,
+    and a coach is nobody's deputy)."""
     if not user.is_authenticated:
         return None
-    return Team.objects.filter(coach_id=user.pk).first()
+    return Team.objects.filter(Q(coach_id=user.pk) | Q(deputy_id=user.pk)).first()
 
 
 def user_language(user: AbstractBaseUser) -> str:

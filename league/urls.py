@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from league import views
+from league import views, views_team
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,4 +31,6 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("picks/link/<str:token>/", views.pick_link_signin, name="pick_link"),
+    path("teams/<slug:slug>/deputy/", views_team.deputy_set, name="team_deputy_set"),
+    path("teams/<slug:slug>/deputy/remove/", views_team.deputy_remove, name="team_deputy_remove"),
 ]

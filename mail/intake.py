@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -199,7 +200,12 @@ def _email_handle(
     verdict = authentication_verdict(message, from_address=address)
     inbound.authentication = mail_picks.printable(verdict.reason)[:300]
     users = list(get_user_model().objects.filter(email__iexact=address, is_active=True)[:2])
-    team = Team.objects.filter(coach=users[0]).first() if len(users) == 1 else None
+    # The team's coach or its deputy (who may send its picks too, recorded as theirs, R12).
+    team = (
+        Team.objects.filter(Q(coach=users[0]) | Q(deputy=users[0])).first()
+        if len(users) == 1
+        else None
+    )
     if team is None:
         result.outcome = Outcome.UNKNOWN_SENDER
         result.reason = f"{address} is not exactly one coach's address"

@@ -107,7 +107,7 @@ def week_entries(*, week: Week) -> list[Entry]:
     """The teams playing ``week``'s season (replaced teams left out, R14), by division and name."""
     return list(
         Entry.objects.filter(season=week.season, replaced_at__isnull=True)
-        .select_related("team", "team__coach", "division")
+        .select_related("team", "team__coach", "team__deputy", "division")
         .order_by("division__tier", "division__group", "team__name")
     )
 
@@ -330,11 +330,12 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
 
 
 def reminders_send(*, now: datetime | None = None) -> int:
-    """Friday's last reminder (rules §4), before the deadline (R13): one email per coach whose
-    team still has no pick for at least one of this week's open rounds it plays (the
-    championship; the KDH while it is in; the WG when qualified), naming those rounds, in the
-    coach's language, with the one-click link. A coach who has sent everything gets nothing.
-    How many emails were queued; none twice to anyone for the same week."""
+    """Friday's last reminder (rules §4), before the deadline (R13): one email to the coach, and
+    one to the deputy they named, of each team that still has no pick for at least one of this
+    week's open rounds it plays (the championship; the KDH while it is in; the WG when
+    qualified), naming those rounds, in each one's language, with their one-click link. A team
+    that has sent everything gets nothing. How many emails were queued; none twice to anyone for
+    the same week."""
     now = now or timezone.now()
     week = week_find(now=now)
     if week is None:
@@ -342,27 +343,29 @@ def reminders_send(*, now: datetime | None = None) -> int:
     pools = _pools(week.season)
     sent = 0
     for entry in week_entries(week=week):
-        coach = entry.team.coach
-        if not _can_be_emailed(coach):
+        # The coach, and the deputy they named, who may send the picks too.
+        people = [p for p in (entry.team.coach, entry.team.deputy) if _can_be_emailed(p)]
+        if not people:
             continue
         missing = entry_rounds_missing(entry=entry, rounds=week.rounds)
         if not missing:
             continue
-        mailing = mailing_send(
-            season=week.season,
-            week=week.number,
-            kind=Mailing.Kind.REMINDER,
-            user=coach,
-            template="reminder",
-            context={
-                "team": entry.team,
-                "week": week.number,
-                "deadline": min(r.deadline for r in missing),
-                "competitions": _by_competition(missing, entry, pools),
-                "pick_url": pick_link(coach),
-            },
-        )
-        sent += mailing is not None
+        for person in people:
+            mailing = mailing_send(
+                season=week.season,
+                week=week.number,
+                kind=Mailing.Kind.REMINDER,
+                user=person,
+                template="reminder",
+                context={
+                    "team": entry.team,
+                    "week": week.number,
+                    "deadline": min(r.deadline for r in missing),
+                    "competitions": _by_competition(missing, entry, pools),
+                    "pick_url": pick_link(person),
+                },
+            )
+            sent += mailing is not None
     return sent
 
 

@@ -209,8 +209,9 @@ def _unavailable_message(pick: EnginePick, choices: EntryChoices, competition: C
 def _check_sender(
     *, entry: Entry, pool: Pool | None, channel: Pick.Channel, entered_by: AbstractBaseUser | None
 ) -> None:
-    """Web picks come from the team's coach; email ones from them or unsigned (the ingester
-    matched the address); a referee's from a referee of the team's pool or staff."""
+    """Web picks come from the team's coach or its deputy (recorded as entered by them, R12);
+    email ones from them or unsigned (the ingester matched the address); a referee's from a
+    referee of the team's pool or staff."""
     if channel == Pick.Channel.REFEREE:
         allowed = entered_by is not None and (
             entered_by.is_staff
@@ -221,9 +222,11 @@ def _check_sender(
                 _("Only a referee of this team's pool may enter a pick for it."), code="forbidden"
             )
     elif (entered_by is None and channel == Pick.Channel.WEB) or (
-        entered_by is not None and entered_by.pk != entry.team.coach_id
+        entered_by is not None and entered_by.pk not in (entry.team.coach_id, entry.team.deputy_id)
     ):
-        raise PickRejected(_("Only the team's coach may send its picks."), code="forbidden")
+        raise PickRejected(
+            _("Only the team's coach or deputy may send its picks."), code="forbidden"
+        )
 
 
 def _check_time(

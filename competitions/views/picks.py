@@ -37,7 +37,7 @@ from competitions.services import DeadlinePassed, PickRejected
 from competitions.services.season_plan import season_plan_team
 from league.models import Entry, Team
 from league.season_lookup import season_asked, season_query
-from league.selectors import season_current
+from league.selectors import season_current, user_team
 
 SENT_PICK_SESSION_KEY = "league.sent_pick"
 
@@ -75,7 +75,7 @@ def _anchor(round: Round) -> str:
 
 
 def _team_of(user: AbstractBaseUser) -> Team | None:
-    return Team.objects.filter(coach=user).first()
+    return user_team(user=user)
 
 
 def _next_season(team: Team) -> dict[str, object] | None:

@@ -13,15 +13,21 @@ from league.services.seasons import (
     season_make_current,
 )
 from league.services.teams import (
+    DeputyRefused,
     team_create,
+    team_deputy_remove,
+    team_deputy_set,
 )
 
 __all__ = [
     "STANDARD_DIVISIONS",
+    "DeputyRefused",
     "api_token_obtain",
     "audit_record",
     "divisions_create_standard",
     "season_create",
     "season_make_current",
     "team_create",
+    "team_deputy_remove",
+    "team_deputy_set",
 ]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from league.models import Team
+from league.services.audit import audit_record
 from matrixhockey.db import save_valid
 
 
@@ -20,3 +24,69 @@ def team_create(
 ) -> Team:
     """A new team; its slug defaults to the slugified name. A user coaches one team at most."""
     return save_valid(Team(name=name, slug=slug or slugify(name), coach=coach, is_dummy=is_dummy))
+
+
+class DeputyRefused(ValueError):
+    """Why a coach's choice of deputy was refused, in words for the coach."""
+
+
+def _deputy_find(who: str) -> AbstractBaseUser:
+    """The active user whose username or email is ``who`` (case-insensitive)."""
+    who = who.strip()
+    found = list(
+        get_user_model()
+        .objects.filter(Q(username__iexact=who) | Q(email__iexact=who), is_active=True)
+        .order_by("pk")[:2]
+    )
+    if not who or not found:
+        raise DeputyRefused(_("Nobody of the league has this username or email address."))
+    if len(found) > 1:
+        raise DeputyRefused(_("Several people share this email address: give a username."))
+    return found[0]
+
+
+@transaction.atomic
+def team_deputy_set(*, team: Team, by: AbstractBaseUser, who: str) -> Team:
+    """``by`` (the team's coach) names ``who`` (a username or an email address) deputy: they
+    may send the team's picks too, recorded as entered by them (R12), and get its reminders.
+    One deputy a team; a deputy is nobody's coach and no other team's deputy."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if team.coach_id is None or team.coach_id != by.pk:
+        raise DeputyRefused(_("Only the team's coach may choose its deputy."))
+    deputy = _deputy_find(who)
+    if deputy.pk == team.coach_id:
+        raise DeputyRefused(_("You are the coach: choose someone else as your deputy."))
+    if Team.objects.filter(coach_id=deputy.pk).exists():
+        raise DeputyRefused(_("This person coaches a team of their own."))
+    if Team.objects.filter(deputy_id=deputy.pk).exclude(pk=team.pk).exists():
+        raise DeputyRefused(_("This person is already another team's deputy."))
+    before = team.deputy_id
+    team.deputy = deputy
+    save_valid(team)
+    audit_record(
+        actor=by,
+        action="team_deputy_set",
+        obj=team,
+        payload={"deputy": deputy.get_username(), "before": before},
+    )
+    return team
+
+
+@transaction.atomic
+def team_deputy_remove(*, team: Team, by: AbstractBaseUser) -> Team:
+    """The coach takes the team's deputy's right away (nothing happens when there is none)."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if team.coach_id is None or team.coach_id != by.pk:
+        raise DeputyRefused(_("Only the team's coach may choose its deputy."))
+    if team.deputy_id is None:
+        return team
+    removed = team.deputy
+    team.deputy = None
+    team.save(update_fields=["deputy"])
+    audit_record(
+        actor=by,
+        action="team_deputy_remove",
+        obj=team,
+        payload={"deputy": removed.get_username() if removed else None},
+    )
+    return team

@@ -176,3 +176,18 @@ def test_a_second_run_sends_nobody_a_second_reminder(
     week.send(week.igloos, week.championship)
     assert reminders_send(now=FRIDAY + timedelta(hours=1)) == 0
     assert len(emails_to("igloo-coach@example.org", "reminder")) == 1
+
+
+def test_the_deputy_the_coach_named_is_reminded_too_with_their_own_link(
+    week: WeekLeague,
+) -> None:
+    deputy = User.objects.create_user("sleigh-deputy", email="sleigh-deputy@example.org")
+    team = week.sleigh.team
+    team.deputy = deputy
+    team.save(update_fields=["deputy"])
+    reminders_send(now=FRIDAY)
+    [coach_email] = emails_to("sleigh-coach@example.org", "reminder")
+    [deputy_email] = emails_to("sleigh-deputy@example.org", "reminder")
+    # Each link signs in its own person.
+    assert links_in(coach_email.body_text) != links_in(deputy_email.body_text)
+    assert "KDH" in deputy_email.body_text

@@ -1,0 +1,146 @@
+"""A deputy coach (R12): the coach names one other person, who may send the team's picks —
+recorded as entered by them — until the coach removes them; and the others may not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from competitions.models import Pick, Pool, Round
+from league.models import AuditLog, Entry, Team
+from matrixhockey.celery import app
+from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.conftest import ResultRecorder
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks() -> Iterator[None]:
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def league(
+    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
+) -> OpenLeague:
+    return open_league(
+        season=season,
+        coach_entry=Entry.objects.get(team__coach=coach),
+        other_entry=Entry.objects.get(team__coach=other_coach),
+        elite=elite_pool,
+        record_played=record_played,
+    )
+
+
+@pytest.fixture
+def signed_in() -> Callable[[User], Client]:
+    def sign_in(user: User) -> Client:
+        browser = Client(headers={"accept-language": "en"})
+        browser.force_login(user)
+        return browser
+
+    return sign_in
+
+
+@pytest.fixture
+def friend(db: None) -> User:
+    return User.objects.create_user("friend", email="Friend@Example.org", password="x")
+
+
+def name_deputy(browser: Client, who: str, team: str = "sleigh-dogs") -> str:
+    response = browser.post(reverse("team_deputy_set", args=[team]), {"who": who}, follow=True)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def send(browser: Client, round: Round, column: str = "B") -> object:
+    prefix = f"{round.competition}-{round.number}"
+    data = {f"{prefix}-column": column, f"{prefix}-extra_time": "0", f"{prefix}-extra_goals": 0}
+    return browser.post(reverse("pick_send", args=[round.competition, round.number]), data)
+
+
+def test_the_coach_names_a_deputy_by_email_who_then_sends_picks_as_themselves(
+    league: OpenLeague, coach: User, friend: User, signed_in: Callable
+) -> None:
+    html = name_deputy(signed_in(coach), "friend@example.org")
+    assert "friend is now your deputy" in html
+    assert Team.objects.get(slug="sleigh-dogs").deputy == friend
+    assert AuditLog.objects.filter(action="team_deputy_set", actor=coach).count() == 1
+
+    deputy = signed_in(friend)
+    page = deputy.get("/picks/").content.decode()
+    assert "Sleigh Dogs" in page and 'id="round-championship-3"' in page
+    response = send(deputy, league.this_week)
+    assert response.status_code == 302
+    pick = Pick.objects.get(round=league.this_week, entry__team__slug="sleigh-dogs")
+    assert pick.entered_by == friend  # R12: recorded as entered by the deputy
+
+
+def test_once_removed_the_deputy_may_not_send_any_more(
+    league: OpenLeague, coach: User, friend: User, signed_in: Callable
+) -> None:
+    name_deputy(signed_in(coach), "friend")
+    response = signed_in(coach).post(reverse("team_deputy_remove", args=["sleigh-dogs"]))
+    assert response.status_code == 302
+    assert Team.objects.get(slug="sleigh-dogs").deputy is None
+    assert send(signed_in(friend), league.this_week).status_code == 403
+    assert not Pick.objects.filter(round=league.this_week).exists()
+
+
+@pytest.mark.parametrize(
+    ("who", "message"),
+    [
+        ("nobody-here", "Nobody of the league has this username"),
+        ("sleigh-coach", "choose someone else"),
+        ("freezing-coach", "coaches a team of their own"),
+        ("", "Nobody of the league has this username"),
+    ],
+)
+def test_a_deputy_who_cannot_be_is_refused_with_a_reason(
+    league: OpenLeague, coach: User, signed_in: Callable, who: str, message: str
+) -> None:
+    html = name_deputy(signed_in(coach), who)
+    assert message in html
+    assert Team.objects.get(slug="sleigh-dogs").deputy is None
+
+
+def test_a_person_is_the_deputy_of_one_team_at_most(
+    league: OpenLeague, coach: User, other_coach: User, friend: User, signed_in: Callable
+) -> None:
+    name_deputy(signed_in(other_coach), "friend", team="freezing-ass")
+    assert "already another team" in name_deputy(signed_in(coach), "friend")
+    assert Team.objects.get(slug="sleigh-dogs").deputy is None
+
+
+@pytest.mark.parametrize("who", ["other_coach", "referee", "visitor", "friend", "admin_user"])
+def test_only_the_coach_chooses_the_deputy(
+    league: OpenLeague, signed_in: Callable, who: str, request: pytest.FixtureRequest
+) -> None:
+    user = request.getfixturevalue(who)
+    html = name_deputy(signed_in(user), "visitor" if who != "visitor" else "friend")
+    assert "Only the team" in html
+    assert Team.objects.get(slug="sleigh-dogs").deputy is None
+
+
+def test_a_visitor_not_signed_in_is_sent_to_sign_in(league: OpenLeague, client: Client) -> None:
+    response = client.post(reverse("team_deputy_set", args=["sleigh-dogs"]), {"who": "x"})
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+
+
+def test_the_deputy_form_is_on_the_coach_s_team_page_only(
+    league: OpenLeague, coach: User, friend: User, signed_in: Callable
+) -> None:
+    assert 'id="deputy"' in signed_in(coach).get("/teams/sleigh-dogs/").content.decode()
+    name_deputy(signed_in(coach), "friend")
+    assert 'id="deputy"' not in signed_in(friend).get("/teams/sleigh-dogs/").content.decode()
+    assert 'id="deputy"' not in Client().get("/teams/sleigh-dogs/").content.decode()
