@@ -17,10 +17,11 @@ from competitions.models import (
     Pool,
     PoolRound,
     Round,
+    Stage,
     StockKind,
     StockMovement,
 )
-from competitions.selectors.entries import PLAYED, entry_lineage, entry_used
+from competitions.selectors.entries import entry_lineage, entry_used
 from league.models import Entry
 
 
@@ -134,15 +135,24 @@ def _lineage_ids(entry: Entry) -> list[int]:
 
 
 def entry_plays_round(*, entry: Entry, round: Round) -> bool:
-    """Whether ``entry`` plays ``round``: every playing team plays the championship; a cup's
-    round, when its team is in the cup (a member of its pool) and still in it.
+    """Whether ``entry`` plays ``round``, as the published results say: every playing team plays
+    the championship; a cup's round, when its team is in the cup (a member of its pool) and
+    still in it.
 
-    Once the round's games are drawn, only their teams play it. Before that, the cup's latest
-    drawn round decides: once played, the teams it sent on (``PoolRound.qualified``: winners,
-    lucky losers and byes, R15, R17, R18) are still in; while it is still to play, its teams
-    are (a team exempt from the KDH's qualifying round, drawn in the round of 64, may send its
-    picks for the round after in advance, R12); a played round that sends nobody on (a WG group
-    round) keeps its teams in. With no round drawn yet, every member of the cup's pool is in.
+    Nothing about a round is public before its publication, so an arbitrated but unpublished
+    cup round counts as still to play, and a draw made from it (the next round's games) is not
+    looked at: until the referee publishes, its losers may still send picks for the next round
+    — kept, and simply not played if they turn out eliminated — and no page, answer or email
+    tells them otherwise.
+
+    Once the round's games are drawn (publicly), only their teams play it. Before that, the
+    cup's latest drawn round decides: once published, the teams it sent on
+    (``PoolRound.qualified``: winners, lucky losers and byes, R15, R17, R18) are still in; while
+    it is still to play, its teams are, and while the KDH's qualifying round is, the teams
+    exempt from it too (R17: they may send their picks for the round of 64 and after in
+    advance, R12); a published round
+    that sends nobody on (a WG group round) keeps its teams in. With no round drawn yet, every
+    member of the cup's pool is in.
     """
     if entry.season_id != round.season_id or not entry.is_playing:
         return False
@@ -153,20 +163,34 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
         return False
     mine = _lineage_ids(entry)
     plays = Q(home_id__in=mine) | Q(away_id__in=mine)
-    drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
-    if drawn.exists():
-        return drawn.filter(plays).exists()
+    # The first arbitrated round not yet published: what was drawn after it is not public.
+    secret = (
+        PoolRound.objects.filter(pool=pool, status=PoolRound.Status.ARBITRATED)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    horizon = round.number if secret is None else min(round.number, secret)
+    if round.number <= horizon:
+        drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
+        if drawn.exists():
+            return drawn.filter(plays).exists()
     latest = (
         PoolRound.objects.filter(pool=pool, round__number__lt=round.number)
-        .filter(Q(fixtures__isnull=False) | Q(status__in=PLAYED))
+        .filter(round__number__lte=horizon)
+        .filter(Q(fixtures__isnull=False) | Q(status=PoolRound.Status.PUBLISHED))
+        .select_related("round")
         .distinct()
         .order_by("-round__number")
         .first()
     )
     if latest is None:
         return True
-    if latest.status not in PLAYED:
-        return latest.fixtures.filter(plays).exists()
+    if latest.status != PoolRound.Status.PUBLISHED:
+        if latest.fixtures.filter(plays).exists():
+            return True
+        # R17: the teams exempt from the KDH's qualifying round are in the round of 64.
+        return latest.round.stage == Stage.QUALIFYING
     if latest.qualified.exists():
         return latest.qualified.filter(pk__in=mine).exists()
     return latest.team_results.filter(entry_id__in=mine).exists()

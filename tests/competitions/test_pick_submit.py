@@ -236,6 +236,10 @@ def test_a_team_the_kdh_did_not_send_on_cannot_send_a_pick_for_its_next_round(
     record_played(entry, kdh_round, pool=kdh_pool, column="B", extra_time="1", shootout="3")
     pool_round = PoolRound.objects.get(pool=kdh_pool, round=kdh_round)
     pool_round.qualified.add(rival)
+    # Arbitrated, not published: nothing is public yet, the team may still send (kept, and
+    # not played if it is out).
+    assert submit(next_round, "A(1)(2)")
+    PoolRound.objects.filter(pk=pool_round.pk).update(status=PoolRound.Status.PUBLISHED)
     assert refused(submit, next_round, "A(1)(2)").code == "not_playing"
     pool_round.qualified.add(entry)  # a lucky loser (R15) goes on
     assert submit(next_round, "A(1)(2)")

@@ -169,12 +169,38 @@ def test_a_team_drawn_in_a_cup_round_still_to_play_may_send_picks_for_the_next(
     assert entry_plays_round(entry=winner, round=round_of_32)
     assert not entry_plays_round(entry=loser, round=round_of_32)
 
+    # Arbitrated, not published: nothing is public yet, both may still send picks (kept, and
+    # simply not played by the team that turns out eliminated).
     PoolRound.objects.filter(pk=to_play.pk).update(
         status=PoolRound.Status.ARBITRATED, arbitrated_at=timezone.now()
     )
     to_play.qualified.add(winner)
+    next_round = competitions.pool_round_create(pool=kdh, round=round_of_32)
+    competitions.fixture_create(pool_round=next_round, home=winner, away=loser)  # drawn from it
+    assert entry_plays_round(entry=dogs, round=round_of_32)
+    assert entry_plays_round(entry=winner, round=round_of_32)
+
+    PoolRound.objects.filter(pk=to_play.pk).update(
+        status=PoolRound.Status.PUBLISHED, published_at=timezone.now()
+    )
     assert not entry_plays_round(entry=dogs, round=round_of_32)
     assert entry_plays_round(entry=winner, round=round_of_32)
+
+
+def test_the_teams_exempt_from_the_kdh_qualifying_round_are_in_the_round_of_64(
+    season: Season, dogs: Entry, enter_team: TeamMaker
+) -> None:
+    kdh = competitions.pool_create(season=season, competition=Competition.KDH)
+    home, away = enter_team("Home", code=2), enter_team("Away", code=3)
+    for entry in (dogs, home, away):
+        PoolMember.objects.create(pool=kdh, entry=entry)
+    qualifying = future_round(season, Competition.KDH, 1, 1, stage=Stage.QUALIFYING)
+    round_of_64 = future_round(season, Competition.KDH, 2, 2, stage=Stage.ROUND_OF_64)
+    drawn = competitions.pool_round_create(pool=kdh, round=qualifying)
+    competitions.fixture_create(pool_round=drawn, home=home, away=away)
+    assert entry_plays_round(entry=dogs, round=round_of_64)  # exempt (R17)
+    assert entry_plays_round(entry=home, round=round_of_64)
+    assert not entry_plays_round(entry=dogs, round=qualifying)
 
 
 def test_a_team_of_another_season_plays_nothing(dogs: Entry, championship_round: Round) -> None:

@@ -1,0 +1,73 @@
+"""Who may pick for a cup round follows published results only: after a KDH round is
+arbitrated and before it is published, its losers still see the next round's form and may send
+a pick through the API (kept, and not played if they are out); the reminder says nothing either.
+Once published, the losers are out everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from competitions import services as competitions
+from competitions.models import Competition, Fixture, Pick, PoolRound, Round
+from competitions.selectors import entry_plays_round
+from league.models import Division, Entry, Season, Team
+from tests.competitions.arbitration_league import League, add_kdh, build_league
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def kdh(season: Season, divisions: dict[str, Division]) -> League:
+    referee = User.objects.create_user("kdh-referee")
+    made = build_league(
+        season=season, divisions=divisions, referee=referee, division_slugs=["elite", "d2a"]
+    )
+    add_kdh(made)
+    made.play("kdh", 1)  # arbitrated; the next round drawn from it, not published
+    Round.objects.filter(season=season, competition=Competition.KDH, number=2).update(
+        deadline=timezone.now() + timedelta(days=3)
+    )
+    return made
+
+
+def loser_of_round_1(made: League) -> Entry:
+    fixture = Fixture.objects.filter(pool_round=made.pool_round("kdh", 1)).first()
+    result = fixture.result
+    return fixture.away if result.winner_id == fixture.home_id else fixture.home
+
+
+@pytest.fixture
+def loser_coach(kdh: League) -> User:
+    user = User.objects.create_user("loser-coach", email="loser@example.org")
+    Team.objects.filter(pk=loser_of_round_1(kdh).team_id).update(coach=user)
+    return user
+
+
+def test_until_publication_the_loser_may_still_pick_for_the_next_round(
+    kdh: League, loser_coach: User, api_as: Callable
+) -> None:
+    loser = loser_of_round_1(kdh)
+    next_round = kdh.round(Competition.KDH, 2)
+    assert kdh.pool_round("kdh", 1).status == PoolRound.Status.ARBITRATED
+    assert entry_plays_round(entry=loser, round=next_round)
+
+    browser = Client(headers={"accept-language": "en"})
+    browser.force_login(loser_coach)
+    assert 'id="round-kdh-2"' in browser.get("/picks/").content.decode()
+    response = api_as(loser_coach).put("/api/picks/kdh/2/", {"pick": "A(1)(2)"}, format="json")
+    assert response.status_code == 200, response.content
+    assert Pick.objects.filter(entry=loser, round=next_round).count() == 1
+
+    competitions.pool_round_publish(pool_round=kdh.pool_round("kdh", 1), by=kdh.referee)
+    assert not entry_plays_round(entry=loser, round=next_round)
+    assert 'id="round-kdh-2"' not in browser.get("/picks/").content.decode()
+    refused = api_as(loser_coach).put("/api/picks/kdh/2/", {"pick": "B(1)(2)"}, format="json")
+    assert refused.status_code == 403
+    # The pick sent before publication is kept, not played (the referee's desk shows no game).
+    assert Pick.objects.filter(entry=loser, round=next_round).count() == 1
