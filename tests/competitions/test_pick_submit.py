@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.utils import timezone
 
 from competitions import services as competitions
 from competitions.models import (
@@ -239,7 +240,9 @@ def test_a_team_the_kdh_did_not_send_on_cannot_send_a_pick_for_its_next_round(
     # Arbitrated, not published: nothing is public yet, the team may still send (kept, and
     # not played if it is out).
     assert submit(next_round, "A(1)(2)")
-    PoolRound.objects.filter(pk=pool_round.pk).update(status=PoolRound.Status.PUBLISHED)
+    PoolRound.objects.filter(pk=pool_round.pk).update(
+        status=PoolRound.Status.PUBLISHED, published_at=timezone.now()
+    )
     assert refused(submit, next_round, "A(1)(2)").code == "not_playing"
     pool_round.qualified.add(entry)  # a lucky loser (R15) goes on
     assert submit(next_round, "A(1)(2)")
