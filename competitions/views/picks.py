@@ -7,10 +7,11 @@ reads published rounds only).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
@@ -33,8 +34,10 @@ from competitions.selectors import (
     team_rounds_open,
 )
 from competitions.selectors.season_desk import FINISHED, season_desk
+from competitions.selectors.spoken import SpokenFor, entry_spoken_for
 from competitions.services import DeadlinePassed, PickRejected
 from competitions.services.season_plan import season_plan_team
+from engine import Pick as EnginePick
 from league.models import Entry, Team
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current, user_team
@@ -51,10 +54,26 @@ class RoundCard:
     choices: EntryChoices
     history: list[Pick]
     anchor: str
+    spoken: SpokenFor = field(default_factory=SpokenFor)
+    """What the team's picks for earlier unplayed rounds already use (R11)."""
 
     @property
     def round(self) -> Round:
         return self.open_round.round
+
+    def column_tiles(self) -> list[tuple[str, str, int | None]]:
+        """Each column offered: value, label, and the earlier round whose pick uses it."""
+        return [
+            (value, label, self.spoken.columns.get(value))
+            for value, label in self.form.fields["column"].choices
+        ]
+
+    def extra_time_tiles(self) -> list[tuple[str, int, int]]:
+        """Each extra-time value left: value, uses left, and uses earlier picks speak for."""
+        return [
+            (value, left, self.spoken.extra_time[value])
+            for value, left in self.choices.extra_time.items()
+        ]
 
     @property
     def current(self) -> Pick | None:
@@ -118,6 +137,7 @@ def _picks_page(
                     choices=choices,
                     history=history,
                     anchor=_anchor(round),
+                    spoken=entry_spoken_for(entry=open_round.entry, round=round),
                 )
             )
         cards_by_week.append((week, cards))
@@ -191,8 +211,26 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
             form.add_error(None, error)
         else:
             request.session[SENT_PICK_SESSION_KEY] = pick.pk
+            _warn_repeats(request, entry=entry, round=round, choices=choices, pick=pick)
             return redirect(reverse("picks") + "#receipt")
     return _picks_page(request, team, bound=form, bound_round=round, status=400)
+
+
+def _warn_repeats(
+    request: HttpRequest, *, entry: Entry, round: Round, choices: EntryChoices, pick: Pick
+) -> None:
+    """R11: an advance pick that repeats what an earlier pick uses is kept, but warned of."""
+    spoken = entry_spoken_for(entry=entry, round=round)
+    repeated = spoken.repeats(EnginePick.parse(pick.normalized), choices.extra_time)
+    if repeated:
+        messages.warning(
+            request,
+            _(
+                "Your picks for earlier rounds already use %(what)s: if they are played first, "
+                "this pick's will be redrawn among what is left (R11)."
+            )
+            % {"what": ", ".join(repeated)},
+        )
 
 
 @dataclass

@@ -460,3 +460,44 @@ def test_a_coach_can_only_send_for_their_own_team(
     client.force_login(other_coach)
     send(client, league.this_week, notation="C(1)")
     assert Pick.objects.get().entry == league.other_entry
+
+
+# --- Spoken for: what earlier, unplayed picks already use (R11) ---------------------------------
+
+
+def spoken_columns(html: str, anchor: str) -> list[str]:
+    card = html.split(f'id="round-{anchor}"', 1)[1].split("</article>", 1)[0]
+    return re.findall(
+        rf'<label class="tile tile-spoken"[^>]*><input type="radio" name="{anchor}-column" '
+        r'value="([A-Z])"',
+        card,
+    )
+
+
+def test_a_column_an_earlier_unplayed_pick_uses_is_marked_on_the_next_week_s_form(
+    coach_client: Client, league: OpenLeague
+) -> None:
+    assert spoken_columns(coach_client.get(PICKS).content.decode(), "championship-4") == []
+    send(coach_client, league.this_week, column="C", extra_time="1")
+    html = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
+    assert spoken_columns(html, "championship-4") == ["C"]
+    assert spoken_columns(html, "championship-3") == []  # its own round: nothing earlier
+    card = html.split('id="round-championship-4"', 1)[1].split("</article>", 1)[0]
+    assert "Already in your pick for round 3" in card
+    assert "1 use already in your picks for earlier rounds" in card
+    assert "C" in tiles(html, "championship-4", "column")  # still offered: the coach decides
+
+
+def test_an_advance_pick_repeating_an_earlier_one_is_kept_and_warned_of(
+    coach_client: Client, league: OpenLeague
+) -> None:
+    send(coach_client, league.this_week, column="C", extra_time="1")
+    response = send(coach_client, league.next_week, column="C", extra_time="0")
+    assert response.status_code == 302
+    assert Pick.objects.filter(round=league.next_week, normalized="C(0)").exists()
+    page = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
+    assert "Your picks for earlier rounds already use C" in page
+    # A pick that repeats nothing gets no warning.
+    send(coach_client, league.next_week, column="E", extra_time="0")
+    page = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
+    assert "Your picks for earlier rounds already use" not in page

@@ -1,0 +1,91 @@
+"""What a team's current picks for earlier rounds not yet arbitrated already use — "spoken for"
+on the pick form: a column or value that an earlier pick uses will be gone by the time a later
+round is played, and an advance pick repeating it would be redrawn (R11).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef, Q
+
+from competitions.models import Competition, Pick, PoolRound, Round
+from competitions.selectors.entries import PLAYED
+from engine import NotationError
+from engine import Pick as EnginePick
+from league.models import Entry
+
+
+@dataclass(frozen=True)
+class SpokenFor:
+    """The uses of the team's current picks for earlier, unplayed rounds of one competition."""
+
+    columns: dict[str, int] = field(default_factory=dict)
+    """Column → the round number whose pick uses it."""
+    extra_time: Counter[str] = field(default_factory=Counter)
+    shootout: Counter[str] = field(default_factory=Counter)
+    extra_goals: int = 0
+    """Extra goals asked by the picks of earlier weeks' unplayed rounds (any competition)."""
+    great_saves: int = 0
+
+    def repeats(self, pick: EnginePick, left: dict[str, int]) -> list[str]:
+        """What ``pick`` repeats of these: its column, or an extra-time value with no use left
+        once the earlier picks are played (``left``: the uses left now, R7)."""
+        found = []
+        if pick.column in self.columns:
+            found.append(pick.column)
+        if left.get(pick.extra_time, 0) - self.extra_time[pick.extra_time] <= 0:
+            found.append(f"({pick.extra_time})")
+        return found
+
+
+def _unplayed_earlier(entry: Entry, round: Round) -> list[Round]:
+    played = PoolRound.objects.filter(round_id=OuterRef("pk"), status__in=PLAYED).filter(
+        Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
+        | Q(pool__members__entry_id=entry.pk)
+    )
+    return list(
+        Round.objects.filter(season_id=round.season_id, deadline__lt=round.deadline).exclude(
+            Exists(played)
+        )
+    )
+
+
+def entry_spoken_for(*, entry: Entry, round: Round) -> SpokenFor:
+    """What ``entry``'s current picks (R12: the last received) for the rounds of earlier weeks
+    that are not arbitrated yet already use: columns and values of the same competition, and
+    extra goals and great saves of any competition."""
+    earlier = {r.pk: r for r in _unplayed_earlier(entry, round)}
+    current: dict[int, str] = {}
+    for round_id, normalized in (
+        Pick.objects.filter(entry=entry, round_id__in=earlier)
+        .order_by("round_id", "received_at", "id")
+        .values_list("round_id", "normalized")
+    ):
+        current[round_id] = normalized  # the last one wins (R12)
+    columns: dict[str, int] = {}
+    extra_time: Counter[str] = Counter()
+    shootout: Counter[str] = Counter()
+    goals = saves = 0
+    for round_id, normalized in sorted(current.items(), key=lambda item: earlier[item[0]].number):
+        try:
+            pick = EnginePick.parse(normalized)
+        except NotationError:
+            continue  # stored picks were checked when sent; nothing to count otherwise
+        goals += pick.extra_goals
+        saves += pick.great_saves
+        other = earlier[round_id]
+        if other.competition != round.competition:
+            continue
+        columns.setdefault(pick.column, other.number)
+        extra_time[pick.extra_time] += 1
+        if pick.shootout is not None:
+            shootout[pick.shootout] += 1
+    return SpokenFor(
+        columns=columns,
+        extra_time=extra_time,
+        shootout=shootout,
+        extra_goals=goals,
+        great_saves=saves,
+    )
