@@ -176,3 +176,34 @@ def test_the_pick_page_and_infos_look_right_on_a_phone_and_a_desktop(
     desktop.goto(f"{live_server.url}/infos/championship/elite/")
     expect(desktop.locator("table.infos tbody tr")).to_have_count(2)
     screenshot(desktop, "infos-desktop")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_next_week_s_form_marks_what_this_week_s_pick_already_uses(
+    browser: Launch, live_server: LiveServer, league: OpenLeague, phone: bool
+) -> None:
+    page = browser(locale="en-GB", phone=phone)
+    sign_in(page, live_server, "en")
+    card = this_week_card(page)
+    card.locator("label.tile", has_text=re.compile(r"^C$")).click()
+    card.locator(".tiles-values label.tile", has_text=re.compile(r"^1")).click()
+    card.get_by_role("button", name=TEXT["en"]["send"]).click()
+    expect(page.locator("#receipt")).to_contain_text(TEXT["en"]["received"])
+
+    later = page.locator("#round-championship-4")
+    later.locator("summary").first.click()  # the advance form opens
+    spoken = later.locator("label.tile-spoken", has=page.locator("input[value=C]"))
+    expect(spoken).to_be_visible()
+    expect(spoken).to_have_attribute("title", "Already in your pick for round 3")
+    expect(later.locator("[data-spoken]")).to_be_visible()
+    # The page still fits the screen: no element wider than the viewport.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"]
+    screenshot(page, f"picks-spoken-{'phone' if phone else 'desktop'}", full_page=True)
+
+    # Sent anyway, the advance pick is kept and the coach is warned (R11).
+    later.locator("label.tile", has=page.locator("input[value=C]")).click()
+    later.locator(".tiles-values label.tile", has_text=re.compile(r"^0")).click()
+    later.get_by_role("button", name=TEXT["en"]["send"]).click()
+    expect(page.get_by_text("Your picks for earlier rounds already use C")).to_be_visible()
+    assert Pick.objects.filter(round=league.next_week, normalized="C(0)").exists()
