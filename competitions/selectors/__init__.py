@@ -11,6 +11,7 @@ from competitions.selectors.entries import (
 from competitions.selectors.picks import (
     EntryChoices,
     entry_choices,
+    entry_opponent,
     entry_plays_round,
     entry_pool,
     entry_stocks,
@@ -88,6 +89,7 @@ __all__ = [
     "arbitration_refusal",
     "entries_used",
     "entry_choices",
+    "entry_opponent",
     "entry_holder",
     "entry_lineage",
     "entry_plays_round",

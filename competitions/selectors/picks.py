@@ -134,6 +134,38 @@ def _lineage_ids(entry: Entry) -> list[int]:
     return [e.pk for e in entry_lineage(entry=entry)]
 
 
+def _first_unpublished_result(pool: Pool) -> int | None:
+    """The number of the pool's first arbitrated round not yet published: what was drawn after
+    it (the next cup round's games) is not public."""
+    return (
+        PoolRound.objects.filter(pool=pool, status=PoolRound.Status.ARBITRATED)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+
+
+def entry_opponent(*, entry: Entry, round: Round) -> Entry | None:
+    """``entry``'s opponent in ``round`` once its game is drawn — and public: a cup game drawn
+    from an arbitrated, unpublished round is not (see :func:`entry_plays_round`)."""
+    pool = entry_pool(entry=entry, competition=round.competition)
+    if pool is None:
+        return None
+    secret = _first_unpublished_result(pool)
+    if secret is not None and round.number > secret:
+        return None
+    mine = _lineage_ids(entry)
+    fixture = (
+        Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
+        .filter(Q(home_id__in=mine) | Q(away_id__in=mine))
+        .select_related("home__team", "away__team")
+        .first()
+    )
+    if fixture is None:
+        return None
+    return fixture.away if fixture.home_id in mine else fixture.home
+
+
 def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     """Whether ``entry`` plays ``round``, as the published results say: every playing team plays
     the championship; a cup's round, when its team is in the cup (a member of its pool) and
@@ -163,13 +195,7 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
         return False
     mine = _lineage_ids(entry)
     plays = Q(home_id__in=mine) | Q(away_id__in=mine)
-    # The first arbitrated round not yet published: what was drawn after it is not public.
-    secret = (
-        PoolRound.objects.filter(pool=pool, status=PoolRound.Status.ARBITRATED)
-        .order_by("round__number")
-        .values_list("round__number", flat=True)
-        .first()
-    )
+    secret = _first_unpublished_result(pool)
     horizon = round.number if secret is None else min(round.number, secret)
     if round.number <= horizon:
         drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)

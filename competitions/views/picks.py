@@ -29,6 +29,8 @@ from competitions.selectors import (
     EntryChoices,
     OpenRound,
     entry_choices,
+    entry_opponent,
+    entry_pool,
     pick_history,
     pool_infos,
     team_rounds_open,
@@ -56,6 +58,10 @@ class RoundCard:
     anchor: str
     spoken: SpokenFor = field(default_factory=SpokenFor)
     """What the team's picks for earlier unplayed rounds already use (R11)."""
+    opponent: Entry | None = None
+    """The team's opponent in this round, once the game is drawn and public."""
+    pool: Pool | None = None
+    """The pool the team plays this round in (its « infos équipes »)."""
 
     @property
     def round(self) -> Round:
@@ -138,6 +144,8 @@ def _picks_page(
                     history=history,
                     anchor=_anchor(round),
                     spoken=entry_spoken_for(entry=open_round.entry, round=round),
+                    opponent=entry_opponent(entry=open_round.entry, round=round),
+                    pool=entry_pool(entry=open_round.entry, competition=round.competition),
                 )
             )
         cards_by_week.append((week, cards))

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
 
@@ -71,3 +72,29 @@ def test_until_publication_the_loser_may_still_pick_for_the_next_round(
     assert refused.status_code == 403
     # The pick sent before publication is kept, not played (the referee's desk shows no game).
     assert Pick.objects.filter(entry=loser, round=next_round).count() == 1
+
+
+def test_the_next_round_s_opponent_shows_on_the_pick_page_only_once_published(
+    kdh: League,
+) -> None:
+    fixture = Fixture.objects.filter(pool_round=kdh.pool_round("kdh", 1)).first()
+    winner = fixture.home if fixture.result.winner_id == fixture.home_id else fixture.away
+    user = User.objects.create_user("winner-coach", email="winner@example.org")
+    Team.objects.filter(pk=winner.team_id).update(coach=user)
+    [next_game] = Fixture.objects.filter(
+        Q(home=winner) | Q(away=winner), pool_round=kdh.pool_round("kdh", 2)
+    )
+    opponent = next_game.away if next_game.home_id == winner.pk else next_game.home
+    browser = Client(headers={"accept-language": "en"})
+    browser.force_login(user)
+
+    def kdh_card() -> str:
+        html = browser.get("/picks/").content.decode()
+        return html.split('id="round-kdh-2"', 1)[1].split("</article>", 1)[0]
+
+    assert "data-opponent" not in kdh_card()  # drawn from an unpublished round: secret
+    competitions.pool_round_publish(pool_round=kdh.pool_round("kdh", 1), by=kdh.referee)
+    card = kdh_card()
+    assert "data-opponent" in card
+    assert f'href="/teams/{opponent.team.slug}/"' in card
+    assert f'href="/infos/kdh/kdh/#team-{opponent.team.slug}"' in card

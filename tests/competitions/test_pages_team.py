@@ -156,3 +156,19 @@ def test_the_next_onr_costs_what_r14_says(
         expected
     )
     assert cost.number == count + 1
+
+
+def test_team_names_link_to_their_page_in_standings_results_and_infos(
+    desk: Desk, browser: Callable
+) -> None:
+    pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    services.pool_round_publish(pool_round=pool_round, by=desk.referee)
+    visitor = browser(None)
+    for url in (
+        "/standings/elite/",
+        "/results/championship/elite/1/",
+        "/infos/championship/elite/",
+    ):
+        html = visitor.get(url).content.decode()
+        assert 'href="/teams/elite-01/"' in html, url
+        assert 'href="/teams/elite-12/"' in html, url
