@@ -27,6 +27,7 @@ urlpatterns = [
     path("seasons/<int:number>/", seasons.season, name="season"),
     path("seasons/teams/<slug:slug>/", seasons.season_team, name="season_team"),
     path("teams/<slug:slug>/", teams.team, name="team"),
+    path("wg/race/", teams.wg_race, name="wg_race"),
     path("picks/", picks.picks, name="picks"),
     path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
     path("infos/", picks.infos_index, name="infos_index"),

@@ -1,5 +1,6 @@
 """A team's page (``/teams/<slug>/``), for everyone: its season from the published results and
-its history across seasons; its coach also reads the team's ledger there.
+its history across seasons; its coach also reads the team's ledger there. And the WG race
+(``/wg/race/``): the twelve teams next season's WG would have if the season ended now.
 
 Views stay thin: they read through :mod:`competitions.selectors.teams` and render.
 """
@@ -12,6 +13,8 @@ from django.utils.translation import gettext as _
 
 from competitions.selectors.seasons import team_honours
 from competitions.selectors.teams import coach_ledger, team_entry, team_season
+from competitions.selectors.wg_race import wg_race as wg_race_of
+from league.season_lookup import season_asked, season_query
 from league.selectors import team_find
 
 
@@ -31,3 +34,17 @@ def team(request: HttpRequest, slug: str) -> HttpResponse:
         "is_coach": is_coach,
     }
     return render(request, "teams/team.html", context)
+
+
+def wg_race(request: HttpRequest) -> HttpResponse:
+    """Who would play next season's WG if the season ended now (R18), published results only."""
+    season = season_asked(request)
+    return render(
+        request,
+        "teams/wg_race.html",
+        {
+            "season": season,
+            "season_query": season_query(season),
+            "race": wg_race_of(season=season),
+        },
+    )
