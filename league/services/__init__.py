@@ -2,6 +2,8 @@
 
 from league.services.accounts import (
     api_token_obtain,
+    password_reset_request,
+    profile_language_set,
 )
 from league.services.audit import (
     audit_record,
@@ -15,13 +17,25 @@ from league.services.seasons import (
 from league.services.teams import (
     team_create,
 )
+from league.services.waiting_list import (
+    WaitingRegistration,
+    waiting_list_confirm,
+    waiting_list_leave,
+    waiting_list_register,
+)
 
 __all__ = [
     "STANDARD_DIVISIONS",
+    "WaitingRegistration",
     "api_token_obtain",
     "audit_record",
     "divisions_create_standard",
+    "password_reset_request",
+    "profile_language_set",
     "season_create",
     "season_make_current",
     "team_create",
+    "waiting_list_confirm",
+    "waiting_list_leave",
+    "waiting_list_register",
 ]
