@@ -355,5 +355,9 @@ LOGGING = {
         ).upper(),
     },
     # Django's own loggers print to the console already: no second copy through the root.
-    "loggers": {"django": {"level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"level": "INFO", "propagate": False},
+        # django-axes: each failure and pause is a warning; its routine steps are not worth a line.
+        "axes": {"level": "WARNING"},
+    },
 }
