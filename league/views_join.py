@@ -3,7 +3,8 @@ the emailed link, sees the team's place and may leave the list.
 
 The confirmation and place links are signed tokens (``league.links``): whoever holds the link
 holds the entry, as for the reminders' one-click link, so its pages are never cached and never
-pass the link on (``Referrer-Policy: no-referrer``).
+pass the link on to another site (``Referrer-Policy: same-origin``; not ``no-referrer``, with
+which browsers send ``Origin: null`` on the page's own form and the CSRF check refuses it).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ SENT_TO = "join_sent_to"
 
 
 def _private(response: HttpResponse) -> HttpResponse:
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["Cache-Control"] = "no-store"
     return response
 

@@ -78,7 +78,7 @@ def test_a_visitor_joins_with_a_confirmed_email_and_sees_their_place(
 
     place = client.get(confirm_link(), follow=True)
     assert place.status_code == 200
-    assert place["Cache-Control"] == "no-store" and place["Referrer-Policy"] == "no-referrer"
+    assert place["Cache-Control"] == "no-store" and place["Referrer-Policy"] == "same-origin"
     assert "Your email address is confirmed" in place.text
     assert "3 of 3" in place.text
     entry.refresh_from_db()
