@@ -4,11 +4,15 @@ AXES_COOLOFF_TIME (15 minutes), with a clear, localized message."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from django.test import Client
 from pytest_django.fixtures import Settings
+
+from tests.matrixhockey.conftest import run_python, settings_in
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +108,20 @@ def test_the_admin_s_sign_in_is_paused_too(admin_user: User) -> None:
         client.post("/admin/login/", {"username": "admin", "password": "guess"})
     page = client.post("/admin/login/", {"username": "admin", "password": "admin-password"})
     assert page.status_code == 429
+
+
+def test_the_limits_are_read_from_the_environment() -> None:
+    names = ("AXES_FAILURE_LIMIT", "AXES_COOLOFF_TIME", "AXES_LOCKOUT_PARAMETERS")
+    defaults = settings_in({}, *names)
+    assert defaults["AXES_FAILURE_LIMIT"] == 5
+    assert defaults["AXES_COOLOFF_TIME"] == str(timedelta(minutes=15))
+    assert defaults["AXES_LOCKOUT_PARAMETERS"] == ["username", "ip_address"]
+    loaded = settings_in({"SIGN_IN_FAILURE_LIMIT": "8", "SIGN_IN_COOLOFF_MINUTES": "30"}, *names)
+    assert loaded["AXES_FAILURE_LIMIT"] == 8
+    assert loaded["AXES_COOLOFF_TIME"] == str(timedelta(minutes=30))
+
+
+def test_a_bad_limit_stops_the_start() -> None:
+    done = run_python("import django; django.setup()", {"SIGN_IN_FAILURE_LIMIT": "five"})
+    assert done.returncode != 0
+    assert "SIGN_IN_FAILURE_LIMIT='five' is not valid" in done.stderr
