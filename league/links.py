@@ -118,10 +118,18 @@ def waiting_confirm_link(entry: WaitingListEntry) -> str:
     return site_url(reverse("join_confirm", args=[token]))
 
 
+def _waiting_place_token(entry: WaitingListEntry) -> str:
+    return signing.Signer(salt=WAITING_PLACE_SALT).sign_object(_waiting_data(entry))
+
+
 def waiting_place_path(entry: WaitingListEntry) -> str:
-    """The path of ``entry``'s own page (its place, leaving the list); it does not expire."""
-    token = signing.Signer(salt=WAITING_PLACE_SALT).sign_object(_waiting_data(entry))
-    return reverse("join_place", args=[token])
+    """The path of ``entry``'s own page (its place); it does not expire."""
+    return reverse("join_place", args=[_waiting_place_token(entry)])
+
+
+def waiting_leave_path(entry: WaitingListEntry) -> str:
+    """The path where ``entry`` leaves the list (asked, then done on POST)."""
+    return reverse("join_leave", args=[_waiting_place_token(entry)])
 
 
 def _waiting_entry(data: object) -> WaitingListEntry:

@@ -22,6 +22,7 @@ from league.links import (
     LinkExpired,
     LinkInvalid,
     waiting_confirm_check,
+    waiting_leave_path,
     waiting_place_check,
     waiting_place_path,
 )
@@ -103,7 +104,9 @@ def _link_broken(request: HttpRequest, *, expired: bool) -> HttpResponse:
 
 def join_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The emailed link: the address is confirmed, the team joins the list (at its end), and
-    the person goes to its place's page. A second click says it was done already."""
+    the person goes to its place's page. A second click says it was done already. Opening the
+    link is enough (a GET): a mail scanner that opens it first still proves the address gets
+    the league's mail, and the confirmation is idempotent."""
     try:
         entry = waiting_confirm_check(token)
     except LinkExpired:
@@ -126,7 +129,7 @@ def join_place(request: HttpRequest, token: str) -> HttpResponse:
         "position": waiting_list_position(entry=entry),
         "just_confirmed": just is True,
         "confirmed_before": just is False,
-        "leave_path": waiting_place_path(entry) + "leave/",
+        "leave_path": waiting_leave_path(entry),
         "Status": WaitingListEntry.Status,
     }
     return _private(render(request, "league/join_place.html", context))
