@@ -60,9 +60,10 @@ class TeamAdmin(admin.ModelAdmin):
 
 @admin.register(WaitingListEntry)
 class WaitingListEntryAdmin(admin.ModelAdmin):
-    list_display = ["name", "email", "registered_at", "status", "team"]
-    list_filter = ["status"]
-    search_fields = ["name", "email", "user__username"]
+    list_display = ["name", "contact_name", "email", "language", "registered_at", "status", "team"]
+    list_filter = ["status", "language"]
+    search_fields = ["name", "contact_name", "email", "user__username"]
+    readonly_fields = ["confirmed_at"]
     date_hierarchy = "registered_at"
     autocomplete_fields = ["user", "team"]
 

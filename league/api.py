@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from league import selectors, services
 from league.models import Season
 from league.serializers import ErrorSerializer, TokenRequestSerializer, TokenSerializer
+from matrixhockey.api import AnonThrottle, TokenThrottle
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -29,10 +30,13 @@ def _current_season() -> Season:
 
 
 class TokenView(APIView):
-    """Trade a user name and password for an API token."""
+    """Trade a user name and password for an API token. Throttled by client address (the
+    anonymous rate and ``API_THROTTLE_TOKEN``), and paused like the sign-in page by django-axes
+    after too many failures for a user name or from an address (429, ``Retry-After``)."""
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle, TokenThrottle]
 
     @extend_schema(
         request=TokenRequestSerializer,

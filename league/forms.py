@@ -1,4 +1,4 @@
-"""The registry's forms: a person's own settings."""
+"""The registry's forms: a person's own settings, a forgotten password, joining the league."""
 
 from __future__ import annotations
 
@@ -20,3 +20,51 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["language"]
+
+
+class PasswordResetRequestForm(forms.Form):
+    """A forgotten password: the address the link is sent to."""
+
+    email = forms.EmailField(
+        label=_("Email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+
+class JoinForm(forms.Form):
+    """« Join the league »: a team on the waiting list."""
+
+    contact_name = forms.CharField(
+        label=_("Your name"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    email = forms.EmailField(
+        label=_("Your email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text=_("We send a link to it: your place counts once you open it."),
+    )
+    team_name = forms.CharField(
+        label=_("The name you wish for your team"),
+        max_length=80,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of your emails and pages"),
+        choices=Language.choices,
+        widget=forms.RadioSelect,
+    )
+
+    def clean_contact_name(self) -> str:
+        return self._text("contact_name")
+
+    def clean_team_name(self) -> str:
+        return self._text("team_name")
+
+    def _text(self, field: str) -> str:
+        value = " ".join(self.cleaned_data[field].split())
+        if not value or any(not ch.isprintable() for ch in value):
+            raise forms.ValidationError(_("Write it with letters, digits and spaces."))
+        return value

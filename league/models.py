@@ -353,19 +353,37 @@ class Entry(models.Model):
         return self.replaced_at is None
 
 
+class Language(models.TextChoices):
+    """The languages the league speaks to its people in (French is the league's own)."""
+
+    FRENCH = "fr", "Français"
+    ENGLISH = "en", "English"
+
+
 class WaitingStatus(models.TextChoices):
+    PENDING = "pending", _("email not confirmed")
+    """Registered on « Join the league », its email not confirmed yet: not on the list."""
     WAITING = "waiting", _("waiting")
     PLACED = "placed", _("placed")
     WITHDRAWN = "withdrawn", _("withdrawn")
 
 
 class WaitingListEntry(models.Model):
-    """A team waiting for a place (R14: it replaces a D3 team at its third ONR)."""
+    """A team waiting for a place (R14: it replaces a D3 team at its third ONR).
+
+    Registered by a visitor on « Join the league », it is ``pending`` until its email is
+    confirmed, and only then on the list: ``registered_at`` is when it joined the list, which
+    fixes its place. Entered by staff in the admin, it is on the list at once."""
 
     Status = WaitingStatus
 
     name = models.CharField(_("team name"), max_length=80)
+    contact_name = models.CharField(_("contact name"), max_length=150, blank=True)
     email = models.EmailField(_("contact email"))
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.FRENCH
+    )
+    confirmed_at = models.DateTimeField(_("email confirmed at"), null=True, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user"),
@@ -395,6 +413,7 @@ class WaitingListEntry(models.Model):
         ordering = ["registered_at", "id"]
         constraints = [
             choices_constraint("status", WaitingStatus, "waiting_list_status_valid"),
+            choices_constraint("language", Language, "waiting_list_language_valid"),
             models.CheckConstraint(
                 condition=Q(status="placed", team__isnull=False)
                 | (~Q(status="placed") & Q(team__isnull=True)),
@@ -427,13 +446,6 @@ class AuditLog(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"
-
-
-class Language(models.TextChoices):
-    """The languages the league speaks to its people in (French is the league's own)."""
-
-    FRENCH = "fr", "Français"
-    ENGLISH = "en", "English"
 
 
 class Profile(models.Model):

@@ -1,5 +1,5 @@
 """The registry's reads: the current season or the one a reader asks for, every season, its
-divisions, a person's team."""
+divisions, a person's team, where a person lands after signing in, the waiting list."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q
 
-from league.models import Division, Entry, Language, Profile, Season, Team
+from league.models import Division, Entry, Language, Profile, Season, Team, WaitingListEntry
 
 
 @dataclass(frozen=True)
@@ -87,3 +87,39 @@ def user_language(user: AbstractBaseUser) -> str:
     """The language ``user`` chose in « My account » (French, the league's, by default)."""
     profile = Profile.objects.filter(user=user).first()
     return profile.language if profile else Language.FRENCH
+
+
+@dataclass(frozen=True)
+class WaitingPlace:
+    """Where a waiting-list entry stands: its ``place`` (1 is the next team to get a place) out
+    of ``size`` teams waiting; ``place`` is ``None`` when the entry is not on the list (not
+    confirmed, placed or withdrawn)."""
+
+    entry: WaitingListEntry
+    place: int | None
+    size: int
+
+
+def waiting_list_position(*, entry: WaitingListEntry) -> WaitingPlace:
+    """``entry``'s place on the waiting list, in the list's order (registration, then id)."""
+    waiting = WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
+    size = waiting.count()
+    if entry.status != WaitingListEntry.Status.WAITING:
+        return WaitingPlace(entry=entry, place=None, size=size)
+    ahead = waiting.filter(
+        Q(registered_at__lt=entry.registered_at)
+        | Q(registered_at=entry.registered_at, id__lt=entry.pk)
+    ).count()
+    return WaitingPlace(entry=entry, place=ahead + 1, size=size)
+
+
+def user_waiting_entries(*, user: AbstractBaseUser) -> list[WaitingListEntry]:
+    """The waiting-list entries ``user`` registered that are still open (to confirm, waiting)."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        WaitingListEntry.objects.filter(
+            user_id=user.pk,
+            status__in=[WaitingListEntry.Status.PENDING, WaitingListEntry.Status.WAITING],
+        ).order_by("registered_at", "id")
+    )

@@ -11,3 +11,12 @@ from django.dispatch import Signal
 coach_invited = Signal()
 """Sent (``user=``) for a coach whose account was created without a usable password (a first
 season's import, a waiting-list team taking its place): the invitation to set one."""
+
+password_reset_requested = Signal()
+"""Sent (``user=``) when someone asks, with ``user``'s email address, for a link to choose a new
+password: the email with the link, in ``user``'s language."""
+
+waiting_list_registered = Signal()
+"""Sent (``entry=``, ``known=``) when a visitor registers on the waiting list: the email with the
+link that confirms the address (``known=False``), or, when the address is already on the list,
+the link to its place (``known=True``)."""

@@ -1,12 +1,13 @@
-"""The registry's pages: the divisions, signing in (with the one-click pick link), setting a
-first password from an invitation, and « My account »."""
+"""The registry's pages: the divisions, signing in (with the one-click pick link), a password
+(an invitation's first one, a forgotten one, a change), « My account », the language switch and
+« Join the league »."""
 
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
-from league import views, views_team
+from league import views, views_accounts, views_join, views_team
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,22 +15,40 @@ urlpatterns = [
     path("accounts/login/", views.SignInView.as_view(), name="sign_in"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="sign_out"),
     path("accounts/", views.account, name="account"),
-    # A new coach's invitation links here to set a first password (Django's reset token).
+    path(
+        "accounts/password/",
+        views_accounts.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    # « Forgot your password? »; an invitation's link and the reset email's link both land on
+    # password_reset_confirm (Django's reset token).
+    path(
+        "accounts/password_reset/",
+        views_accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        views_accounts.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name="league/password_reset_confirm.html",
-            success_url=reverse_lazy("password_reset_complete"),
-        ),
+        views_accounts.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(
         "accounts/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(
-            template_name="league/password_reset_complete.html"
-        ),
+        views_accounts.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    # The header's switch: Django's set_language, saved in the profile too (before i18n/).
+    path("i18n/setlang/", views_accounts.language_set, name="set_language"),
+    path("join/", views_join.join, name="join"),
+    path("join/sent/", views_join.join_sent, name="join_sent"),
+    path("join/confirm/<str:token>/", views_join.join_confirm, name="join_confirm"),
+    path("join/place/<str:token>/", views_join.join_place, name="join_place"),
+    path("join/place/<str:token>/leave/", views_join.join_leave, name="join_leave"),
     path("picks/link/<str:token>/", views.pick_link_signin, name="pick_link"),
     path("teams/<slug:slug>/deputy/", views_team.deputy_set, name="team_deputy_set"),
     path("teams/<slug:slug>/deputy/remove/", views_team.deputy_remove, name="team_deputy_remove"),

@@ -13,15 +13,15 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from league.forms import ProfileForm
-from league.links import LinkExpired, LinkInvalid, pick_link_check
+from league.links import LinkExpired, LinkInvalid, pick_link_check, waiting_place_path
 from league.models import Profile, Team
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
-from league.selectors import season_current, season_divisions
+from league.selectors import season_current, season_divisions, user_waiting_entries
+from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
 
 
@@ -66,18 +66,16 @@ def _speak(response: HttpResponse, user: AbstractBaseUser) -> HttpResponse:
     return response
 
 
-def _is_coach(user: AbstractBaseUser) -> bool:
-    return user.is_authenticated and Team.objects.filter(coach=user).exists()
-
-
 class SignInView(LoginView):
-    """Django's sign-in, styled; a coach lands on their picks, in their own language."""
+    """Django's sign-in, styled, paused by django-axes after too many failures
+    (``league.views_accounts.sign_in_paused``). Without a safe ``?next=``, each person lands
+    where their work is (``landing_url``), in their own language."""
 
     template_name = "league/sign_in.html"
     redirect_authenticated_user = True
 
     def get_default_redirect_url(self) -> str:
-        return reverse("picks") if _is_coach(self.request.user) else reverse("home")
+        return landing_url(self.request.user)
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         return _speak(super().form_valid(form), form.get_user())
@@ -94,7 +92,10 @@ def account(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Saved. Your emails and pages are in this language now."))
         return _speak(redirect("account"), request.user)
     team = Team.objects.filter(coach=request.user).first()
-    return render(request, "league/account.html", {"form": form, "team": team})
+    entries = user_waiting_entries(user=request.user)
+    waiting = [(entry, waiting_place_path(entry)) for entry in entries]
+    context = {"form": form, "team": team, "waiting": waiting}
+    return render(request, "league/account.html", context)
 
 
 def pick_link_signin(request: HttpRequest, token: str) -> HttpResponse:

@@ -19,18 +19,16 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.auth.tokens import default_token_generator
 from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from competitions.models import LatePick, Pick, PoolRound
 from competitions.selectors import pool_round_results
+from league.links import password_link
 from league.models import AuditLog, Entry, Language
 from league.selectors import season_current, user_language
 from league.services import audit_record
@@ -326,13 +324,6 @@ def email_invitation(*, user: AbstractBaseUser) -> OutboundEmail | None:
         .order_by("-season__number")
         .first()
     )
-    link = reverse(
-        "password_reset_confirm",
-        kwargs={
-            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
-            "token": default_token_generator.make_token(user),
-        },
-    )
     return email_send(
         template="invitation",
         to=user.email,
@@ -341,7 +332,7 @@ def email_invitation(*, user: AbstractBaseUser) -> OutboundEmail | None:
             "user": user,
             "entry": entry,
             "team": entry.team if entry else None,
-            "set_password_url": site_url(link),
+            "set_password_url": password_link(user),
             "valid_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
             "sign_in_url": site_url(reverse("sign_in")),
         },

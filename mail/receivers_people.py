@@ -1,6 +1,7 @@
 """The mail listening to what happens to people: a new coach's invitation to set a password
-(``league.signals.coach_invited``) and a season's announcement to every coach
-(``competitions.signals.season_started``). Loaded by ``mail.receivers``."""
+(``league.signals.coach_invited``), a forgotten password's link, the waiting list's emails, and
+a season's announcement to every coach (``competitions.signals.season_started``). Loaded by
+``mail.receivers``."""
 
 from __future__ import annotations
 
@@ -9,15 +10,30 @@ from django.dispatch import receiver
 
 from competitions.models import Round
 from competitions.signals import season_started
-from league.models import Entry, Season
-from league.signals import coach_invited
+from league.models import Entry, Season, WaitingListEntry
+from league.signals import coach_invited, password_reset_requested, waiting_list_registered
 from mail.emails import email_invitation, email_season_started
+from mail.emails_accounts import email_password_reset, email_waiting_list
 
 
 @receiver(coach_invited, dispatch_uid="mail.coach_invitation")
 def coach_invitation(sender: type, user: AbstractBaseUser, **kwargs: object) -> None:
     """A coach created without a password is invited to choose one."""
     email_invitation(user=user)
+
+
+@receiver(password_reset_requested, dispatch_uid="mail.password_reset")
+def password_reset(sender: type, user: AbstractBaseUser, **kwargs: object) -> None:
+    """Someone asked for a new password with ``user``'s address: the link goes to that address."""
+    email_password_reset(user=user)
+
+
+@receiver(waiting_list_registered, dispatch_uid="mail.waiting_list_registered")
+def waiting_list_email(
+    sender: type, entry: WaitingListEntry, known: bool, **kwargs: object
+) -> None:
+    """A registration on the waiting list: the confirmation link, or the place's link."""
+    email_waiting_list(entry=entry, known=known)
 
 
 @receiver(season_started, dispatch_uid="mail.season_announcement")

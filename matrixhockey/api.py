@@ -4,7 +4,9 @@
   JSON body nested too deep for Python's parser (``RecursionError``: 400, not a 500).
 - Throttles keyed on the client's real address: DRF's ``NUM_PROXIES`` is the
   ``TRUSTED_PROXY_COUNT`` setting, so ``X-Forwarded-For`` is read only as far as the league's own
-  proxies wrote it (0: not at all) and rotating it does not buy new requests. Their rates are
+  proxies wrote it (0: not at all) and rotating it does not buy new requests. The site's pages
+  read the same address through :func:`client_address` (django-axes's sign-in pauses, the
+  waiting list's form). Their rates are
   read when a request comes (not when the module is imported), and when the cache that holds
   their counters is down they let the request through, logged: a throttle must not take the
   API down with Redis.
@@ -16,13 +18,19 @@ import logging
 from typing import IO, TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    BaseThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
 
 from matrixhockey.cache import CACHE_ERRORS
 
@@ -82,6 +90,12 @@ class FormBodyParser(FormParser):
         return super().parse(stream, media_type, parser_context)
 
 
+def client_address(request: HttpRequest) -> str:
+    """The client's real address, exactly as the API's throttles key on it (``NUM_PROXIES``):
+    for django-axes (``AXES_CLIENT_IP_CALLABLE``) and the site's own rate limits."""
+    return BaseThrottle().get_ident(request)
+
+
 class _Resilient(SimpleRateThrottle):
     """Rates read at each request; a cache that is down lets the request through (logged)."""
 
@@ -104,3 +118,10 @@ class AnonThrottle(_Resilient, AnonRateThrottle):
 
 class UserThrottle(_Resilient, UserRateThrottle):
     """Signed-in callers by user, anonymous ones by real client address."""
+
+
+class TokenThrottle(_Resilient, AnonRateThrottle):
+    """``POST /api/token/``: user names and passwords, by real client address (besides the
+    sign-in pauses of django-axes, which count failures per user name and per address)."""
+
+    scope = "token"

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import redis
+from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
@@ -100,3 +101,21 @@ class ResilientRedisCache(RedisCache):
     def ping(self) -> bool:
         """Whether Redis answers now (for the health check); never raises."""
         return self._degrade("ping", lambda: bool(self._cache.get_client().ping()), False)
+
+
+def rate_exceeded(*, key: str, limit: int, seconds: int) -> bool:
+    """Count one more use of ``key`` in its window of ``seconds`` (a fixed window, starting at
+    its first use) and say whether it went over ``limit``. For the site's forms that send email
+    (the waiting list, a forgotten password); a cache that is down lets the use through, as the
+    API's throttles do."""
+    cache_key = f"rate:{key}"
+    try:
+        if cache.add(cache_key, 1, timeout=seconds):
+            return limit < 1
+        return cache.incr(cache_key) > limit
+    except ValueError:  # expired between add and incr: a new window
+        cache.set(cache_key, 1, timeout=seconds)
+        return limit < 1
+    except CACHE_ERRORS as error:
+        logger.warning("Rate limit %s not applied: its cache is unreachable (%s)", key, error)
+        return False

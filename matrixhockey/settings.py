@@ -8,6 +8,7 @@ the console.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -56,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "axes",
     "league",
     "competitions",
     "mail",
@@ -74,6 +76,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a sign-in refused by django-axes into the lockout page (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "matrixhockey.urls"
@@ -222,6 +226,39 @@ CONTENT_SECURITY_POLICY = {
 # trusted proxy saw (DRF's NUM_PROXIES); 0: X-Forwarded-For is ignored, REMOTE_ADDR counts.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 
+# --- Accounts: sign-in throttling (django-axes), password links, the waiting list's form ------
+
+# django-axes checks every sign-in (the site's form, the admin's, POST /api/token/) before the
+# password: AXES_FAILURE_LIMIT failures for one user name, or from one client address, pause
+# signing in for that name or from that address for AXES_COOLOFF_TIME. Its attempts live in the
+# database (the admin's "Access attempts": deleting one lifts the pause at once). The address is
+# the one the API's throttles use (matrixhockey.api.client_address, TRUSTED_PROXY_COUNT).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1, maximum=1000)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "matrixhockey.api.client_address"
+AXES_LOCKOUT_CALLABLE = "league.views_accounts.sign_in_paused"
+# A failure while paused does not restart the pause: "try again in 15 minutes" stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not wipe the failures: it would wipe those of the address too, and one account
+# of one's own would then buy endless guesses at another's.
+AXES_RESET_ON_SUCCESS = False
+# Failures only; successful sign-ins are not logged (nothing to keep about them).
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
+# How long a password link (an invitation, a reset) works: Django's reset token.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_LINK_DAYS", 3, minimum=1, maximum=90) * 86400
+# « Join the league »: the confirmation link works this many days; the form takes at most this
+# many registrations per client address an hour, and per email address a day.
+WAITING_LIST_CONFIRM_DAYS = env_int("WAITING_LIST_CONFIRM_DAYS", 3, minimum=1, maximum=30)
+WAITING_LIST_RATE_PER_ADDRESS = env_int("WAITING_LIST_RATE_PER_ADDRESS", 5, minimum=1)
+WAITING_LIST_RATE_PER_EMAIL = env_int("WAITING_LIST_RATE_PER_EMAIL", 3, minimum=1)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -278,6 +315,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("API_THROTTLE_ANON", "60/minute"),
         "user": env_rate("API_THROTTLE_USER", "600/minute"),
+        "token": env_rate("API_THROTTLE_TOKEN", "20/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -317,5 +355,9 @@ LOGGING = {
         ).upper(),
     },
     # Django's own loggers print to the console already: no second copy through the root.
-    "loggers": {"django": {"level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"level": "INFO", "propagate": False},
+        # django-axes: each failure and pause is a warning; its routine steps are not worth a line.
+        "axes": {"level": "WARNING"},
+    },
 }

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from competitions.models import OnrSanction
 from competitions.services.entries import entry_replace
-from league.models import Entry, Team, WaitingListEntry
+from league.models import Entry, Profile, Team, WaitingListEntry
 from league.services import audit_record, team_create
 from matrixhockey.db import save_valid
 
@@ -66,7 +66,10 @@ def _waiting_coach(waiting: WaitingListEntry) -> tuple[AbstractBaseUser | None, 
         while user_model.objects.filter(username=username).exists():
             number += 1
             username = f"{base}-{number}"
-        return user_model.objects.create_user(username=username, email=waiting.email), True
+        user = user_model.objects.create_user(username=username, email=waiting.email)
+        # The language chosen on « Join the league »: the invitation and every email after it.
+        Profile.objects.create(user=user, language=waiting.language)
+        return user, True
     if Team.objects.filter(coach=user).exists():
         return None, False
     return user, False

@@ -2,6 +2,8 @@
 
 from league.services.accounts import (
     api_token_obtain,
+    password_reset_request,
+    profile_language_set,
 )
 from league.services.audit import (
     audit_record,
@@ -18,16 +20,28 @@ from league.services.teams import (
     team_deputy_remove,
     team_deputy_set,
 )
+from league.services.waiting_list import (
+    WaitingRegistration,
+    waiting_list_confirm,
+    waiting_list_leave,
+    waiting_list_register,
+)
 
 __all__ = [
     "STANDARD_DIVISIONS",
     "DeputyRefused",
+    "WaitingRegistration",
     "api_token_obtain",
     "audit_record",
     "divisions_create_standard",
+    "password_reset_request",
+    "profile_language_set",
     "season_create",
     "season_make_current",
     "team_create",
     "team_deputy_remove",
     "team_deputy_set",
+    "waiting_list_confirm",
+    "waiting_list_leave",
+    "waiting_list_register",
 ]

@@ -1,10 +1,15 @@
-"""People's own access: API tokens."""
+"""People's own access: API tokens, a forgotten password's link, the language they are spoken
+to in."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from rest_framework.authtoken.models import Token
+
+from league.models import Language, Profile
+from league.signals import password_reset_requested
 
 
 @transaction.atomic
@@ -12,3 +17,27 @@ def api_token_obtain(*, user: AbstractBaseUser) -> str:
     """``user``'s API token (``Authorization: Token …``), created on first use."""
     token, _created = Token.objects.get_or_create(user=user)
     return token.key
+
+
+@transaction.atomic
+def password_reset_request(*, email: str) -> int:
+    """Email a link to choose a new password to every active account with ``email`` (however
+    cased), each in its owner's language; how many were sent. A coach invited without a password
+    gets one too: an invitation whose link expired is answered this way. Nothing is said to the
+    asker about which addresses have an account."""
+    users = get_user_model().objects.filter(email__iexact=email.strip(), is_active=True)
+    count = 0
+    for user in users:
+        password_reset_requested.send(sender=type(user), user=user)
+        count += 1
+    return count
+
+
+@transaction.atomic
+def profile_language_set(*, user: AbstractBaseUser, language: str) -> Profile:
+    """``user``'s emails and pages are in ``language`` from now on (« My account », the
+    header's language switch)."""
+    profile, _created = Profile.objects.update_or_create(
+        user=user, defaults={"language": Language(language).value}
+    )
+    return profile

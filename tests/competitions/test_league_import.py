@@ -365,7 +365,10 @@ def test_the_invitations_link_sets_the_first_password(imported: Imported, db: No
     assert saved.redirect_chain[-1][0] == "/accounts/reset/done/"
     assert "Password saved" in saved.text
     assert User.objects.get(username="d3c-05").check_password("Puck-Pukers-2027!")
-    assert Client().login(username="d3c-05", password="Puck-Pukers-2027!")
+    signed_in = Client().post(
+        "/accounts/login/", {"username": "d3c-05", "password": "Puck-Pukers-2027!"}
+    )
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/picks/"
     # The link worked once.
     again = client.get(path, follow=True)
     assert "This link is not valid any more" in again.text

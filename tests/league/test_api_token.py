@@ -70,11 +70,47 @@ def test_an_unknown_token_gets_401(api_client: APIClient) -> None:
     assert api_client.get("/api/me/").status_code == 401
 
 
-def test_anonymous_callers_are_throttled(api_client: APIClient, settings: Settings) -> None:
-    # API_THROTTLE_ANON: 60 a minute by default (README); a quick hasher keeps the test short.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    body = {"username": "nobody", "password": "guess"}
-    codes = [api_client.post(URL, body, format="json").status_code for _ in range(61)]
-    assert codes[:60] == [400] * 60
-    assert codes[60] == 429
+def test_token_requests_are_throttled_by_address(
+    api_client: APIClient, coach: User, settings: Settings
+) -> None:
+    # API_THROTTLE_TOKEN: 20 a minute by default (README), right passwords or not.
+    body = {"username": "sleigh-coach", "password": "secret-password"}
+    codes = [api_client.post(URL, body, format="json").status_code for _ in range(21)]
+    assert codes[:20] == [200] * 20
+    assert codes[20] == 429
     assert "detail" in api_client.post(URL, body, format="json").json()
+
+
+def test_failed_passwords_pause_the_account_with_a_clear_message(
+    api_client: APIClient, coach: User, settings: Settings
+) -> None:
+    """django-axes: AXES_FAILURE_LIMIT (5) wrong passwords for a user name, even from five
+    addresses: the fifth is answered with the pause (429), and even the right password is
+    refused for the cool-off."""
+    wrong = {"username": "sleigh-coach", "password": "guess"}
+    codes = [
+        api_client.post(URL, wrong, format="json", REMOTE_ADDR=f"203.0.113.{n}").status_code
+        for n in range(1, 6)
+    ]
+    assert codes == [400, 400, 400, 400, 429]
+    right = {"username": "sleigh-coach", "password": "secret-password"}
+    paused = api_client.post(URL, right, format="json", REMOTE_ADDR="198.51.100.9")
+    assert paused.status_code == 429
+    assert "paused for 15 minutes" in paused.json()["detail"]
+    assert paused["Retry-After"] == "900"
+    assert not Token.objects.exists()
+
+
+def test_failed_passwords_from_one_address_pause_it_for_every_account(
+    api_client: APIClient, coach: User, other_coach: User
+) -> None:
+    codes = [
+        api_client.post(URL, {"username": f"someone-{n}", "password": "x"}, format="json")
+        for n in range(5)
+    ]
+    assert [response.status_code for response in codes] == [400, 400, 400, 400, 429]
+    right = {"username": "sleigh-coach", "password": "secret-password"}
+    assert api_client.post(URL, right, format="json").status_code == 429
+    # Another address is not paused, nor is the account.
+    other = api_client.post(URL, right, format="json", REMOTE_ADDR="198.51.100.9")
+    assert other.status_code == 200

@@ -30,9 +30,31 @@ def test_a_coach_signing_in_lands_on_their_picks(client: Client, coach: User) ->
     assert response["Location"] == "/picks/"
 
 
-def test_someone_who_coaches_no_team_lands_on_the_home_page(client: Client, referee: User) -> None:
+def test_a_referee_signing_in_lands_on_the_referee_desk(client: Client, referee: User) -> None:
     response = sign_in(client, "referee", "secret-password")
+    assert response["Location"] == "/referee/"
+
+
+def test_staff_signing_in_land_on_the_season_desk(client: Client, admin_user: User) -> None:
+    response = sign_in(client, "admin", "admin-password")
+    assert response["Location"] == "/desk/season/"
+
+
+def test_someone_with_no_team_nor_pool_lands_on_the_home_page(
+    client: Client, visitor: User
+) -> None:
+    response = sign_in(client, "visitor", "secret-password")
     assert response["Location"] == "/"
+
+
+def test_a_safe_next_wins_over_the_landing_page(client: Client, referee: User) -> None:
+    response = sign_in(client, "referee", "secret-password", next="/standings/")
+    assert response["Location"] == "/standings/"
+
+
+def test_a_next_to_another_site_is_ignored(client: Client, admin_user: User) -> None:
+    response = sign_in(client, "admin", "admin-password", next="https://evil.example/")
+    assert response["Location"] == "/desk/season/"
 
 
 def test_signing_in_goes_back_where_the_person_was_going(client: Client, coach: User) -> None:

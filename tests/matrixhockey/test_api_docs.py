@@ -29,4 +29,4 @@ def test_the_api_authenticates_by_token_and_session_and_throttles() -> None:
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ]
-    assert set(api["DEFAULT_THROTTLE_RATES"]) == {"anon", "user"}
+    assert set(api["DEFAULT_THROTTLE_RATES"]) == {"anon", "user", "token"}
