@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0003_season_skipped_weeks'),
+        ('league', '0004_waiting_list_join'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
