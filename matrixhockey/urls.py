@@ -13,6 +13,7 @@ admin.site.index_title = _("League administration")
 urlpatterns = [
     path("", include("league.urls")),
     path("", include("competitions.urls")),
+    path("", include("mail.urls")),
     path("referee/", include("competitions.urls_referee")),
     path("desk/season/", include("competitions.urls_desk")),
     path("i18n/", include("django.conf.urls.i18n")),

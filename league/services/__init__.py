@@ -6,6 +6,12 @@ from league.services.accounts import (
 from league.services.audit import (
     audit_record,
 )
+from league.services.news import (
+    NEWS_EMAIL_TASK,
+    NewsNotReady,
+    news_email_request,
+    news_emailed_mark,
+)
 from league.services.seasons import (
     STANDARD_DIVISIONS,
     divisions_create_standard,
@@ -17,10 +23,14 @@ from league.services.teams import (
 )
 
 __all__ = [
+    "NEWS_EMAIL_TASK",
     "STANDARD_DIVISIONS",
+    "NewsNotReady",
     "api_token_obtain",
     "audit_record",
     "divisions_create_standard",
+    "news_email_request",
+    "news_emailed_mark",
     "season_create",
     "season_make_current",
     "team_create",
