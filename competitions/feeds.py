@@ -28,6 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from icalendar import Alarm, Calendar, Event
 
@@ -104,7 +105,7 @@ def _host() -> str:
 def round_summary(round: Round) -> str:
     """« Picks deadline · KDH round 3 (quarter-final) » in the active language."""
     label = _("%(competition)s round %(number)d") % {
-        "competition": Competition(round.competition).label,
+        "competition": capfirst(Competition(round.competition).label),
         "number": round.number,
     }
     if round.stage != Stage.REGULAR:
