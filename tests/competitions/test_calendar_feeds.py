@@ -21,6 +21,7 @@ from competitions.feeds import FEED_SALT, coach_feed_url
 from competitions.models import Competition, PoolMember, PoolRound, Round, Stage
 from league import services as league
 from league.models import Entry, Season
+from tests.admin_forms import form_data
 from tests.conftest import TeamMaker
 
 pytestmark = pytest.mark.django_db
@@ -300,3 +301,21 @@ def test_the_results_page_and_a_visitors_account_show_only_the_league_feed(
     html = client.get("/accounts/").content.decode()
     assert "/calendar/league.ics" in html
     assert "/calendar/coach/" not in html
+
+
+def test_a_deadline_moved_in_the_admin_bumps_the_events_sequence(
+    admin_client: Client, autumn_season: Season
+) -> None:
+    round = Round.objects.get(season=autumn_season, competition="championship", number=3)
+    url = f"/admin/competitions/round/{round.pk}/change/"
+    page = admin_client.get(url)
+    response = admin_client.post(
+        url, form_data(page, **{"deadline_0": "2026-10-24", "deadline_1": "12:00:00"})
+    )
+    assert response.status_code == 302
+    event = events(calendar_of(admin_client.get("/calendar/league.ics")))["season-7-championship-3"]
+    assert start(event).astimezone(PARIS).replace(tzinfo=None) == datetime(2026, 10, 24, 12, 0)
+    assert int(event["SEQUENCE"]) == 1
+    # Saved again unchanged: no new revision.
+    admin_client.post(url, form_data(admin_client.get(url)))
+    assert Round.objects.get(pk=round.pk).calendar_sequence == 1
