@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from icalendar import Alarm, Calendar, Event
+from icalendar import Alarm, Calendar, Event, vDuration
 
 from competitions.models import CalendarFeedKey, Competition, Round, Stage
 from league.models import Season, Team
@@ -39,6 +39,8 @@ from matrixhockey.site import site_url
 FEED_SALT = "competitions.feeds.coach-calendar"
 REMINDER_BEFORE = timedelta(days=1)
 """The private feed's alarm: a day before each deadline."""
+TIMEZONE_MARGIN = timedelta(days=366)
+"""The VTIMEZONE spans the season's deadlines and a year either side."""
 REFRESH_EVERY = timedelta(hours=6)
 """What the feeds suggest to calendar apps (REFRESH-INTERVAL, X-PUBLISHED-TTL)."""
 
@@ -121,7 +123,7 @@ def _calendar(name: str, description: str) -> Calendar:
     calendar.add("x-wr-calname", name)
     calendar.add("x-wr-caldesc", description)
     calendar.add("refresh-interval", REFRESH_EVERY, parameters={"VALUE": "DURATION"})
-    calendar.add("x-published-ttl", REFRESH_EVERY)
+    calendar.add("x-published-ttl", vDuration(REFRESH_EVERY))
     return calendar
 
 
@@ -142,10 +144,15 @@ def _event(round: Round, uid: str, description: str) -> Event:
     return event
 
 
-def _document(calendar: Calendar, events: Iterable[Event]) -> bytes:
+def _document(calendar: Calendar, rounds: list[Round], events: Iterable[Event]) -> bytes:
     for event in events:
         calendar.add_component(event)
-    calendar.add_missing_timezones()
+    if rounds:
+        # The zone's changes of hour around the season only: a short VTIMEZONE.
+        deadlines = [round.deadline.date() for round in rounds]
+        calendar.add_missing_timezones(
+            first_date=min(deadlines) - TIMEZONE_MARGIN, last_date=max(deadlines) + TIMEZONE_MARGIN
+        )
     return calendar.to_ical()
 
 
@@ -153,7 +160,7 @@ def _round_uid(round: Round) -> str:
     return f"season-{round.season.number}-{round.competition}-{round.number}"
 
 
-def league_calendar(*, season: Season | None, rounds: Iterable[Round], language: str) -> bytes:
+def league_calendar(*, season: Season | None, rounds: list[Round], language: str) -> bytes:
     """The league's public feed: every round of ``season`` and its deadline (R13)."""
     with translation.override(language):
         calendar = _calendar(
@@ -163,10 +170,10 @@ def league_calendar(*, season: Season | None, rounds: Iterable[Round], language:
             else _("No season is under way yet."),
         )
         text = _("Send your picks before this deadline.")
-        return _document(calendar, (_event(r, _round_uid(r), text) for r in rounds))
+        return _document(calendar, rounds, [_event(r, _round_uid(r), text) for r in rounds])
 
 
-def coach_calendar(*, team: Team, rounds: Iterable[Round], language: str) -> bytes:
+def coach_calendar(*, team: Team, rounds: list[Round], language: str) -> bytes:
     """``team``'s private feed: the rounds it plays, each with a reminder
     :data:`REMINDER_BEFORE` its deadline."""
     with translation.override(language):
@@ -184,4 +191,4 @@ def coach_calendar(*, team: Team, rounds: Iterable[Round], language: str) -> byt
             alarm.add("trigger", -REMINDER_BEFORE)
             event.add_component(alarm)
             events.append(event)
-        return _document(calendar, events)
+        return _document(calendar, rounds, events)
