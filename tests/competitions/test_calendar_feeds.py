@@ -6,6 +6,7 @@ nobody else may open."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -20,7 +21,7 @@ from competitions import services as competitions
 from competitions.feeds import FEED_SALT, coach_feed_url
 from competitions.models import Competition, PoolMember, PoolRound, Round, Stage
 from league import services as league
-from league.models import Entry, Season
+from league.models import Entry, Season, Team
 from tests.admin_forms import form_data
 from tests.conftest import TeamMaker
 
@@ -319,3 +320,23 @@ def test_a_deadline_moved_in_the_admin_bumps_the_events_sequence(
     # Saved again unchanged: no new revision.
     admin_client.post(url, form_data(admin_client.get(url)))
     assert Round.objects.get(pk=round.pk).calendar_sequence == 1
+
+
+def test_a_coach_who_left_their_team_or_was_deactivated_loses_the_feed(
+    client: Client, coach: User, other_coach: User, kdh: dict
+) -> None:
+    address = path_of(coach_feed_url(coach))
+    coach.is_active = False
+    coach.save(update_fields=["is_active"])
+    assert client.get(address).status_code == 404
+    coach.is_active = True
+    coach.save(update_fields=["is_active"])
+    Team.objects.filter(coach=coach).update(coach=None)
+    assert client.get(address).status_code == 404
+
+
+def test_the_league_feed_costs_the_same_few_queries_whatever_the_rounds(
+    client: Client, autumn_season: Season, django_assert_max_num_queries: Callable
+) -> None:
+    with django_assert_max_num_queries(3):
+        client.get("/calendar/league.ics")
