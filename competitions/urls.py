@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from competitions.views import picks, seasons, teams
+from competitions.views import feeds, picks, seasons, teams
 from competitions.views import public as views
 
 urlpatterns = [
@@ -32,4 +32,7 @@ urlpatterns = [
     path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
     path("infos/", picks.infos_index, name="infos_index"),
     path("infos/<str:competition>/<slug:pool>/", picks.infos, name="infos"),
+    path("calendar/league.ics", feeds.calendar_league, name="calendar_league"),
+    path("calendar/coach/renew/", feeds.calendar_coach_renew, name="calendar_coach_renew"),
+    path("calendar/coach/<str:token>.ics", feeds.calendar_coach, name="calendar_coach"),
 ]

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from league import services
-from league.models import AuditLog, Division, Profile, Season, Team, WaitingListEntry
+from league.models import AuditLog, Division, News, Profile, Season, Team, WaitingListEntry
 from matrixhockey.admin import ReadOnlyAdmin
 
 
@@ -83,3 +83,33 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ["language"]
     search_fields = ["user__username", "user__email"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(News)
+class NewsAdmin(admin.ModelAdmin):
+    """The league's announcements, in French and English; « Email it now » sends one to every
+    coach (who wants news), once."""
+
+    list_display = ["title_fr", "title_en", "published_at", "emailed_at"]
+    search_fields = ["title_fr", "title_en"]
+    date_hierarchy = "published_at"
+    readonly_fields = ["emailed_at"]
+    actions = ["email_now"]
+
+    @admin.action(description=_("Email the selected news to every coach now"))
+    def email_now(self, request: HttpRequest, queryset: QuerySet[News]) -> None:
+        for news in queryset:
+            try:
+                services.news_email_request(news=news, by=request.user)
+            except services.NewsNotReady:
+                self.message_user(
+                    request,
+                    _("“%(title)s” is not published yet, or was emailed already.")
+                    % {"title": news},
+                    messages.WARNING,
+                )
+            else:
+                self.message_user(
+                    request,
+                    _("“%(title)s” is being emailed to every coach.") % {"title": news},
+                )

@@ -468,3 +468,38 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class News(models.Model):
+    """An announcement of the league, in French and English: on the home page from
+    ``published_at`` (in the reader's language), in the next Wednesday email, and emailed at once
+    to every coach when an admin chooses (``emailed_at`` records it, once)."""
+
+    title_fr = models.CharField(_("title (French)"), max_length=200)
+    title_en = models.CharField(_("title (English)"), max_length=200)
+    body_fr = models.TextField(_("text (French)"))
+    body_en = models.TextField(_("text (English)"))
+    published_at = models.DateTimeField(
+        _("published at"),
+        default=timezone.now,
+        db_index=True,
+        help_text=_("Shown from this moment on (a later time schedules it)."),
+    )
+    emailed_at = models.DateTimeField(_("emailed at"), null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+
+    class Meta:
+        verbose_name = _("news item")
+        verbose_name_plural = _("news")
+        ordering = ["-published_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title_fr
+
+    def title(self, language: str) -> str:
+        """The title in ``language`` (French unless English)."""
+        return self.title_en if language == Language.ENGLISH else self.title_fr
+
+    def body(self, language: str) -> str:
+        """The text in ``language`` (French unless English)."""
+        return self.body_en if language == Language.ENGLISH else self.body_fr

@@ -4,11 +4,22 @@ divisions, a person's team, where a person lands after signing in, the waiting l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q
+from django.utils import timezone
 
-from league.models import Division, Entry, Language, Profile, Season, Team, WaitingListEntry
+from league.models import (
+    Division,
+    Entry,
+    Language,
+    News,
+    Profile,
+    Season,
+    Team,
+    WaitingListEntry,
+)
 
 
 @dataclass(frozen=True)
@@ -123,3 +134,44 @@ def user_waiting_entries(*, user: AbstractBaseUser) -> list[WaitingListEntry]:
             status__in=[WaitingListEntry.Status.PENDING, WaitingListEntry.Status.WAITING],
         ).order_by("registered_at", "id")
     )
+
+
+NEWS_ON_HOME = 3
+"""How many news items the home page shows."""
+
+
+@dataclass(frozen=True)
+class NewsItem:
+    """A news item in one language."""
+
+    pk: int
+    title: str
+    body: str
+    published_at: datetime
+
+
+def _in_language(news: News, language: str) -> NewsItem:
+    return NewsItem(
+        pk=news.pk,
+        title=news.title(language),
+        body=news.body(language),
+        published_at=news.published_at,
+    )
+
+
+def news_latest(*, language: str, limit: int = NEWS_ON_HOME) -> list[NewsItem]:
+    """The latest ``limit`` news items published by now, newest first, in ``language``."""
+    published = News.objects.filter(published_at__lte=timezone.now())
+    return [_in_language(news, language) for news in published[:limit]]
+
+
+def news_between(*, after: datetime, until: datetime, language: str) -> list[NewsItem]:
+    """The news items published after ``after`` and by ``until``, oldest first, in ``language``
+    (what a Wednesday email tells since the one before)."""
+    published = News.objects.filter(published_at__gt=after, published_at__lte=until)
+    return [_in_language(news, language) for news in published.order_by("published_at", "id")]
+
+
+def news_in_language(*, news: News, language: str) -> NewsItem:
+    """``news`` in ``language``."""
+    return _in_language(news, language)

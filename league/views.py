@@ -20,7 +20,7 @@ from league.forms import ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check, waiting_place_path
 from league.models import Profile, Team
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
-from league.selectors import season_current, season_divisions, user_waiting_entries
+from league.selectors import news_latest, season_current, season_divisions, user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
 
@@ -34,6 +34,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "season": season,
         "season_query": season_query(season) if season is not None else "",
         "divisions": divisions,
+        "news": news_latest(language=translation.get_language()),
     }
     return render(request, "league/home.html", context)
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from mail import emails
-from mail.models import InboundEmail, InboundFailure, Mailing, OutboundEmail
+from mail.models import EmailPreferences, InboundEmail, InboundFailure, Mailing, OutboundEmail
 from matrixhockey.admin import ReadOnlyAdmin
 
 
@@ -112,3 +112,13 @@ class MailingAdmin(ReadOnlyAdmin):
         "pool_round__round__season",
         "email",
     ]
+
+
+@admin.register(EmailPreferences)
+class EmailPreferencesAdmin(ReadOnlyAdmin):
+    """Who stopped which optional emails (each person changes their own on « My account » or
+    with an email's one-click link)."""
+
+    list_display = ["user", "weekly", "results", "news", "updated_at"]
+    list_filter = ["weekly", "results", "news"]
+    search_fields = ["user__username", "user__email"]

@@ -32,7 +32,8 @@ from league.links import password_link
 from league.models import AuditLog, Entry, Language
 from league.selectors import season_current, user_language
 from league.services import audit_record
-from mail.models import OutboundEmail
+from mail.models import EmailKind, OutboundEmail
+from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.celery import app as celery_app
 from matrixhockey.site import site_url
 
@@ -60,15 +61,29 @@ def email_send(
     language: str,
     reply_to: list[str] | None = None,
     headers: dict[str, str] | None = None,
+    unsubscribe: str = "",
 ) -> OutboundEmail:
     """Render ``emails/<template>-*`` in ``language``, store it in the outbox and queue it.
 
     The subject is one line whatever the template's line breaks. The email goes out once the
-    caller's transaction commits (nothing is sent for a rolled-back action).
+    caller's transaction commits (nothing is sent for a rolled-back action). An optional email
+    (``mail.preferences``) gives its one-click ``unsubscribe`` link: it goes in the footer and
+    in the ``List-Unsubscribe`` and ``List-Unsubscribe-Post`` headers (RFC 2369, RFC 8058);
+    essential emails give none and carry neither.
     """
     language = Language(language).value
     recipients = [to] if isinstance(to, str) else list(to)
-    context = {"league_name": settings.LEAGUE_NAME, "site_url": site_url("/"), **context}
+    headers = dict(headers or {})
+    if unsubscribe:
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    context = {
+        "league_name": settings.LEAGUE_NAME,
+        "site_url": site_url("/"),
+        "unsubscribe_url": unsubscribe,
+        "preferences_url": site_url(reverse("email_preferences")) if unsubscribe else "",
+        **context,
+    }
     with translation.override(language):
         subject = _one_line(render_to_string(f"emails/{template}-subject.txt", context))
         body_text = render_to_string(f"emails/{template}-body.txt", context).strip() + "\n"
@@ -78,7 +93,7 @@ def email_send(
         language=language,
         to=recipients,
         reply_to=list(reply_to or []),
-        headers=dict(headers or {}),
+        headers=headers,
         subject=subject[:255],
         body_text=body_text,
         body_html=body_html,
@@ -250,6 +265,8 @@ def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
             coach = played.entry.team.coach
             if coach is None or not coach.email:
                 continue
+            if not email_wanted(user=coach, kind=EmailKind.RESULTS):
+                continue
             mine = [game for game in results.games if game.involves(played.entry.pk)]
             others = [game for game in results.games if not game.involves(played.entry.pk)]
             emails.append(
@@ -268,6 +285,7 @@ def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
                         "results_url": site_url(reverse("results_pool_round", args=where)),
                         "standings_url": site_url(reverse("standings", args=[pool.slug])),
                     },
+                    unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.RESULTS),
                 )
             )
         audit_record(

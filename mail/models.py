@@ -230,3 +230,42 @@ class Mailing(models.Model):
                 "user": self.user,
             }
         )
+
+
+class EmailKind(models.TextChoices):
+    """The emails a person may choose not to get. The others are essential and always sent:
+    pick receipts and replies, invitations and password emails, a season's announcement,
+    Friday's reminder while a pick is missing, the referees' watchdog alert."""
+
+    WEEKLY = "weekly", _("Wednesday's information")
+    RESULTS = "results", _("results published")
+    NEWS = "news", _("the league's news")
+
+
+class EmailPreferences(models.Model):
+    """Which of the optional emails (:class:`EmailKind`) a person gets; all of them until they
+    say otherwise (no row: every one)."""
+
+    Kind = EmailKind
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="email_preferences",
+    )
+    weekly = models.BooleanField(_("Wednesday's information"), default=True)
+    results = models.BooleanField(_("results published"), default=True)
+    news = models.BooleanField(_("the league's news"), default=True)
+    updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("email preferences")
+        verbose_name_plural = _("email preferences")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+    def wants(self, kind: EmailKind | str) -> bool:
+        """Whether the person gets the emails of ``kind``."""
+        return bool(getattr(self, EmailKind(kind).value))

@@ -9,7 +9,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from mail import emails, weekly
+from mail import emails, news, weekly
 from mail import intake as services
 
 logger = logging.getLogger(__name__)
@@ -105,3 +105,9 @@ def watchdog_alerts_send() -> int:
     """Alert referees and admins about pool rounds not arbitrated 48 hours after their deadline
     (``weekly.watchdog_alerts_send``); hourly, so the next run is the retry."""
     return weekly.watchdog_alerts_send()
+
+
+@shared_task(name="mail.news_email_send", **WEEKLY_RETRY)
+def news_email_send(news_id: int) -> int:
+    """Email a news item to every coach who wants news, once (``news.news_emails_send``)."""
+    return news.news_emails_send(news_id=news_id)

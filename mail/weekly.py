@@ -35,11 +35,14 @@ from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors import PLAYED, entry_plays_round
 from league.links import pick_link
 from league.models import Entry, Season
-from league.selectors import season_current, user_language
+from league.selectors import NewsItem, news_between, season_current, user_language
 from mail.emails import email_send
-from mail.models import Mailing
+from mail.models import EmailKind, Mailing
+from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
 
+NEWS_LOOKBACK = timedelta(days=7)
+"""A first Wednesday email tells the news of the week before."""
 WATCHDOG_AFTER = timedelta(hours=48)
 """A pool round still not arbitrated this long after its deadline alerts its referees and the
 admins (once)."""
@@ -194,6 +197,7 @@ def mailing_send(
     template: str,
     context: dict[str, object],
     pool_round: PoolRound | None = None,
+    unsubscribe: str = "",
 ) -> Mailing | None:
     """Queue ``user``'s email of ``kind`` for ``season``'s ``week`` (or ``pool_round``) unless it
     went already: the :class:`Mailing` row and the outbox email are written together, and the
@@ -216,6 +220,7 @@ def mailing_send(
             to=user.email,
             context={"user": user, "time_zone": season.time_zone, **context},
             language=user_language(user),
+            unsubscribe=unsubscribe,
         )
     mailing.email = email
     mailing.save(update_fields=["email"])
@@ -305,12 +310,13 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
     sent = 0
     for entry in week_entries(week=week):
         coach = entry.team.coach
-        if not _can_be_emailed(coach):
+        if not _can_be_emailed(coach) or not email_wanted(user=coach, kind=EmailKind.WEEKLY):
             continue
         mailing = mailing_send(
             season=week.season,
             week=week.number,
             kind=Mailing.Kind.WEEKLY,
+            unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.WEEKLY),
             user=coach,
             template="weekly",
             context={
@@ -323,10 +329,28 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
                 "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),
                 "results_url": site_url(reverse("results_latest")),
                 "standings_url": site_url(reverse("standings", args=[entry.division.slug])),
+                "news": weekly_news(user=coach, now=now),
+                "news_url": site_url(reverse("home") + "#news-title"),
             },
         )
         sent += mailing is not None
     return sent
+
+
+def weekly_news(*, user: AbstractBaseUser, now: datetime) -> list[NewsItem]:
+    """The news items for ``user``'s Wednesday email, in their language: those published since
+    their previous Wednesday email (a week back for a first one), none for a person who wants
+    no news (``mail.preferences``)."""
+    if not email_wanted(user=user, kind=EmailKind.NEWS):
+        return []
+    previous = (
+        Mailing.objects.filter(user=user, kind=Mailing.Kind.WEEKLY, created_at__lt=now)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    after = previous or now - NEWS_LOOKBACK
+    return news_between(after=after, until=now, language=user_language(user))
 
 
 def reminders_send(*, now: datetime | None = None) -> int:

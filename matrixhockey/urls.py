@@ -17,6 +17,7 @@ urlpatterns = [
     path("robots.txt", site_files.robots, name="robots"),
     path("", include("league.urls")),
     path("", include("competitions.urls")),
+    path("", include("mail.urls")),
     path("referee/", include("competitions.urls_referee")),
     path("desk/season/", include("competitions.urls_desk")),
     path("i18n/", include("django.conf.urls.i18n")),

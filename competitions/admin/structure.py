@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -104,6 +105,15 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ["season", "competition", "stage", "status"]
     search_fields = ["=number", "=season__number"]
     date_hierarchy = "deadline"
+
+    def save_model(
+        self, request: HttpRequest, obj: Round, form: forms.ModelForm, change: bool
+    ) -> None:
+        if change and "deadline" in form.changed_data:
+            # The calendar feeds' SEQUENCE and LAST-MODIFIED: subscribers update the event.
+            obj.calendar_sequence += 1
+            obj.calendar_changed_at = timezone.now()
+        super().save_model(request, obj, form, change)
 
 
 class PoolMemberInline(admin.TabularInline):

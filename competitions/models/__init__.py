@@ -6,6 +6,7 @@ from competitions.models.archive import (
     SeasonArchive,
     Withdrawal,
 )
+from competitions.models.feeds import CalendarFeedKey
 from competitions.models.picks import (
     LatePick,
     LatePickStatus,
@@ -55,6 +56,7 @@ __all__ = [
     "MATRIX_COLUMNS",
     "SHOOTOUT_VALUES",
     "WG_STAGES",
+    "CalendarFeedKey",
     "Competition",
     "CupHonour",
     "Decided",

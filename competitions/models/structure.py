@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.competitions import Rules, rules_for
@@ -167,6 +168,14 @@ class Round(models.Model):
     deadline = models.DateTimeField(_("deadline"))
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.OPEN
+    )
+    # The calendar feeds' SEQUENCE and LAST-MODIFIED (RFC 5545): a moved week bumps both, so
+    # calendar apps update the round's event rather than keep the old time.
+    calendar_sequence = models.PositiveIntegerField(
+        _("calendar revision"), default=0, editable=False
+    )
+    calendar_changed_at = models.DateTimeField(
+        _("calendar changed at"), default=timezone.now, editable=False
     )
 
     class Meta:

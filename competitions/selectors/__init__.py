@@ -8,6 +8,11 @@ from competitions.selectors.entries import (
     entry_used,
     matrix_row,
 )
+from competitions.selectors.feeds import (
+    entry_rounds_calendar,
+    season_rounds_calendar,
+    team_entry_current,
+)
 from competitions.selectors.picks import (
     EntryChoices,
     entry_choices,
@@ -94,6 +99,7 @@ __all__ = [
     "entry_opponent",
     "entry_plays_round",
     "entry_pool",
+    "entry_rounds_calendar",
     "entry_stocks",
     "entry_used",
     "matrix_row",
@@ -116,7 +122,9 @@ __all__ = [
     "round_find",
     "round_status",
     "season_rounds",
+    "season_rounds_calendar",
     "table_lines",
+    "team_entry_current",
     "team_rounds_open",
     "user_referees_pool",
     "user_roles",

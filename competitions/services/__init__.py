@@ -27,6 +27,7 @@ from competitions.services.errors import (
     SeedCommitmentBroken,
     VoidRefused,
 )
+from competitions.services.feeds import calendar_feed_key_renew
 from competitions.services.late_picks import (
     late_pick_accept,
     late_pick_reject,
@@ -92,6 +93,7 @@ __all__ = [
     "StockBelowZero",
     "Verification",
     "VoidRefused",
+    "calendar_feed_key_renew",
     "championship_schedule_create",
     "entry_create",
     "entry_replace",

@@ -195,10 +195,18 @@ def season_prepare_calendar(
     rounds = list(Round.objects.filter(season=season).order_by("competition", "number"))
     if not rounds:
         rounds = season_rounds_create(season=season)
+    now = timezone.now()
     for round in rounds:
         week = season.calendar_week(_season_week(round))
-        round.week, round.deadline = week, season.deadline_for_week(week)
-    Round.objects.bulk_update(rounds, ["week", "deadline"])
+        deadline = season.deadline_for_week(week)
+        if deadline != round.deadline:
+            # The calendar feeds' SEQUENCE and LAST-MODIFIED: subscribers update the event.
+            round.calendar_sequence += 1
+            round.calendar_changed_at = now
+        round.week, round.deadline = week, deadline
+    Round.objects.bulk_update(
+        rounds, ["week", "deadline", "calendar_sequence", "calendar_changed_at"]
+    )
     audit_record(
         actor=by,
         action="season_calendar",

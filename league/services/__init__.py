@@ -8,6 +8,12 @@ from league.services.accounts import (
 from league.services.audit import (
     audit_record,
 )
+from league.services.news import (
+    NEWS_EMAIL_TASK,
+    NewsNotReady,
+    news_email_request,
+    news_emailed_mark,
+)
 from league.services.seasons import (
     STANDARD_DIVISIONS,
     divisions_create_standard,
@@ -28,12 +34,16 @@ from league.services.waiting_list import (
 )
 
 __all__ = [
+    "NEWS_EMAIL_TASK",
     "STANDARD_DIVISIONS",
     "DeputyRefused",
+    "NewsNotReady",
     "WaitingRegistration",
     "api_token_obtain",
     "audit_record",
     "divisions_create_standard",
+    "news_email_request",
+    "news_emailed_mark",
     "password_reset_request",
     "profile_language_set",
     "season_create",

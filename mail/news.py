@@ -1,0 +1,56 @@
+"""The league's news by email: an announcement an admin chose to email at once, to every coach
+who wants news (``mail.preferences``), each in their language. The Wednesday email tells the news
+of the week too (``mail.weekly.weekly_news``)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.urls import reverse
+
+from league.selectors import news_in_language, user_language
+from league.services import news_emailed_mark
+from mail.emails import email_send
+from mail.models import EmailKind
+from mail.preferences import email_wanted, unsubscribe_url
+from matrixhockey.site import site_url
+
+
+def news_recipients() -> list[AbstractBaseUser]:
+    """Every coach of a team with an address and an active account, once each."""
+    return list(
+        get_user_model()
+        .objects.filter(team__isnull=False, is_active=True)
+        .exclude(email="")
+        .distinct()
+        .order_by("pk")
+    )
+
+
+@transaction.atomic
+def news_emails_send(*, news_id: int) -> int:
+    """Email news ``news_id`` to every coach who wants news, once whoever calls: the item is
+    marked emailed in the transaction that queues the emails (a second call, or a redelivered
+    task, finds it marked and sends nothing). How many emails were queued."""
+    news = news_emailed_mark(news_id=news_id)
+    if news is None:
+        return 0
+    sent = 0
+    for coach in news_recipients():
+        if not email_wanted(user=coach, kind=EmailKind.NEWS):
+            continue
+        language = user_language(coach)
+        email_send(
+            template="news",
+            to=coach.email,
+            language=language,
+            context={
+                "user": coach,
+                "news": news_in_language(news=news, language=language),
+                "news_url": site_url(reverse("home") + f"#news-{news.pk}"),
+            },
+            unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.NEWS),
+        )
+        sent += 1
+    return sent
