@@ -256,7 +256,9 @@ def _text(html: str) -> str:
 def _table(html: str) -> list[str]:
     """The teams of a standings page's table, in rank order."""
     body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    return [unescape(name) for name in re.findall(r'<span class="team-name">(.*?)</span>', body)]
+    return [
+        unescape(name) for name in re.findall(r'class="team-name"[^>]*>(.*?)</(?:a|span)>', body)
+    ]
 
 
 # --- Standings -----------------------------------------------------------------------------------

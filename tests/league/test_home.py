@@ -26,7 +26,7 @@ def test_the_home_page_lists_the_current_seasons_divisions_and_teams(
         html.index("Elite") < html.index("Sleigh Dogs") < html.index("D3C") < html.index("Igloos")
     )
     assert "D2A" not in html  # no team there this season
-    assert '<span class="code">09</span> Igloos' in html
+    assert '<span class="code">09</span> <a href="/teams/igloos/">Igloos</a>' in html
 
 
 def test_a_replaced_team_is_no_longer_listed(
