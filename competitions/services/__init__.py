@@ -41,6 +41,7 @@ from competitions.services.picks import (
 from competitions.services.queue import (
     ARBITRATION_POLL_SECONDS,
     ArbitrationRequest,
+    pool_round_arbitration_attempt,
     pool_round_arbitration_refused,
     pool_round_arbitration_request,
     pool_round_arbitration_wait,
@@ -107,6 +108,7 @@ __all__ = [
     "pick_submit",
     "pool_create",
     "pool_round_arbitrate",
+    "pool_round_arbitration_attempt",
     "pool_round_arbitration_refused",
     "pool_round_arbitration_request",
     "pool_round_arbitration_wait",
