@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "matrixhockey.middleware.RejectNulBytesMiddleware",
+    # The database out of reach: a 503 with Retry-After, not a 500 (matrixhockey.errors).
+    "matrixhockey.middleware.DatabaseUnavailableMiddleware",
     "matrixhockey.middleware.ContentSecurityPolicyMiddleware",
     # WhiteNoise serves collected static files in production; runserver serves them in debug.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
