@@ -141,6 +141,11 @@ def work_lock(namespace: int, key: int) -> Iterator[bool]:
                 pass
 
 
+def work_locks_tell() -> bool:
+    """Whether :func:`work_lock_held` can tell a live worker from a lost one (PostgreSQL)."""
+    return connection.vendor == "postgresql"
+
+
 def work_lock_held(namespace: int, key: int) -> bool:
     """Whether a live session holds :func:`work_lock` ``(namespace, key)`` (a plain read of
     ``pg_locks``; always ``False`` elsewhere than on PostgreSQL)."""

@@ -12,14 +12,11 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg2
 import pytest
-import redis
 from celery.result import AsyncResult
-from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -28,8 +25,8 @@ from competitions.models import FixtureResult, PoolRound, StockMovement, StockRe
 from league.models import AuditLog, Division, Season
 from matrixhockey.celery import app
 from tests.competitions.desk_league import Desk, desk_build
-from tests.conftest import redis_url
-from tests.faults.services import base_env, celery_worker, wait_for
+from tests.faults.conftest import rows_locked, worker_env
+from tests.faults.services import celery_worker, wait_for
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -47,52 +44,10 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
     return made
 
 
-@pytest.fixture
-def broker() -> Iterator[str]:
-    """The test Redis, emptied of queued and unacknowledged tasks (none of another test may come
-    back here), as the broker of this process's Celery app."""
-    url = redis_url()
-    client = redis.Redis.from_url(url)
-    keys = ("celery", "unacked", "unacked_index", "unacked_mutex")
-    client.delete(*keys)
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
-    app.conf.update(task_always_eager=False, broker_url=url, result_backend=url)
-    try:
-        yield url
-    finally:
-        app.conf.update(saved)
-        client.delete(*keys)
-
-
-def worker_env(broker: str) -> dict[str, str]:
-    db = connections["default"].settings_dict  # the test database
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    database = (
-        f"postgresql://{db.get('USER') or 'postgres'}{password}@{db.get('HOST') or '127.0.0.1'}"
-        f":{db.get('PORT') or 5432}/{db['NAME']}"
-    )
-    return base_env(
-        DATABASE_URL=database,
-        REDIS_URL=broker,
-        CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_SECONDS),
-        LOG_LEVEL="info",
-    )
-
-
 def teams_locked() -> psycopg2.extensions.connection:
-    """A connection of the test's own holding every team's row locked: an arbitration that
-    reaches them (it locks its teams' entries) waits there, mid-arbitration."""
-    db = connections["default"].settings_dict
-    locker = psycopg2.connect(
-        dbname=db["NAME"],
-        user=db.get("USER") or None,
-        password=db.get("PASSWORD") or None,
-        host=db.get("HOST") or None,
-        port=db.get("PORT") or None,
-    )
-    with locker.cursor() as cursor:
-        cursor.execute("SELECT id FROM league_entry FOR UPDATE")
-    return locker
+    """The test's own connection holding every team's row locked: an arbitration that reaches
+    them (it locks its teams' entries) waits there, mid-arbitration."""
+    return rows_locked("league_entry")
 
 
 def desk_page(desk: Desk) -> str:
@@ -128,7 +83,7 @@ def started(task_id: str) -> list[int]:
 def test_a_worker_killed_mid_arbitration_is_replaced_and_the_round_arbitrated_once(
     desk: Desk, broker: str, tmp_path: Path
 ) -> None:
-    env = worker_env(broker)
+    env = worker_env(broker, visibility_seconds=VISIBILITY_SECONDS)
     locker = teams_locked()
     first = celery_worker(env, tmp_path / "first.log", name="first")
     try:
@@ -207,7 +162,7 @@ def test_a_pool_process_killed_mid_arbitration_gives_the_task_back_at_once(
     """Only the worker's pool process dies (the OOM killer's way): the worker rejects the task
     back to the queue (``task_reject_on_worker_lost``) and a new pool process arbitrates it at
     once, without waiting for the visibility timeout."""
-    env = {**worker_env(broker), "CELERY_VISIBILITY_TIMEOUT": "3600"}
+    env = worker_env(broker, visibility_seconds=3600)
     locker = teams_locked()
     worker = celery_worker(env, tmp_path / "worker.log", name="only")
     try:
