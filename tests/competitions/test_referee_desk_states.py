@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.utils import timezone
 
@@ -60,23 +61,30 @@ def test_a_request_no_worker_took_says_since_when(
 def test_a_request_left_in_the_queue_for_a_while_may_be_asked_again(
     desk: Desk, django_capture_on_commit_callbacks: Callable
 ) -> None:
+    pool_round = desk.pool_round(1)
+    AuditLog.objects.create(  # a request queued long ago that no worker took
+        actor=desk.referee,
+        action=selectors.ARBITRATION_REQUESTED,
+        content_type=ContentType.objects.get_for_model(PoolRound),
+        object_id=str(pool_round.pk),
+        payload={"task": "never-taken"},
+        at=timezone.now() - selectors.ARBITRATION_REQUEST_STALE - timedelta(seconds=5),
+    )
     browser = browser_of(desk.referee)
-    with django_capture_on_commit_callbacks(execute=False):
-        browser.post(ARBITRATE_URL)
-    old = timezone.now() - selectors.ARBITRATION_REQUEST_STALE - timedelta(seconds=5)
-    AuditLog.objects.filter(pk=last_request(desk).pk).update(at=old)
     html = text_of(browser.get(DESK_URL))
     assert "the league's workers may be stopped" in html
     assert "Ask again" in html and ARBITRATE_URL in html
 
-    with eager_tasks():
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
         answer = text_of(browser.post(ARBITRATE_URL, follow=True))
     assert "Asked again: the arbitration is queued; it is stored once." in answer
     assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
     assert TeamResult.objects.filter(pool_round=desk.pool_round(1)).count() == 12
 
 
-def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(desk: Desk) -> None:
+def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(
+    desk: Desk, django_capture_on_commit_callbacks: Callable
+) -> None:
     """A worker took the task (recorded) and holds no lock any more, with no result: lost."""
     pool_round = desk.pool_round(1)
     audit_record(
@@ -94,7 +102,7 @@ def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(des
     assert "within 10 minutes" in html
     assert "Ask again" in html
 
-    with eager_tasks():
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
         browser.post(ARBITRATE_URL)
         browser.post(ARBITRATE_URL)  # a double click
     assert TeamResult.objects.filter(pool_round=pool_round).count() == 12
