@@ -36,7 +36,7 @@ from tests.faults.services import (
 
 # The test database (its schema is copied from it) must be set up: pytest-django sets up the
 # databases its collected tests are marked for.
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.faults, pytest.mark.django_db]
 
 DATABASE = "mh_faults_site"
 PICKS_PER_COACH = 4

@@ -24,7 +24,11 @@ from tests.competitions.season_start_league import finished_season_build, hand_p
 from tests.faults.conftest import rows_locked, worker_env
 from tests.faults.services import celery_worker, wait_for
 
-pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.faults,
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+]
 
 VISIBILITY_SECONDS = 5
 

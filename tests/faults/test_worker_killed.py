@@ -28,7 +28,11 @@ from tests.competitions.desk_league import Desk, desk_build
 from tests.faults.conftest import rows_locked, worker_env
 from tests.faults.services import celery_worker, wait_for
 
-pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.faults,
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+]
 
 VISIBILITY_SECONDS = 5
 """The workers' visibility timeout here: a task taken by a lost worker is handed out again
