@@ -55,7 +55,17 @@ def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) ->
         return {"status": "missing", "pool_round": pool_round_id}
     by = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     try:
-        arbitrated = services.pool_round_arbitrate(pool_round=pool_round, by=by)
+        with services.pool_round_arbitration_attempt(
+            pool_round=pool_round, by=by, task_id=self.request.id
+        ) as attempt:
+            if attempt > 1:
+                logger.warning(
+                    "Arbitration of pool round %s handed out again (attempt %d): its last "
+                    "worker stopped before finishing",
+                    pool_round_id,
+                    attempt,
+                )
+            arbitrated = services.pool_round_arbitrate(pool_round=pool_round, by=by)
     except OperationalError as error:
         if self.request.is_eager:
             raise  # run in-process (no broker): no queue to retry on, the caller hears it

@@ -17,4 +17,5 @@ urlpatterns = [
     path("plan/swap/", desk.season_desk_swap, name="season_desk_swap"),
     path("withdraw/", desk.season_desk_withdraw, name="season_desk_withdraw"),
     path("jobs/<int:pk>/", desk.season_desk_job, name="season_desk_job"),
+    path("jobs/<int:pk>/restart/", desk.season_desk_job_restart, name="season_desk_job_restart"),
 ]

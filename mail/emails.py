@@ -46,7 +46,12 @@ STALE_QUEUED_AFTER = timedelta(minutes=10)
 
 
 class EmailDeliveryFailed(Exception):
-    """The mail server refused or could not be reached; the email stays queued for a retry."""
+    """The mail server refused or could not be reached; the email stays queued for a retry.
+    ``attempts``: how many times the email has been tried, this attempt included."""
+
+    def __init__(self, message: str, *, attempts: int = 0) -> None:
+        super().__init__(message)
+        self.attempts = attempts
 
 
 def _one_line(text: str) -> str:
@@ -119,8 +124,14 @@ def email_enqueue(*, email: OutboundEmail) -> None:
     transaction.on_commit(enqueue)
 
 
-def email_deliver(*, email_id: int) -> OutboundEmail | None:
+def email_deliver(*, email_id: int, after_attempts: int | None = None) -> OutboundEmail | None:
     """Send queued email ``email_id`` through Django's email backend.
+
+    ``after_attempts``: for a retry, how many attempts the failure it follows had counted
+    (:attr:`EmailDeliveryFailed.attempts`); the retry goes ahead only if no attempt was made
+    since. On Redis a retry waiting for its countdown longer than the broker's
+    visibility timeout is handed out a second time (``CELERY_VISIBILITY_TIMEOUT``); the first
+    copy tries, the others find the attempt made and stop, so retries never multiply.
 
     The row is locked while it is sent (``skip_locked``: a second worker finds nothing to do),
     so it goes out once. On an SMTP or connection error the attempt and the error are recorded,
@@ -133,7 +144,7 @@ def email_deliver(*, email_id: int) -> OutboundEmail | None:
             .filter(pk=email_id, status=OutboundEmail.Status.QUEUED)
             .first()
         )
-        if email is None:
+        if email is None or (after_attempts is not None and email.attempts != after_attempts):
             return None
         message = EmailMultiAlternatives(
             subject=email.subject,
@@ -158,7 +169,7 @@ def email_deliver(*, email_id: int) -> OutboundEmail | None:
             return email
         email.last_error = failure
         email.save(update_fields=["attempts", "last_error"])
-    raise EmailDeliveryFailed(failure)
+    raise EmailDeliveryFailed(failure, attempts=email.attempts)
 
 
 def email_mark_failed(*, email_id: int) -> None:

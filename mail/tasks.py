@@ -26,7 +26,7 @@ def email_retry_countdown(retries: int) -> int:
 
 
 @shared_task(bind=True, name="mail.email_deliver", max_retries=EMAIL_MAX_RETRIES)
-def email_deliver(self: Task, email_id: int) -> str:
+def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) -> str:
     """Deliver outbox email ``email_id``; on a mail server failure, retry later with backoff.
 
     The email stays queued between attempts; when the retries run out it is marked failed (an
@@ -34,7 +34,9 @@ def email_deliver(self: Task, email_id: int) -> str:
     ``emails_requeue_stale``.
     """
     try:
-        email = emails.email_deliver(email_id=email_id)
+        # A retry carries the attempts counted when it was scheduled: a second copy of it (the
+        # broker hands out again a task held past its visibility timeout) stops.
+        email = emails.email_deliver(email_id=email_id, after_attempts=after_attempts)
     except emails.EmailDeliveryFailed as error:
         if self.request.is_eager:
             logger.warning("Email %s not sent (%s); it stays queued", email_id, error)
@@ -46,7 +48,10 @@ def email_deliver(self: Task, email_id: int) -> str:
             )
             return "failed"
         raise self.retry(
-            exc=error, countdown=email_retry_countdown(self.request.retries)
+            args=[email_id],
+            kwargs={"after_attempts": error.attempts},
+            exc=error,
+            countdown=email_retry_countdown(self.request.retries),
         ) from error
     return "sent" if email is not None else "nothing to send"
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import migrations, models
+from django.db import DatabaseError, connection, migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
@@ -105,3 +107,55 @@ def done_by(verbose_name: str) -> models.ForeignKey:
         blank=True,
         related_name="+",
     )
+
+
+# --- Work under way, as PostgreSQL sees it -------------------------------------------------------
+
+
+@contextmanager
+def work_lock(namespace: int, key: int) -> Iterator[bool]:
+    """Hold PostgreSQL's session advisory lock ``(namespace, key)`` while the block runs; yields
+    whether it was free (``False``: another session holds it, the block runs anyway).
+
+    The lock says "this work is under way on a live process": a worker killed with SIGKILL or
+    whose machine went away loses its database session, and PostgreSQL releases the lock with it,
+    so :func:`work_lock_held` tells a running job from one whose worker died without any clock or
+    heartbeat. Elsewhere than on PostgreSQL (SQLite, the embedded default) nothing is locked.
+    """
+    if connection.vendor != "postgresql":
+        yield True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [namespace, key])
+        taken = bool(cursor.fetchone()[0])
+    try:
+        yield taken
+    finally:
+        if taken:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [namespace, key])
+            except DatabaseError:
+                # The session is gone (the database restarted, the connection broke): so is
+                # the lock; the block's own error is the one to hear about.
+                pass
+
+
+def work_locks_tell() -> bool:
+    """Whether :func:`work_lock_held` can tell a live worker from a lost one (PostgreSQL)."""
+    return connection.vendor == "postgresql"
+
+
+def work_lock_held(namespace: int, key: int) -> bool:
+    """Whether a live session holds :func:`work_lock` ``(namespace, key)`` (a plain read of
+    ``pg_locks``; always ``False`` elsewhere than on PostgreSQL)."""
+    if connection.vendor != "postgresql":
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND classid = %s AND objid = %s AND objsubid = 2)",
+            [namespace, key],
+        )
+        return bool(cursor.fetchone()[0])

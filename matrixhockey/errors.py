@@ -9,15 +9,23 @@ below, named in ``matrixhockey.urls``). Elsewhere the same handlers render the s
 
 ``500.html`` is rendered without the request's context processors: a server error may come from
 the database, and the page must not need it (no user, no query).
+
+The database out of reach for a moment (restarting, failing over, the connection cut) is not a
+server error: wherever it is met — a view, DRF, a middleware — the answer is a 503 with
+``Retry-After`` (:func:`database_unavailable`): ``{"detail", "code": "database_unavailable"}``
+under ``/api/``, the page ``503.html`` elsewhere, both in the reader's language, built without
+the database.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
@@ -31,6 +39,11 @@ from matrixhockey.api import PayloadTooLarge
 logger = logging.getLogger(__name__)
 
 API_PREFIX = "/api/"
+
+DATABASE_DOWN = (OperationalError, InterfaceError)
+"""What the database driver raises when it cannot be reached or the connection was cut."""
+DATABASE_RETRY_AFTER_SECONDS = 15
+"""``Retry-After`` of a 503 for a database out of reach: a restart takes seconds."""
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -111,8 +124,36 @@ def _not_found_reason(exception: Exception | None) -> str:
     return exception.args[0]
 
 
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with ``Retry-After``, without the database: the database could not be reached."""
+    if is_api(request):
+        response: HttpResponse = JsonResponse(
+            {
+                "detail": _(
+                    "The league's database cannot be reached at the moment: try again in a few "
+                    "seconds."
+                ),
+                "code": "database_unavailable",
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+    else:
+        context = {
+            "league_name": settings.LEAGUE_NAME,
+            "request": request,
+            "retry_after": DATABASE_RETRY_AFTER_SECONDS,
+        }
+        response = HttpResponse(loader.render_to_string("503.html", context), status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500, without the database: no context processor runs (no user, no query)."""
+    """500, without the database: no context processor runs (no user, no query). Django calls
+    it while handling the error, so the error is at hand: the database out of reach outside a
+    view (a middleware saving the session…) is a 503 too."""
+    if isinstance(sys.exc_info()[1], DATABASE_DOWN):
+        return database_unavailable(request)
     if is_api(request):
         return api_error(_("A server error occurred."), status.HTTP_500_INTERNAL_SERVER_ERROR)
     context = {"league_name": settings.LEAGUE_NAME, "request": request}

@@ -1,7 +1,9 @@
-"""The site's own middleware: requests refused before any view runs, the Content-Security-Policy."""
+"""The site's own middleware: requests refused before any view runs, the database out of reach
+answered 503, the Content-Security-Policy."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from urllib.parse import unquote
 
@@ -9,6 +11,10 @@ from csp.constants import UNSAFE_INLINE
 from csp.middleware import CSPMiddleware, PolicyParts
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+
+from matrixhockey.errors import DATABASE_DOWN, database_unavailable
+
+logger = logging.getLogger(__name__)
 
 
 class RejectNulBytesMiddleware:
@@ -24,6 +30,25 @@ class RejectNulBytesMiddleware:
             # Django answers it with handler400 (matrixhockey.errors.bad_request).
             raise BadRequest("NUL byte in the URL")
         return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """A view (DRF's included) that meets the database out of reach answers
+    :func:`database_unavailable` instead of a 500; the error is logged as a warning."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, DATABASE_DOWN):
+            return None
+        logger.warning(
+            "The database is out of reach (%s %s): %s", request.method, request.path, exception
+        )
+        return database_unavailable(request)
 
 
 INLINE_STYLE_PREFIXES = ("/admin/", "/api/docs/")

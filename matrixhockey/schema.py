@@ -3,7 +3,8 @@
 Every operation may answer errors the views do not name themselves: 400 (a NUL byte in the URL,
 an unreadable body), 401 (a wrong token, wherever a token is read), 403 (not allowed, or a
 session without its CSRF token), 404 (no such season, pool or round), 413 and 415 (a body too
-large, or of a type the API does not read), 429 (too many requests, with ``Retry-After``).
+large, or of a type the API does not read), 429 (too many requests, with ``Retry-After``), 503
+(the database out of reach for a moment, with ``Retry-After``).
 Their bodies are ``shared/API.md``'s two shapes: :data:`ERROR` ``{"detail": "…"}`` and
 :data:`FIELD_ERRORS` ``{"field": ["message", …]}``. A 400 an operation documents itself keeps its
 own shape and gains these two.
@@ -39,6 +40,7 @@ _DESCRIPTIONS = {
     "413": "The body is larger than the server accepts.",
     "415": "The body's media type is not one the API reads (send application/json).",
     "429": "Too many requests: wait the number of seconds in Retry-After.",
+    "503": "The database cannot be reached for a moment: ask again after Retry-After seconds.",
 }
 
 _METHODS = {"get", "put", "post", "patch", "delete"}
@@ -54,7 +56,7 @@ def _json(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _answer(code: str, schema: dict[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"description": _DESCRIPTIONS[code], "content": _json(schema)}
-    if code == "429":
+    if code in ("429", "503"):
         answer["headers"] = {
             "Retry-After": {
                 "schema": {"type": "integer"},
@@ -95,7 +97,7 @@ def error_responses(result: dict[str, Any], **_: Any) -> dict[str, Any]:
                 continue
             responses = operation.setdefault("responses", {})
             responses["400"] = _bad_request(responses.get("400"))
-            codes = ["404", "429"]
+            codes = ["404", "429", "503"]
             if _reads_tokens(operation):
                 codes.append("401")
             if _needs_authentication(operation) or method != "get":

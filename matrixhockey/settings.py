@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "matrixhockey.middleware.RejectNulBytesMiddleware",
+    # The database out of reach: a 503 with Retry-After, not a 500 (matrixhockey.errors).
+    "matrixhockey.middleware.DatabaseUnavailableMiddleware",
     "matrixhockey.middleware.ContentSecurityPolicyMiddleware",
     # WhiteNoise serves collected static files in production; runserver serves them in debug.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
@@ -140,8 +142,19 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task is acknowledged once it has run, and one whose worker process died is handed back to
+# the queue: a worker killed mid-arbitration loses nothing (the arbitration's claim makes the
+# second run the only one).
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# On Redis, a task taken by a worker that vanished (the whole machine, SIGKILL) goes back to the
+# queue after the visibility timeout: Redis's default is an hour, the league's ten minutes.
+# A task held longer than that (a retry's countdown) is handed out again too, which every task
+# here tolerates: its work is claimed by a status only one run moves forward.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=5, maximum=86_400)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TIMEZONE = "Europe/Paris"
 CELERY_BEAT_SCHEDULE = SCHEDULE
 # How long the arbitration API waits for its task before answering 202 (competitions/api.py).

@@ -17,6 +17,7 @@ from competitions.models import Competition, Fixture, FixtureResult, LatePick, P
 from competitions.selectors.entries import PLAYED
 from competitions.selectors.results import pool_round_results
 from league.models import AuditLog, Entry
+from matrixhockey.db import work_lock_held
 
 ARBITRATION_REQUESTED = "pool_round_arbitration_request"
 
@@ -25,10 +26,17 @@ ARBITRATION_REFUSED = "pool_round_arbitration_refused"
 """The audit-log actions of a referee's request to arbitrate and of a worker's refusal; both
 carry the task's id (``payload["task"]``)."""
 
+ARBITRATION_STARTED = "pool_round_arbitration_started"
+"""The audit-log action of a worker taking an arbitration task (``payload["task"]``, and
+``payload["redelivered"]`` when the queue handed it out again after a worker was lost)."""
 
-ARBITRATION_REQUEST_STALE = timedelta(minutes=10)
-"""A request still unanswered after this long is taken as lost (its worker died): the referee's
-page offers to arbitrate again instead of waiting."""
+ARBITRATION_WORK = 7301
+"""The namespace of the advisory lock (``matrixhockey.db.work_lock``) a worker holds on a pool
+round while it arbitrates it: held, the arbitration is running; released without a result, its
+worker stopped."""
+
+ARBITRATION_REQUEST_STALE = timedelta(minutes=2)
+"""A request no worker has taken after this long: the desk says so and offers to ask again."""
 
 
 def user_referees_pool(*, user: AbstractBaseUser, pool: Pool) -> bool:
@@ -51,29 +59,46 @@ def arbitration_refusal(*, pool_round: PoolRound, task_id: str) -> dict[str, Any
 
 @dataclass(frozen=True)
 class ArbitrationState:
-    """Where a referee's request to arbitrate a pool round stands, from the audit log."""
+    """Where a referee's last request to arbitrate a pool round stands, from the audit log and
+    the worker's lock — said as it is: queued and not taken, running, lost with its worker, or
+    refused (with why). All empty: no request is outstanding."""
 
-    requested_at: datetime | None
-    """When an arbitration was asked for and is still running (``None``: none running)."""
-    refusal: str | None
+    requested_at: datetime | None = None
+    """When the request was queued, while no worker has taken it yet."""
+    refusal: str | None = None
     """Why the last request was refused, when it was."""
+    started_at: datetime | None = None
+    """When a worker took the request, while no result came of it."""
+    running: bool = False
+    """A worker is arbitrating right now (it holds the pool round's work lock)."""
+    ask_again: bool = False
+    """The request went nowhere (queued too long, or its worker stopped): the desk offers to
+    ask again; asking again is safe, the arbitration's claim gives one result."""
+
+    @property
+    def lost(self) -> bool:
+        """A worker took the request and stopped before storing a result."""
+        return self.started_at is not None and not self.running
 
 
 def pool_round_arbitration_state(
     *, pool_round: PoolRound, now: datetime | None = None
 ) -> ArbitrationState:
-    """Whether an arbitration of ``pool_round`` is running (asked for less than
-    :data:`ARBITRATION_REQUEST_STALE` ago and not answered) or was refused last time. The claim
-    that moves a pool round to ``arbitrating`` lives inside the arbitration's transaction, so
-    other connections never see that status: the request in the audit log stands for it."""
+    """Where the last request to arbitrate ``pool_round`` stands.
+
+    The claim that moves a pool round to ``arbitrating`` lives inside the arbitration's
+    transaction, so other connections never see that status: the audit log (requested, taken by
+    a worker, refused, arbitrated) and the worker's advisory lock (:data:`ARBITRATION_WORK`,
+    released by PostgreSQL when a worker's session ends, however it died) stand for it."""
     if pool_round.status in PLAYED:
-        return ArbitrationState(requested_at=None, refusal=None)
+        return ArbitrationState()
     now = now or timezone.now()
     last = (
         _audit(pool_round)
         .filter(
             action__in=[
                 ARBITRATION_REQUESTED,
+                ARBITRATION_STARTED,
                 ARBITRATION_REFUSED,
                 "pool_round_arbitrate",
                 "pool_round_void",
@@ -83,12 +108,16 @@ def pool_round_arbitration_state(
         .first()
     )
     if last is None:
-        return ArbitrationState(requested_at=None, refusal=None)
+        return ArbitrationState()
     if last.action == ARBITRATION_REFUSED:
-        return ArbitrationState(requested_at=None, refusal=str(last.payload.get("detail", "")))
-    if last.action == ARBITRATION_REQUESTED and now - last.at < ARBITRATION_REQUEST_STALE:
-        return ArbitrationState(requested_at=last.at, refusal=None)
-    return ArbitrationState(requested_at=None, refusal=None)
+        return ArbitrationState(refusal=str(last.payload.get("detail", "")), ask_again=True)
+    if last.action == ARBITRATION_REQUESTED:
+        stale = now - last.at >= ARBITRATION_REQUEST_STALE
+        return ArbitrationState(requested_at=last.at, ask_again=stale)
+    if last.action == ARBITRATION_STARTED:
+        running = work_lock_held(ARBITRATION_WORK, pool_round.pk)
+        return ArbitrationState(started_at=last.at, running=running, ask_again=not running)
+    return ArbitrationState()
 
 
 @dataclass(frozen=True)
@@ -160,6 +189,8 @@ class RefereeDesk:
     scores: list[DeskScore]
     refusal: str | None
     """Why the last request to arbitrate was refused, when it was."""
+    arbitration: ArbitrationState = ArbitrationState()
+    """Where the last request to arbitrate stands (queued, running, lost, refused)."""
 
     @property
     def is_open(self) -> bool:
@@ -265,7 +296,8 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
             for game in results.games
         ]
     state = pool_round_arbitration_state(pool_round=pool_round, now=now)
-    status = PoolRound.Status.ARBITRATING if state.requested_at else pool_round.status
+    under_way = state.requested_at is not None or state.running
+    status = PoolRound.Status.ARBITRATING if under_way else pool_round.status
     return RefereeDesk(
         pool_round=pool_round,
         status=status,
@@ -274,6 +306,7 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
         late_picks=late_picks,
         scores=scores,
         refusal=state.refusal,
+        arbitration=state,
     )
 
 

@@ -8,7 +8,10 @@ in; matrices, calendar, referees and the cups' opening draws to do, then start),
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from django.utils import timezone
 
 from competitions.models import (
     Competition,
@@ -23,6 +26,7 @@ from competitions.selectors.archive import season_in_preparation, season_last_fi
 from competitions.services.season_close import RoundLeft, season_rounds_left
 from league.models import Division, Entry, Season
 from league.selectors import season_current
+from matrixhockey.db import work_lock_held, work_locks_tell
 
 EMPTY = "empty"
 PREPARING = "preparing"
@@ -83,6 +87,11 @@ class SeasonDesk:
     rounds: list[RoundState] = field(default_factory=list)
     left: tuple[RoundLeft, ...] = ()
     job: SeasonStartJob | None = None
+    job_lost: bool = False
+    """The start is ``running`` but its worker is gone (its work lock released with its session):
+    nothing of it was stored, it can be started again."""
+    job_waiting: bool = False
+    """The start has been ``queued`` for a while and no worker has taken it."""
 
 
 def _preparation(season: Season) -> Preparation:
@@ -128,8 +137,46 @@ def _week_rounds(season: Season, week: int) -> list[RoundState]:
     return [RoundState(round=round, pool_rounds=by_round.get(round.pk, [])) for round in rounds]
 
 
+SEASON_START_WORK = 7302
+"""The namespace of the advisory lock (``matrixhockey.db.work_lock``) a worker holds on a season
+start job while it runs it."""
+SEASON_START_QUEUE_PATIENCE = timedelta(minutes=2)
+"""A start queued this long with no worker taking it: the desk says so and offers to ask again."""
+
+
+def season_start_job_lost(*, job: SeasonStartJob) -> bool:
+    """Whether ``job`` is ``running`` with no live worker: its worker's database session, and the
+    work lock with it, is gone (only PostgreSQL can tell; elsewhere never)."""
+    return (
+        job.status == SeasonStartJob.Status.RUNNING
+        and work_locks_tell()
+        and not work_lock_held(SEASON_START_WORK, job.pk)
+    )
+
+
+def season_start_job_waiting(*, job: SeasonStartJob, now: datetime | None = None) -> bool:
+    """Whether ``job`` has been queued longer than :data:`SEASON_START_QUEUE_PATIENCE`."""
+    now = now or timezone.now()
+    return (
+        job.status == SeasonStartJob.Status.QUEUED
+        and now - job.requested_at >= SEASON_START_QUEUE_PATIENCE
+    )
+
+
 def season_desk() -> SeasonDesk:
-    """Where the league stands: the season the admin works on, its stage and its details."""
+    """Where the league stands: the season the admin works on, its stage and its details, and
+    the last season start's job (lost with its worker, or waiting for one)."""
+    desk = _season_desk()
+    if desk.job is None:
+        return desk
+    return replace(
+        desk,
+        job_lost=season_start_job_lost(job=desk.job),
+        job_waiting=season_start_job_waiting(job=desk.job),
+    )
+
+
+def _season_desk() -> SeasonDesk:
     job = SeasonStartJob.objects.select_related("season").order_by("-pk").first()
     preparing = season_in_preparation()
     if preparing is not None:

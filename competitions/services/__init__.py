@@ -42,6 +42,7 @@ from competitions.services.picks import (
 from competitions.services.queue import (
     ARBITRATION_POLL_SECONDS,
     ArbitrationRequest,
+    pool_round_arbitration_attempt,
     pool_round_arbitration_refused,
     pool_round_arbitration_request,
     pool_round_arbitration_wait,
@@ -109,6 +110,7 @@ __all__ = [
     "pick_submit",
     "pool_create",
     "pool_round_arbitrate",
+    "pool_round_arbitration_attempt",
     "pool_round_arbitration_refused",
     "pool_round_arbitration_request",
     "pool_round_arbitration_wait",

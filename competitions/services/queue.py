@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,6 +25,7 @@ from competitions.services.errors import REFUSALS, ArbitrationQueueUnavailable, 
 from league.models import AuditLog
 from league.services import audit_record
 from matrixhockey.celery import app as celery_app
+from matrixhockey.db import work_lock
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +43,8 @@ class ArbitrationRequest:
 
     pool_round: PoolRound
     task_id: str | None
+    again: bool = False
+    """The last request had gone nowhere (refused, queued too long, or lost with its worker)."""
 
 
 @transaction.atomic
@@ -61,6 +66,7 @@ def pool_round_arbitration_request(
     if pool_round.status in PLAYED:
         return ArbitrationRequest(pool_round=pool_round, task_id=None)
     _check_ready(pool_round, now)
+    again = selectors.pool_round_arbitration_state(pool_round=pool_round, now=now).ask_again
     task_id = str(uuid.uuid4())
     audit_record(
         actor=by, action=selectors.ARBITRATION_REQUESTED, obj=pool_round, payload={"task": task_id}
@@ -87,7 +93,7 @@ def pool_round_arbitration_request(
             )
 
     transaction.on_commit(enqueue)
-    return ArbitrationRequest(pool_round=pool_round, task_id=task_id)
+    return ArbitrationRequest(pool_round=pool_round, task_id=task_id, again=again)
 
 
 def pool_round_arbitration_refused(
@@ -105,6 +111,37 @@ def pool_round_arbitration_refused(
         obj=pool_round,
         payload={"task": task_id, "code": refusal.code, "detail": refusal.message},
     )
+
+
+@contextmanager
+def pool_round_arbitration_attempt(
+    *, pool_round: PoolRound, by: AbstractBaseUser | None, task_id: str | None
+) -> Iterator[int]:
+    """A worker's run of arbitration task ``task_id`` (yields which attempt it is: 2 and more
+    when the queue handed the task out again after its worker was lost).
+
+    The worker holds the pool round's work lock (:data:`selectors.ARBITRATION_WORK`) for the
+    whole run and records, committed at once, that it took the task: the referee's desk tells a
+    request still queued from one running (the lock held) and from one whose worker stopped (the
+    lock gone with its database session, no result). Run this outside a transaction, around
+    :func:`pool_round_arbitrate`, which is what makes a second run harmless."""
+    with work_lock(selectors.ARBITRATION_WORK, pool_round.pk):
+        attempt = 1 + (
+            AuditLog.objects.filter(
+                action=selectors.ARBITRATION_STARTED, object_id=str(pool_round.pk)
+            )
+            .filter(payload__task=task_id)
+            .count()
+            if task_id is not None
+            else 0
+        )
+        audit_record(
+            actor=by,
+            action=selectors.ARBITRATION_STARTED,
+            obj=pool_round,
+            payload={"task": task_id, "attempt": attempt},
+        )
+        yield attempt
 
 
 def pool_round_arbitration_wait(*, request: ArbitrationRequest, timeout: float) -> PoolRound:

@@ -3,10 +3,16 @@
 :func:`season_start_request` records a :class:`~competitions.models.SeasonStartJob` and queues
 ``competitions.season_start`` when its transaction commits; the task calls
 :func:`season_start_job_run`, which claims the job (queued → running, a conditional update only
-one worker wins: a task sent twice starts the season once), runs
+one worker wins: a task sent twice starts the season once) under the job's work lock, runs
 :func:`~competitions.services.season_start.season_start` and records how it ended. The progress
 is written from another database connection, so the desk sees it while the start's own (single)
 transaction is still open.
+
+A worker lost mid-start (killed, its machine gone) leaves the job ``running`` and nothing else:
+the start's transaction dies with its session, and so does the job's work lock
+(:data:`~competitions.selectors.season_desk.SEASON_START_WORK`). The broker hands the task out
+again after its visibility timeout and that run takes the job over; the desk also offers to
+start it again at once (:func:`season_start_job_restart`).
 """
 
 from __future__ import annotations
@@ -25,11 +31,17 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from competitions.models import SeasonStartJob
+from competitions.selectors.season_desk import (
+    SEASON_START_WORK,
+    season_start_job_lost,
+    season_start_job_waiting,
+)
 from competitions.services.season_start import START_STEPS, season_start
 from competitions.services.start_plan import SeasonStartRefused, start_plan_read
 from league.models import Season
 from league.services.seasons import STANDARD_DIVISIONS
 from matrixhockey.celery import app as celery_app
+from matrixhockey.db import work_lock, work_locks_tell
 
 logger = logging.getLogger(__name__)
 
@@ -90,20 +102,47 @@ def season_start_request(
         task_id=str(uuid.uuid4()),
     )
 
-    def enqueue() -> None:
-        try:
-            # By its registered name: the task module imports the services.
-            celery_app.tasks[SEASON_START_TASK].apply_async(args=[job.pk], task_id=job.task_id)
-        except BrokerUnavailable as error:
-            logger.exception("Could not queue season start %s", job.pk)
-            _finish(
-                job.pk,
-                SeasonStartJob.Status.FAILED,
-                message=_("The start could not be queued (%(error)s): try again later.")
-                % {"error": type(error).__name__},
-            )
+    transaction.on_commit(lambda: _enqueue(job.pk, job.task_id))
+    return job
 
-    transaction.on_commit(enqueue)
+
+def _enqueue(job_id: int, task_id: str) -> None:
+    try:
+        # By its registered name: the task module imports the services.
+        celery_app.tasks[SEASON_START_TASK].apply_async(args=[job_id], task_id=task_id)
+    except BrokerUnavailable as error:
+        logger.exception("Could not queue season start %s", job_id)
+        _finish(
+            job_id,
+            SeasonStartJob.Status.FAILED,
+            message=_("The start could not be queued (%(error)s): try again later.")
+            % {"error": type(error).__name__},
+        )
+
+
+@transaction.atomic
+def season_start_job_restart(*, job: SeasonStartJob, by: AbstractBaseUser | None) -> SeasonStartJob:
+    """Queue ``job`` again when it went nowhere: ``running`` with its worker lost (nothing of it
+    was stored: the start is one transaction, rolled back with the worker's session), or
+    ``queued`` with no worker taking it for a while. Safe to repeat: the job is claimed by one
+    run only, and the task handed out again by the broker finds it taken or done.
+
+    Refused (:class:`SeasonStartRefused`, ``in_progress``) while a live worker runs it or it
+    was queued a moment ago, and (``finished``) once it has ended."""
+    job = SeasonStartJob.objects.select_for_update().get(pk=job.pk)
+    if job.is_finished:
+        raise SeasonStartRefused("finished", [_("This season start has already ended.")])
+    if not (season_start_job_lost(job=job) or season_start_job_waiting(job=job)):
+        raise SeasonStartRefused("in_progress", [_("A season start is already under way.")])
+    job.status = SeasonStartJob.Status.QUEUED
+    job.done = 0
+    job.started_at = None
+    job.message = _("Queued again")
+    job.task_id = str(uuid.uuid4())
+    if by is not None and job.requested_by_id is None:
+        job.requested_by = by
+    job.save(update_fields=["status", "done", "started_at", "message", "task_id", "requested_by"])
+    transaction.on_commit(lambda: _enqueue(job.pk, job.task_id))
     return job
 
 
@@ -112,8 +151,24 @@ def season_start_job_run(*, job_id: int) -> SeasonStartJob | None:
     it ends, or ``None`` when there is no such job. A job already claimed (sent twice, or
     running elsewhere) is returned untouched. A transient database error puts the job back in
     the queue and is raised again, for the task to retry."""
-    claimed = SeasonStartJob.objects.filter(pk=job_id, status=SeasonStartJob.Status.QUEUED).update(
-        status=SeasonStartJob.Status.RUNNING, started_at=timezone.now(), message=_("Starting")
+    with work_lock(SEASON_START_WORK, job_id) as free:
+        if not free:  # a live worker runs it right now
+            return SeasonStartJob.objects.filter(pk=job_id).first()
+        return _job_run(job_id)
+
+
+def _job_run(job_id: int) -> SeasonStartJob | None:
+    """:func:`season_start_job_run` under the job's work lock."""
+    # Holding the work lock, a job still ``running`` is one whose worker was lost (the lock went
+    # with its session): its start was rolled back, this run takes it over.
+    claimable = [SeasonStartJob.Status.QUEUED]
+    if work_locks_tell():
+        claimable.append(SeasonStartJob.Status.RUNNING)
+    claimed = SeasonStartJob.objects.filter(pk=job_id, status__in=claimable).update(
+        status=SeasonStartJob.Status.RUNNING,
+        started_at=timezone.now(),
+        done=0,
+        message=_("Starting"),
     )
     job = SeasonStartJob.objects.select_related("requested_by").filter(pk=job_id).first()
     if not claimed or job is None:

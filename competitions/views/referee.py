@@ -97,6 +97,9 @@ def referee_round(request: HttpRequest, competition: str, pool: str, number: int
         "pool_round": desk.pool_round,
         "refresh": REFRESH_SECONDS if desk.status == PoolRound.Status.ARBITRATING else None,
         "zone": _zone(),
+        # A task whose worker was lost goes back to the queue after the broker's visibility
+        # timeout (matrixhockey.settings), and a sweep of the queue's.
+        "redelivery_minutes": -(-settings.CELERY_VISIBILITY_TIMEOUT // 60),
     }
     return render(request, "referee/round.html", context)
 
@@ -115,6 +118,10 @@ def referee_arbitrate(
     else:
         if asked.task_id is None:
             messages.info(request, _("This round was already arbitrated: here is its result."))
+        elif asked.again:
+            messages.success(
+                request, _("Asked again: the arbitration is queued; it is stored once.")
+            )
         else:
             messages.success(request, _("Arbitration started."))
     return redirect(_desk_url(pool_round))

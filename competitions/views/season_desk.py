@@ -35,10 +35,11 @@ from competitions.selectors.season_desk import (
     RUNNING,
     Preparation,
     season_desk,
+    season_start_job_lost,
 )
 from competitions.services.league_import import LeagueImportRefused, league_import
 from competitions.services.season_close import SeasonCloseRefused, season_close
-from competitions.services.season_jobs import season_start_request
+from competitions.services.season_jobs import season_start_job_restart, season_start_request
 from competitions.services.season_plan import (
     POINT_LABELS,
     SeasonPlanRefused,
@@ -363,6 +364,20 @@ def season_desk_withdraw(request: HttpRequest) -> HttpResponse:
     return _back()
 
 
+@require_POST
+@staff_only
+def season_desk_job_restart(request: HttpRequest, pk: int) -> HttpResponse:
+    """« Start again »: a start lost with its worker, or waiting for one, queued again."""
+    job = get_object_or_404(SeasonStartJob, pk=pk)
+    try:
+        season_start_job_restart(job=job, by=request.user)
+    except SeasonStartRefused as refusal:
+        _refused(request, refusal.problems, _("Refused:"))
+        return _back()
+    messages.success(request, _("The start is queued again: its progress shows below."))
+    return _back()
+
+
 @staff_only
 def season_desk_job(request: HttpRequest, pk: int) -> JsonResponse:
     """A start's progress, for the desk's progress bar."""
@@ -374,5 +389,6 @@ def season_desk_job(request: HttpRequest, pk: int) -> JsonResponse:
             "total": job.total,
             "percent": job.percent,
             "message": job.message,
+            "lost": season_start_job_lost(job=job),
         }
     )

@@ -75,7 +75,9 @@ def test_the_task_sent_twice_records_its_progress_and_starts_one_season(
     ]
     assert Entry.objects.filter(season__number=2).count() == 84
     statuses = sorted(outcome["status"] for outcome in outcomes)
-    assert statuses in (["done", "running"], ["done", "done"])
+    # The other task found the job taken (its work lock held): it answers the job as it was
+    # then, queued (the claim not committed yet), running, or already done.
+    assert statuses in (["done", "queued"], ["done", "running"], ["done", "done"])
     assert all(outcome["job"] == job.pk for outcome in outcomes)
 
 

@@ -116,14 +116,18 @@ def test_waiting_raises_the_refusal_the_worker_recorded(
     assert not TeamResult.objects.exists()
 
 
-def test_a_request_unanswered_for_ten_minutes_is_taken_as_lost(
+def test_a_request_no_worker_took_stays_queued_and_is_offered_again(
     desk: Desk, django_capture_on_commit_callbacks: Callable
 ) -> None:
+    """A request no worker took is said as it is, queued (never taken for lost: its task is
+    still in the queue); after a while the desk offers to ask again."""
     with django_capture_on_commit_callbacks(execute=False):
-        request(desk)
+        asked = request(desk)
+    assert not asked.again
     pool_round = desk.pool_round(1)
     now = timezone.now()
-    assert selectors.pool_round_arbitration_state(pool_round=pool_round, now=now).requested_at
+    state = selectors.pool_round_arbitration_state(pool_round=pool_round, now=now)
+    assert state.requested_at is not None and not state.ask_again
     later = now + selectors.ARBITRATION_REQUEST_STALE + timedelta(seconds=1)
     state = selectors.pool_round_arbitration_state(pool_round=pool_round, now=later)
-    assert state == selectors.ArbitrationState(requested_at=None, refusal=None)
+    assert state.requested_at is not None and state.ask_again and not state.lost

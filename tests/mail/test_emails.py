@@ -171,6 +171,22 @@ def test_a_sent_email_is_not_sent_twice_by_a_second_task(
     assert len(mail.outbox) == 1
 
 
+def test_a_retry_handed_out_twice_by_the_broker_tries_once(
+    sleigh_pick: Pick, django_capture_on_commit_callbacks: Callable
+) -> None:
+    """A retry waiting past the broker's visibility timeout is handed out a second time: the
+    copy that comes after an attempt was made stops (``after_attempts``)."""
+    with django_capture_on_commit_callbacks(execute=False):  # not delivered yet
+        email = emails.email_pick_receipt(pick=sleigh_pick)
+    assert email is not None
+    OutboundEmail.objects.filter(pk=email.pk).update(attempts=2)  # two failures so far
+    assert emails.email_deliver(email_id=email.pk, after_attempts=1) is None  # a stale copy
+    assert mail.outbox == []
+    assert emails.email_deliver(email_id=email.pk, after_attempts=2) is not None
+    assert emails.email_deliver(email_id=email.pk, after_attempts=2) is None
+    assert len(mail.outbox) == 1
+
+
 def test_an_admin_resends_an_email(
     admin_client, sleigh_pick: Pick, django_capture_on_commit_callbacks: Callable
 ) -> None:

@@ -240,3 +240,29 @@ def test_the_deployment_check_catches_a_weak_secret_key(production_env: dict[str
     )
     assert done.returncode != 0
     assert "security.W009" in done.stderr
+
+
+def test_a_lost_workers_tasks_come_back_within_minutes_not_redis_hour() -> None:
+    """Redis's visibility timeout (an hour by default) bounds how long a task taken by a worker
+    that died waits before another worker gets it: ten minutes here, set by
+    CELERY_VISIBILITY_TIMEOUT; a task whose worker process dies is handed back at once."""
+    names = (
+        "CELERY_BROKER_TRANSPORT_OPTIONS",
+        "CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS",
+        "CELERY_TASK_ACKS_LATE",
+        "CELERY_TASK_REJECT_ON_WORKER_LOST",
+    )
+    values = settings_in({}, *names)
+    assert values["CELERY_BROKER_TRANSPORT_OPTIONS"] == {"visibility_timeout": 600}
+    assert values["CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS"] == {"visibility_timeout": 600}
+    assert values["CELERY_TASK_ACKS_LATE"] is True
+    assert values["CELERY_TASK_REJECT_ON_WORKER_LOST"] is True
+    shorter = settings_in({"CELERY_VISIBILITY_TIMEOUT": "120"}, names[0])
+    assert shorter[names[0]] == {"visibility_timeout": 120}
+
+
+@pytest.mark.parametrize("value", ["ten", "0", "4", "86401"])
+def test_a_bad_visibility_timeout_stops_the_start(value: str) -> None:
+    done = run_python("import django; django.setup()", {"CELERY_VISIBILITY_TIMEOUT": value})
+    assert done.returncode != 0
+    assert "ImproperlyConfigured: CELERY_VISIBILITY_TIMEOUT=" in done.stderr

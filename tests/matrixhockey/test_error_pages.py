@@ -1,14 +1,20 @@
-"""The site's error pages (400, 403, 404, 500) in French and English, built on the site's layout;
-the 500 page without the database; and the Content-Security-Policy header on every page."""
+"""The site's error pages (400, 403, 404, 500, 503) in French and English, built on the site's
+layout; the 500 and 503 pages without the database (the database out of reach is a 503 with
+``Retry-After``, the whole stack is in ``tests/faults/test_postgres_restart.py``); and the
+Content-Security-Policy header on every page."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
+from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.utils import translation
 
 from matrixhockey import errors
+from matrixhockey.middleware import DatabaseUnavailableMiddleware
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +87,50 @@ def test_only_pages_of_templates_we_do_not_own_may_use_inline_styles(client: Cli
 def test_the_sites_templates_hold_no_inline_script_or_style(client: Client) -> None:
     html = client.get("/").content.decode()
     assert "<script>" not in html and "<style" not in html and " style=" not in html
+
+
+# --- The database out of reach: 503 with Retry-After, never a 500 ------------------------------
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "Back in a moment"), ("fr", 'lang="fr"')])
+def test_a_page_that_meets_the_database_down_is_the_503_page(language: str, title: str) -> None:
+    request = RequestFactory().get("/standings/elite/")
+    middleware = DatabaseUnavailableMiddleware(lambda request: HttpResponse())
+    with translation.override(language), connection.execute_wrapper(_no_query):
+        response = middleware.process_exception(request, OperationalError("gone"))
+    assert response is not None and response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    html = response.content.decode()
+    assert title in html and 'class="site-header"' in html
+
+
+def test_the_api_that_meets_the_database_down_answers_a_json_503() -> None:
+    request = RequestFactory().put("/api/picks/championship/1/")
+    middleware = DatabaseUnavailableMiddleware(lambda request: HttpResponse())
+    response = middleware.process_exception(request, InterfaceError("connection already closed"))
+    assert response is not None and response.status_code == 503
+    assert response["Content-Type"] == "application/json"
+    assert response["Retry-After"] == str(errors.DATABASE_RETRY_AFTER_SECONDS)
+    assert json.loads(response.content) == {
+        "detail": "The league's database cannot be reached at the moment: try again in a few "
+        "seconds.",
+        "code": "database_unavailable",
+    }
+
+
+def test_other_errors_are_left_to_the_500() -> None:
+    request = RequestFactory().get("/api/me/")
+    middleware = DatabaseUnavailableMiddleware(lambda request: HttpResponse())
+    assert middleware.process_exception(request, ValueError("a bug")) is None
+
+
+def test_the_database_down_outside_a_view_is_a_503_too() -> None:
+    """Django calls ``handler500`` while handling the error (a middleware saving the session…):
+    the error is at hand there."""
+    request = RequestFactory().get("/api/me/")
+    try:
+        raise OperationalError("server closed the connection unexpectedly")
+    except OperationalError:
+        response = errors.server_error(request)
+    assert response.status_code == 503
+    assert "Retry-After" in response

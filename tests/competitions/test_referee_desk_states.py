@@ -1,0 +1,136 @@
+"""The referee's desk says truthfully where an arbitration stands: queued and not taken by any
+worker (since when), refused (why), taken by a worker that stopped before finishing; and its
+« Ask again » re-queues safely — one result whatever the number of requests."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
+from django.test import Client
+from django.utils import timezone
+
+from competitions import selectors, services
+from competitions.models import PoolRound, TeamResult
+from league.models import AuditLog, Division, Season
+from league.services import audit_record
+from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+
+DESK_URL = "/referee/championship/elite/1/"
+ARBITRATE_URL = "/referee/championship/elite/1/arbitrate/"
+
+
+@pytest.fixture
+def desk(season: Season, divisions: dict[str, Division]) -> Desk:
+    made = desk_build(season=season, divisions=divisions)
+    made.league.send_all("elite", 1, skip=["elite-07"])
+    return made
+
+
+def browser_of(user: User) -> Client:
+    browser = Client(headers={"accept-language": "en"})
+    browser.force_login(user)
+    return browser
+
+
+def text_of(response: object) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def last_request(desk: Desk) -> AuditLog:
+    return AuditLog.objects.filter(action=selectors.ARBITRATION_REQUESTED).latest("id")
+
+
+def test_a_request_no_worker_took_says_since_when(
+    desk: Desk, django_capture_on_commit_callbacks: Callable
+) -> None:
+    browser = browser_of(desk.referee)
+    with django_capture_on_commit_callbacks(execute=False):  # no worker takes it
+        browser.post(ARBITRATE_URL)
+    at = timezone.localtime(last_request(desk).at).strftime("%H:%M")
+    html = text_of(browser.get(DESK_URL))
+    assert f"Queued since {at}, no worker has taken it yet" in html
+    assert 'data-arbitration="queued"' in html
+    assert ARBITRATE_URL not in html  # not offered again at once
+
+
+def test_a_request_left_in_the_queue_for_a_while_may_be_asked_again(
+    desk: Desk, django_capture_on_commit_callbacks: Callable
+) -> None:
+    pool_round = desk.pool_round(1)
+    AuditLog.objects.create(  # a request queued long ago that no worker took
+        actor=desk.referee,
+        action=selectors.ARBITRATION_REQUESTED,
+        content_type=ContentType.objects.get_for_model(PoolRound),
+        object_id=str(pool_round.pk),
+        payload={"task": "never-taken"},
+        at=timezone.now() - selectors.ARBITRATION_REQUEST_STALE - timedelta(seconds=5),
+    )
+    browser = browser_of(desk.referee)
+    html = text_of(browser.get(DESK_URL))
+    assert "the league's workers may be stopped" in html
+    assert "Ask again" in html and ARBITRATE_URL in html
+
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        answer = text_of(browser.post(ARBITRATE_URL, follow=True))
+    assert "Asked again: the arbitration is queued; it is stored once." in answer
+    assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
+    assert TeamResult.objects.filter(pool_round=desk.pool_round(1)).count() == 12
+
+
+def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(
+    desk: Desk, django_capture_on_commit_callbacks: Callable
+) -> None:
+    """A worker took the task (recorded) and holds no lock any more, with no result: lost."""
+    pool_round = desk.pool_round(1)
+    audit_record(
+        actor=None,
+        action=selectors.ARBITRATION_STARTED,
+        obj=pool_round,
+        payload={"task": "lost-task", "attempt": 1},
+    )
+    state = selectors.pool_round_arbitration_state(pool_round=pool_round)
+    assert state.lost and state.ask_again and not state.running
+    browser = browser_of(desk.referee)
+    html = text_of(browser.get(DESK_URL))
+    assert 'data-arbitration="lost"' in html
+    assert "stopped before finishing: nothing of it was stored" in html
+    assert "within 10 minutes" in html
+    assert "Ask again" in html
+
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        browser.post(ARBITRATE_URL)
+        browser.post(ARBITRATE_URL)  # a double click
+    assert TeamResult.objects.filter(pool_round=pool_round).count() == 12
+    assert AuditLog.objects.filter(action="pool_round_arbitrate").count() == 1
+    assert selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1)) == (
+        selectors.ArbitrationState()
+    )
+
+
+def test_while_a_worker_holds_the_arbitration_the_desk_says_it_runs(desk: Desk) -> None:
+    pool_round = desk.pool_round(1)
+    with services.pool_round_arbitration_attempt(pool_round=pool_round, by=None, task_id="t"):
+        # Another connection would see the lock; this one holds it (a session lock is seen
+        # by every session, its own included).
+        state = selectors.pool_round_arbitration_state(pool_round=pool_round)
+        assert state.running and not state.lost
+        html = text_of(browser_of(desk.referee).get(DESK_URL))
+        assert 'data-arbitration="running"' in html
+    assert selectors.pool_round_arbitration_state(pool_round=pool_round).lost
+
+
+def test_a_refused_arbitration_says_why_and_offers_to_ask_again(desk: Desk) -> None:
+    services.pool_round_arbitration_refused(
+        pool_round=desk.pool_round(1),
+        by=None,
+        task_id="t",
+        refusal=services.ArbitrationQueueUnavailable("The arbitration could not be queued."),
+    )
+    html = text_of(browser_of(desk.referee).get(DESK_URL))
+    assert "The last arbitration was refused: The arbitration could not be queued." in html
+    assert "Ask again" in html
