@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+READABLE_TEXT = r"^[^\u0000]+$"
+"""What DRF's ``CharField`` reads: any text but a NUL (PostgreSQL cannot compare one)."""
+
+
+@extend_schema_field({"type": "string", "minLength": 1, "pattern": READABLE_TEXT})
+class CredentialField(serializers.CharField):
+    """A user name or password, read as sent (no trimming): the schema's ``minLength`` 1 is then
+    exactly DRF's "may not be blank", and a wrong one is the sign-in's refusal, not the body's."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField(label=_("username"))
-    password = serializers.CharField(
-        label=_("password"), trim_whitespace=False, style={"input_type": "password"}
-    )
+    username = CredentialField(label=_("username"))
+    password = CredentialField(label=_("password"), style={"input_type": "password"})
 
 
 class TokenSerializer(serializers.Serializer):

@@ -358,20 +358,25 @@ def reminders_send(*, now: datetime | None = None) -> int:
     one to the deputy they named, of each team that still has no pick for at least one of this
     week's open rounds it plays (the championship; the KDH while it is in; the WG when
     qualified), naming those rounds, in each one's language, with their one-click link. A team
-    that has sent everything gets nothing. How many emails were queued; none twice to anyone for
-    the same week."""
+    that has sent everything gets nothing. A cup round drawn by an arbitrated round not yet
+    published is left out for everyone until the referee publishes it: reminding its teams
+    would tell them, before anyone, who went on. How many emails were queued; none twice to
+    anyone for the same week."""
     now = now or timezone.now()
     week = week_find(now=now)
     if week is None:
         return 0
     pools = _pools(week.season)
+    # Who is reminded of a cup round tells who plays it: only the rounds whose teams follow
+    # from published results (week_rounds_public), as in Wednesday's missing list.
+    rounds = week_rounds_public(week=week)
     sent = 0
     for entry in week_entries(week=week):
         # The coach, and the deputy they named, who may send the picks too.
         people = [p for p in (entry.team.coach, entry.team.deputy) if _can_be_emailed(p)]
         if not people:
             continue
-        missing = entry_rounds_missing(entry=entry, rounds=week.rounds)
+        missing = entry_rounds_missing(entry=entry, rounds=rounds)
         if not missing:
             continue
         for person in people:

@@ -14,7 +14,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -59,14 +64,27 @@ COMPETITION = OpenApiParameter(
 )
 
 
+def _number(minimum: int) -> dict[str, Any]:
+    """An integer path or query parameter's schema, from ``minimum`` on (numbered from 1)."""
+    return {"type": "integer", "minimum": minimum}
+
+
+SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+"""What the URL's ``slug`` converter takes: any other text is a 404 before any view."""
+
+
 ROUND = OpenApiParameter(
-    "round", OpenApiTypes.INT, OpenApiParameter.PATH, description="The round's number (1…)."
+    "round",
+    _number(1),
+    OpenApiParameter.PATH,
+    description="The round's number (1…).",
+    examples=[OpenApiExample("The first round", value=1)],
 )
 
 
 SEASON = OpenApiParameter(
     SEASON_PARAMETER,
-    OpenApiTypes.INT,
+    _number(1),
     OpenApiParameter.QUERY,
     required=False,
     description="The season's number (default: the current season); 404 for an unknown one.",
@@ -75,9 +93,10 @@ SEASON = OpenApiParameter(
 
 POOL = OpenApiParameter(
     "pool",
-    OpenApiTypes.STR,
+    {"type": "string", "pattern": SLUG_PATTERN},
     OpenApiParameter.PATH,
     description="A division's slug (elite, d2a … d3d), or kdh / wg for a cup.",
+    examples=[OpenApiExample("The Elite", value="elite")],
 )
 
 
@@ -143,7 +162,7 @@ class SeasonView(APIView):
         parameters=[
             OpenApiParameter(
                 "number",
-                OpenApiTypes.INT,
+                _number(1),
                 OpenApiParameter.PATH,
                 description="The season's number (1…).",
             )
@@ -246,6 +265,9 @@ class PicksView(APIView):
     @extend_schema(
         parameters=[COMPETITION, ROUND],
         request=PickInSerializer,
+        examples=[
+            OpenApiExample("A championship pick", value={"pick": "F+(2)"}, request_only=True)
+        ],
         responses={
             200: PickReceiptSerializer,
             400: OpenApiResponse(PickErrorSerializer, description="Which part is wrong."),

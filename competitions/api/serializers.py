@@ -124,9 +124,21 @@ class InfosSerializer(serializers.Serializer):
     )
 
 
-NOTATION_PATTERN = r"^\s*[A-Za-z](\s*[+#])*\s*\(\s*[0-3Xx]\s*\)(\s*\(\s*[0-5Xx]\s*\))?\s*$"
-"""R10's notation as a coach may write it (case and spaces free): what the schema says a pick
-looks like. The server reads it with the engine (``Pick.parse``), which words what is wrong."""
+SPACE = (
+    r"[\t\n\u000b\f\r\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a"
+    r"\u2028\u2029\u202f\u205f\u3000]*"
+)
+"""Any run of what Python calls a space (``str.split``, which ``Pick.parse`` drops), spelled out:
+a schema's ``\\s`` is ECMAScript's, which is not the same set."""
+
+NOTATION_PATTERN = (
+    rf"^{SPACE}[A-Ka-k]({SPACE}[+#])*{SPACE}\({SPACE}[0-3Xx]{SPACE}\)"
+    rf"({SPACE}\({SPACE}[0-5Xx]{SPACE}\))?{SPACE}$"
+)
+"""R10's notation as a coach may write it (case and spaces free; columns A–K, the largest matrix,
+R19): exactly the texts ``Pick.parse`` reads, so the schema accepts what the server reads. Whether
+the team may play it (its columns, quotas, the competition's shootout) is the server's answer:
+400 ``{"pick": [...]}`` with what is wrong."""
 
 
 @extend_schema_field(

@@ -1,10 +1,12 @@
-"""Wednesday's "missing picks" list reveals no result that is not published yet.
+"""Wednesday's "missing picks" list and Friday's reminder reveal no result that is not published
+yet.
 
 Week 2 of the test season played the KDH's qualifying round (round 1): Igloos against Snowmen,
 who sent no picks (ONR: a forfeit, R15). The referee arbitrated it but has not published it, and
 its arbitration drew the round of 64 (round 2, week 3): Igloos went on, Snowmen are out. Until
 the publication nobody but the referee may learn that from the league — a list of teams still
-missing their week-3 picks that named Igloos (no KDH pick) and not Snowmen would tell it.
+missing their week-3 picks that named Igloos (no KDH pick) and not Snowmen would tell it, and so
+would a reminder to pick for the round of 64 that Igloos' coach gets and Snowmen's does not.
 """
 
 from __future__ import annotations
@@ -17,10 +19,18 @@ from django.contrib.auth.models import User
 from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolMember, PoolRound, Stage, TeamResult
 from league.models import Season
-from mail.weekly import weekly_emails_send
+from mail.models import OutboundEmail
+from mail.weekly import reminders_send, weekly_emails_send
 from tests.conftest import TeamMaker
 from tests.mail.test_weekly_email import missing_teams
-from tests.mail.weekly_league import WEDNESDAY, WeekLeague, emails_to, week_league
+from tests.mail.weekly_league import (
+    FRIDAY,
+    WEDNESDAY,
+    WeekLeague,
+    emails_to,
+    recipients,
+    week_league,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +86,52 @@ def test_once_the_round_is_published_the_list_counts_the_next_round(week: WeekLe
     weekly_emails_send(now=WEDNESDAY)
     [email] = emails_to("snow-coach@example.org", "weekly")
     assert missing_teams(email) == {"Sleigh Dogs", "Freezing Ass", "Igloos", "Groggs"}
+
+
+def _publish_the_qualifying_round(week: WeekLeague) -> None:
+    PoolRound.objects.filter(pool=week.kdh_pool, round__number=1).update(
+        status=PoolRound.Status.PUBLISHED, published_at=datetime(2026, 3, 15, tzinfo=UTC)
+    )
+
+
+def _texts(template: str) -> list[str]:
+    return [
+        f"{e.subject}\n{e.body_text}\n{e.body_html}"
+        for e in OutboundEmail.objects.filter(template=template)
+    ]
+
+
+def test_the_reminder_names_no_cup_round_drawn_by_an_unpublished_round(week: WeekLeague) -> None:
+    reminders_send(now=FRIDAY)
+    # Only Groggs miss a public round (the championship's); nobody is reminded of the round of
+    # 64, whose teams follow from the unpublished qualifying round: Igloos' coach no more than
+    # Snowmen's, nor the teams exempt from the qualifying round.
+    assert recipients("reminder") == ["grogg-coach@example.org"]
+    assert emails_to("igloo-coach@example.org", "reminder") == []
+    for text in _texts("reminder"):
+        assert "KDH" not in text
+
+
+def test_the_weekly_email_names_the_cup_round_alike_to_the_winner_and_the_onr_loser(
+    week: WeekLeague,
+) -> None:
+    weekly_emails_send(now=WEDNESDAY)
+    # The week's calendar is the same for every coach, in the KDH or not: it tells nobody who
+    # went on.
+    for address in ("igloo-coach@example.org", "snow-coach@example.org"):
+        [email] = emails_to(address, "weekly")
+        assert "KDH" in email.body_text
+
+
+def test_once_the_round_is_published_the_reminder_names_the_next_round(week: WeekLeague) -> None:
+    _publish_the_qualifying_round(week)
+    reminders_send(now=FRIDAY)
+    assert recipients("reminder") == [
+        "freezing-coach@example.org",
+        "grogg-coach@example.org",
+        "igloo-coach@example.org",
+        "sleigh-coach@example.org",
+    ]
+    [email] = emails_to("igloo-coach@example.org", "reminder")
+    assert "KDH" in email.body_text
+    assert emails_to("snow-coach@example.org", "reminder") == []
