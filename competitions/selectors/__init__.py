@@ -10,12 +10,14 @@ from competitions.selectors.entries import (
 )
 from competitions.selectors.picks import (
     EntryChoices,
+    choices_any,
     entry_choices,
     entry_plays_round,
     entry_pool,
     entry_stocks,
     pick_current,
     pick_history,
+    pick_round_find,
 )
 from competitions.selectors.referee import (
     ARBITRATION_REFUSED,
@@ -86,6 +88,7 @@ __all__ = [
     "RefereeDesk",
     "TableLine",
     "arbitration_refusal",
+    "choices_any",
     "entries_used",
     "entry_choices",
     "entry_holder",
@@ -97,6 +100,7 @@ __all__ = [
     "matrix_row",
     "pick_current",
     "pick_history",
+    "pick_round_find",
     "pool_entries",
     "pool_find",
     "pool_infos",

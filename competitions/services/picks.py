@@ -22,10 +22,12 @@ from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal, refusal_of
 from engine import Pick as EnginePick
 from league.models import Entry, Team
-from matrixhockey.db import save_valid
+
+PICK_ROWS_HELD = ("receipt", "entry", "round", "entered_by")
+"""Fields :func:`pick_record` does not validate by query: the caller passes them as rows."""
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def pick_record(
     *,
     entry: Entry,
@@ -40,6 +42,11 @@ def pick_record(
 
     Storage only: the caller has parsed and checked the pick with the engine (R10) and the
     deadline (R13). The stored row gets its receipt (SHA-256 of its canonical content).
+
+    One INSERT: the fields are validated in Python (lengths, the channel), but not the foreign
+    keys, which the caller holds as rows it has just read, nor the channel's check constraint,
+    which PostgreSQL enforces on the INSERT; no savepoint of its own (a failed INSERT fails the
+    caller's transaction, as it should).
     """
     pick = Pick(
         entry=entry,
@@ -50,7 +57,9 @@ def pick_record(
         entered_by=entered_by,
         received_at=received_at or timezone.now(),
     )
-    return save_valid(pick, exclude=("receipt",))
+    pick.full_clean(exclude=PICK_ROWS_HELD, validate_unique=False, validate_constraints=False)
+    pick.save(force_insert=True)
+    return pick
 
 
 class PickRejected(ValidationError):
@@ -311,17 +320,21 @@ def pick_submit(
             % {"team": team, "competition": competition.label},
             code="not_playing",
         )
-    pool = entry_pool(entry=entry, competition=competition)
+    # The championship's pool is the division's: found with its pool round below, in one query,
+    # unless a referee's right to it must be checked first. A cup's pool is found by membership.
+    pool = (
+        entry_pool(entry=entry, competition=competition)
+        if competition != Competition.CHAMPIONSHIP or channel == Pick.Channel.REFEREE
+        else None
+    )
     _check_sender(entry=entry, pool=pool, channel=channel, entered_by=entered_by)
     # Locks in the arbitration's order, pool round then entry: a pick and the arbitration of its
     # round (which moves the pool round's status, then the stocks) never cross; two picks of one
     # team are stored one after the other, their stocks read after the previous one committed.
-    pool_round = (
-        PoolRound.objects.select_for_update().filter(pool=pool, round=round).first()
-        if pool
-        else None
-    )
-    entry = Entry.objects.select_for_update().select_related("team", "season").get(pk=entry.pk)
+    pool_round = _pool_round_locked(entry=entry, round=round, pool=pool)
+    found = entry
+    entry = Entry.objects.select_for_update().get(pk=found.pk)
+    entry.team, entry.season = found.team, found.season
     _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
     parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
     return pick_record(
@@ -333,6 +346,23 @@ def pick_submit(
         entered_by=entered_by,
         received_at=received_at,
     )
+
+
+def _pool_round_locked(*, entry: Entry, round: Round, pool: Pool | None) -> PoolRound | None:
+    """``entry``'s pool round of ``round``, locked (``None`` before the pools are drawn): by its
+    pool when known, else, in the championship, by the entry's division in the same query."""
+    pool_rounds = (
+        PoolRound.objects.select_for_update(of=("self",)).filter(round=round).only("id", "status")
+    )
+    if pool is not None:
+        return pool_rounds.filter(pool=pool).first()
+    if round.competition != Competition.CHAMPIONSHIP:
+        return None
+    return pool_rounds.filter(
+        pool__season_id=entry.season_id,
+        pool__competition=Competition.CHAMPIONSHIP,
+        pool__division_id=entry.division_id,
+    ).first()
 
 
 def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
