@@ -96,6 +96,7 @@ def pick_round_find(*, competition: str, number: int) -> Round | None:
     return (
         Round.objects.filter(season__is_current=True, competition=competition, number=number)
         .select_related("season")
+        .order_by("pk")  # one row at most; the model's default order joins the season again
         .first()
     )
 

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet, Subquery
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -309,32 +310,39 @@ def pick_submit(
     channel = Pick.Channel(channel)
     received_at = received_at or timezone.now()
     competition = Competition(round.competition)
-    entry = (
-        Entry.objects.select_related("team", "season")
-        .filter(season_id=round.season_id, team=team, replaced_at__isnull=True)
-        .first()
-    )
-    if entry is None or not entry_plays_round(entry=entry, round=round):
-        raise PickRejected(
-            _("%(team)s does not play this round of the %(competition)s.")
-            % {"team": team, "competition": competition.label},
-            code="not_playing",
-        )
-    # The championship's pool is the division's: found with its pool round below, in one query,
-    # unless a referee's right to it must be checked first. A cup's pool is found by membership.
-    pool = (
-        entry_pool(entry=entry, competition=competition)
-        if competition != Competition.CHAMPIONSHIP or channel == Pick.Channel.REFEREE
-        else None
-    )
-    _check_sender(entry=entry, pool=pool, channel=channel, entered_by=entered_by)
+    # Ordered by id only: the models' default orders join their related tables (an entry's
+    # season and division, a pool round's round and pool), for one row at most.
+    entries = Entry.objects.filter(
+        season_id=round.season_id, team=team, replaced_at__isnull=True
+    ).order_by("pk")
     # Locks in the arbitration's order, pool round then entry: a pick and the arbitration of its
     # round (which moves the pool round's status, then the stocks) never cross; two picks of one
     # team are stored one after the other, their stocks read after the previous one committed.
-    pool_round = _pool_round_locked(entry=entry, round=round, pool=pool)
-    found = entry
-    entry = Entry.objects.select_for_update().get(pk=found.pk)
-    entry.team, entry.season = found.team, found.season
+    if competition == Competition.CHAMPIONSHIP and channel != Pick.Channel.REFEREE:
+        # The coach's championship pick: the pool is the entry's division's, so its pool round
+        # is found through the entry and locked in one query, then the entry locked; checked once
+        # both are held (a refusal rolls back and releases them).
+        pool_round = _division_pool_round_locked(entries=entries, round=round)
+        entry = entries.select_for_update(of=("self",)).select_related("team", "season").first()
+        _check_entry(entry=entry, team=team, round=round, competition=competition)
+        _check_sender(entry=entry, pool=None, channel=channel, entered_by=entered_by)
+    else:
+        # A cup's pool is found by membership; a referee's right is checked on the pool.
+        found = entries.select_related("team", "season").first()
+        _check_entry(entry=found, team=team, round=round, competition=competition)
+        pool = entry_pool(entry=found, competition=competition)
+        _check_sender(entry=found, pool=pool, channel=channel, entered_by=entered_by)
+        pool_round = (
+            PoolRound.objects.select_for_update()
+            .filter(pool=pool, round=round)
+            .only("id", "status")
+            .order_by("pk")
+            .first()
+            if pool
+            else None
+        )
+        entry = Entry.objects.select_for_update().get(pk=found.pk)
+        entry.team, entry.season = found.team, found.season
     _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
     parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
     return pick_record(
@@ -348,21 +356,32 @@ def pick_submit(
     )
 
 
-def _pool_round_locked(*, entry: Entry, round: Round, pool: Pool | None) -> PoolRound | None:
-    """``entry``'s pool round of ``round``, locked (``None`` before the pools are drawn): by its
-    pool when known, else, in the championship, by the entry's division in the same query."""
-    pool_rounds = (
-        PoolRound.objects.select_for_update(of=("self",)).filter(round=round).only("id", "status")
+def _check_entry(
+    *, entry: Entry | None, team: Team, round: Round, competition: Competition
+) -> None:
+    if entry is None or not entry_plays_round(entry=entry, round=round):
+        raise PickRejected(
+            _("%(team)s does not play this round of the %(competition)s.")
+            % {"team": team, "competition": competition.label},
+            code="not_playing",
+        )
+
+
+def _division_pool_round_locked(*, entries: QuerySet[Entry], round: Round) -> PoolRound | None:
+    """The championship pool round of ``round`` of the division of ``entries``' entry, locked,
+    in one query (``None`` before the pools are drawn)."""
+    return (
+        PoolRound.objects.select_for_update(of=("self",))
+        .filter(
+            round=round,
+            pool__season_id=round.season_id,
+            pool__competition=Competition.CHAMPIONSHIP,
+            pool__division_id=Subquery(entries.values("division_id")[:1]),
+        )
+        .only("id", "status")
+        .order_by("pk")
+        .first()
     )
-    if pool is not None:
-        return pool_rounds.filter(pool=pool).first()
-    if round.competition != Competition.CHAMPIONSHIP:
-        return None
-    return pool_rounds.filter(
-        pool__season_id=entry.season_id,
-        pool__competition=Competition.CHAMPIONSHIP,
-        pool__division_id=entry.division_id,
-    ).first()
 
 
 def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:

@@ -23,13 +23,14 @@ from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db
 
-API_PICK_QUERIES = 10
-"""The token and its user; the coach's team; the round with its season; BEGIN; the entry; the
-pool round, locked; the entry, locked; what the team played (R7, R19); the INSERT; COMMIT.
-(It was 23, with the receipt email rendered and stored in the request.)"""
+API_PICK_QUERIES = 9
+"""The token and its user; the coach's team; the round with its season; BEGIN; the pool round,
+locked (found through the entry's division); the entry, locked, with its team and season; what
+the team played (R7, R19); the INSERT; COMMIT. (It was 23, the receipt email rendered and
+stored in the request.)"""
 
-FORM_PICK_QUERIES = 14
-"""The session; its user; then as the API less the token (9); then the session's "sent" note:
+FORM_PICK_QUERIES = 13
+"""The session; its user; then as the API less the token (8); then the session's "sent" note:
 BEGIN, its UPDATE, COMMIT. (It was 29.)"""
 
 
