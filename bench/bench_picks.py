@@ -104,6 +104,8 @@ def site_environment(args: argparse.Namespace) -> dict[str, str]:
         "EMAIL_BACKEND": "console",
         # 84 coaches from one address: the per-user rate is what applies to them.
         "API_THROTTLE_USER": "6000/minute",
+        # Static files are not collected for the bench: whitenoise's warning about it, once.
+        "PYTHONWARNINGS": "ignore:No directory at:UserWarning",
     }
 
 
