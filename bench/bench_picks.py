@@ -29,11 +29,15 @@ database (by receipt for the API) and counted.
 
 Exit status 1 when a target is missed: p99 of a pick (API or form) ≥ 1 s; a pick acknowledged
 but not stored, or any answer other than 200 (API) / 302 (form); or the API's throughput under 4×
-the baseline. The machine is a shared 2-core one whose speed swings with its neighbours, so the
-throughput target is a ratio against the bare view measured in the same run, alternating: the
-baseline (23 queries a pick, receipt rendered in the request) answered 1.85 % of the bare view's
-requests a second here (37 picks/s against ~2,000), so the target is 4× that, 7.4 %. The
-absolute figure against 148 picks/s (4 × 37) is printed too.
+the baseline's. The machine is a shared 2-core one whose speed swings with its neighbours (load
+average 7–11 while these figures were taken), so the throughput target is a ratio against the
+bare view measured in the same run, alternating: :data:`BASELINE_SHARE` is the API picks' share
+of the bare view's throughput that this bench measured on the site before the picks were made
+cheap (23 queries a pick, the receipt email rendered in the request: 4.49 % and 3.88 % in two
+runs), and the target is 4× that. The absolute figure against 148 picks/s (4 × the 37/s of the
+issue's first measurement) is printed too. The p99 target is absolute, as the issue states it:
+in a burst of 84 at once the last answer waits for the 83 before it, so p99 is about 84 ÷ the
+throughput; the bare view's own p99 is printed beside it, the floor of the machine that day.
 """
 
 from __future__ import annotations
@@ -59,7 +63,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the site of this checkout
 
 BASELINE_PICKS_PER_SECOND = 37.0
-BASELINE_SHARE = 0.0185  # 37 picks/s against ~2,000 bare requests/s, the same machine
+BASELINE_SHARE = 0.042
+"""API picks a second ÷ bare view requests a second, before (this bench; 4.49 %, 3.88 %)."""
 SPEED_UP = 4.0
 P99_TARGET = 1.0
 SECRET_KEY = "bench-picks-" + "x" * 40
@@ -506,9 +511,10 @@ def main() -> int:
         )
     print()
     print(
-        f"API picks: {share:.2%} of the bare view (target ≥ {target_share:.1%}: "
-        f"{SPEED_UP:g}× the baseline's {BASELINE_SHARE:.2%}); {api.throughput:.0f} picks/s "
-        f"(4× the baseline's {BASELINE_PICKS_PER_SECOND:g}/s: {SPEED_UP * 37:.0f}/s)"
+        f"API picks: {share:.2%} of the bare view, {share / BASELINE_SHARE:.2f}× the baseline's "
+        f"{BASELINE_SHARE:.1%} (target ≥ {SPEED_UP:g}×: {target_share:.1%}); "
+        f"{api.throughput:.0f} picks/s (4× the issue's {BASELINE_PICKS_PER_SECOND:g}/s: "
+        f"{SPEED_UP * BASELINE_PICKS_PER_SECOND:.0f}/s)"
     )
     print(f"web-form picks: {form_share:.2%} of the bare view, {form.throughput:.0f} picks/s")
     print(f"queries a pick: API {api_queries}, web form {form_queries} (whole request)")
