@@ -26,4 +26,6 @@ RUN useradd --create-home --uid 10001 matrixhockey
 USER matrixhockey
 
 EXPOSE 8000
-CMD ["gunicorn", "matrixhockey.wsgi:application", "--bind", "0.0.0.0:8000"]
+# As docker-compose.yml's web: 3 workers of 4 threads (gunicorn alone would start 1 sync worker).
+CMD ["gunicorn", "matrixhockey.wsgi:application", "--bind", "0.0.0.0:8000", \
+     "--workers", "3", "--worker-class", "gthread", "--threads", "4"]

@@ -41,6 +41,8 @@ logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "mail.email_deliver"
 """The Celery task that delivers one outbox email (:func:`mail.tasks.email_deliver`)."""
+RECEIPT_TASK = "mail.pick_receipt_send"
+"""The Celery task that writes a pick's receipt into the outbox (``mail.tasks``)."""
 STALE_QUEUED_AFTER = timedelta(minutes=10)
 """A queued email older than this whose task was lost (broker down) is queued again."""
 
@@ -236,6 +238,41 @@ def email_pick_receipt(*, pick: Pick) -> OutboundEmail | None:
             "picks_url": site_url(reverse("picks")),
         },
     )
+
+
+def email_pick_receipt_queue(*, pick: Pick) -> None:
+    """Ask a worker for ``pick``'s receipt once the transaction that stored it commits.
+
+    The request that took the pick renders nothing and writes no email: with the whole league
+    sending at once, the pick's answer waits only for the pick. If the broker cannot take the
+    task, the receipt is rendered into the outbox right away instead (its delivery is then
+    queued again by :func:`emails_requeue_stale`), so no receipt is lost to a broker that is
+    down; and nothing that fails here fails the pick, already stored and answered.
+    """
+    pick_id = pick.pk
+
+    def enqueue() -> None:
+        try:
+            # By its registered name: the task module imports this one.
+            celery_app.tasks[RECEIPT_TASK].delay(pick_id)
+        except Exception:  # the broker is down: the outbox row is written here instead
+            logger.exception("Could not queue the receipt of pick %s; writing it now", pick_id)
+            email_pick_receipt_send(pick_id=pick_id)
+
+    transaction.on_commit(enqueue, robust=True)
+
+
+def email_pick_receipt_send(*, pick_id: int) -> OutboundEmail | None:
+    """The receipt of stored pick ``pick_id`` into the outbox (:func:`email_pick_receipt`), read
+    with everything it shows in one query. ``None`` when it has no coach to go to."""
+    pick = (
+        Pick.objects.select_related("entry__team__coach", "round__season", "entered_by")
+        .filter(pk=pick_id)
+        .first()
+    )
+    if pick is None:
+        return None
+    return email_pick_receipt(pick=pick)
 
 
 RESULTS_EMAILED = "results_emailed"

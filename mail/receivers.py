@@ -8,7 +8,11 @@ from django.dispatch import receiver
 from competitions.models import LatePick, Pick, PoolRound
 from competitions.signals import late_pick_rejected, pick_received, pool_round_published
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
-from mail.emails import email_late_pick_rejected, email_pick_receipt, email_results_published
+from mail.emails import (
+    email_late_pick_rejected,
+    email_pick_receipt_queue,
+    email_results_published,
+)
 
 
 @receiver(pool_round_published, dispatch_uid="mail.results_email_on_publish")
@@ -22,8 +26,9 @@ def results_email_on_publish(
 
 @receiver(pick_received, dispatch_uid="mail.pick_receipt")
 def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
-    """Every pick stored for a coach gets its receipt by email."""
-    email_pick_receipt(pick=pick)
+    """Every pick stored for a coach gets its receipt by email, written by a worker once the
+    pick is committed (:func:`~mail.emails.email_pick_receipt_queue`): not in the request."""
+    email_pick_receipt_queue(pick=pick)
 
 
 @receiver(late_pick_rejected, dispatch_uid="mail.late_pick_rejected")

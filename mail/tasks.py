@@ -56,6 +56,20 @@ def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) 
     return "sent" if email is not None else "nothing to send"
 
 
+@shared_task(
+    name="mail.pick_receipt_send",
+    autoretry_for=(OperationalError,),
+    retry_backoff=30,
+    retry_backoff_max=600,
+    max_retries=10,
+)
+def pick_receipt_send(pick_id: int) -> str:
+    """Write stored pick ``pick_id``'s receipt into the outbox, whose own task delivers it
+    (``emails.email_pick_receipt_send``); a database briefly unreachable is retried."""
+    email = emails.email_pick_receipt_send(pick_id=pick_id)
+    return "queued" if email is not None else "no coach to send to"
+
+
 @shared_task(name="mail.emails_requeue_stale")
 def emails_requeue_stale() -> int:
     """Queue again the emails whose delivery task was lost (beat runs it every few minutes)."""

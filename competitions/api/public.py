@@ -229,10 +229,9 @@ class PicksView(APIView):
         team = selectors.user_team(user=request.user)
         if team is None:
             raise PermissionDenied(_("Only a team's coach sends picks, and you coach none."))
-        round = competition_selectors.round_find(
-            season=_current_season(), competition=competition, number=number
-        )
+        round = competition_selectors.pick_round_find(competition=competition, number=number)
         if round is None:
+            _current_season()  # no current season: said so (404)
             raise NotFound(_("There is no such round this season."))
         return team, round
 

@@ -15,6 +15,7 @@ from competitions.selectors.feeds import (
 )
 from competitions.selectors.picks import (
     EntryChoices,
+    choices_any,
     entry_choices,
     entry_opponent,
     entry_plays_round,
@@ -22,6 +23,7 @@ from competitions.selectors.picks import (
     entry_stocks,
     pick_current,
     pick_history,
+    pick_round_find,
 )
 from competitions.selectors.referee import (
     ARBITRATION_REFUSED,
@@ -96,6 +98,7 @@ __all__ = [
     "RefereeDesk",
     "TableLine",
     "arbitration_refusal",
+    "choices_any",
     "entries_used",
     "entry_choices",
     "entry_holder",
@@ -109,6 +112,7 @@ __all__ = [
     "matrix_row",
     "pick_current",
     "pick_history",
+    "pick_round_find",
     "pool_entries",
     "pool_find",
     "pool_infos",

@@ -69,6 +69,39 @@ def _left(quota: Mapping[str, int], used: Iterable[str]) -> dict[str, int]:
     }
 
 
+STOCK_UNCOUNTED = 10**6
+"""In :func:`choices_any`, extra goals and great saves stand for "not counted here"."""
+
+
+def choices_any(*, competition: Competition | str) -> EntryChoices:
+    """Everything ``competition``'s rules offer, whoever the team (R7, R19), read without a
+    query: what a pick form reads a pick with before the service checks it against what the
+    team has left (:func:`entry_choices`, under the team's lock)."""
+    competition = Competition(competition)
+    rules = competition.rules
+    return EntryChoices(
+        competition=competition.value,
+        columns=tuple(rules.columns),
+        extra_time=_left(rules.extra_time_quota, ()),
+        shootout=_left(rules.shootout_quota or {}, ()),
+        extra_goals=STOCK_UNCOUNTED,
+        great_saves=STOCK_UNCOUNTED,
+    )
+
+
+def pick_round_find(*, competition: str, number: int) -> Round | None:
+    """Round ``number`` of ``competition`` in the current season, with its season, in one query:
+    the round a coach sends a pick for (``None``: no such round, or no current season)."""
+    if competition not in Competition.values:
+        return None
+    return (
+        Round.objects.filter(season__is_current=True, competition=competition, number=number)
+        .select_related("season")
+        .order_by("pk")  # one row at most; the model's default order joins the season again
+        .first()
+    )
+
+
 def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:
     """``entry``'s extra goals and great saves (R6): now, or as the published rounds left them.
 

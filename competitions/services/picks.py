@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet, Subquery
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -22,10 +23,12 @@ from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal, refusal_of
 from engine import Pick as EnginePick
 from league.models import Entry, Team
-from matrixhockey.db import save_valid
+
+PICK_ROWS_HELD = ("receipt", "entry", "round", "entered_by")
+"""Fields :func:`pick_record` does not validate by query: the caller passes them as rows."""
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def pick_record(
     *,
     entry: Entry,
@@ -40,6 +43,11 @@ def pick_record(
 
     Storage only: the caller has parsed and checked the pick with the engine (R10) and the
     deadline (R13). The stored row gets its receipt (SHA-256 of its canonical content).
+
+    One INSERT: the fields are validated in Python (lengths, the channel), but not the foreign
+    keys, which the caller holds as rows it has just read, nor the channel's check constraint,
+    which PostgreSQL enforces on the INSERT; no savepoint of its own (a failed INSERT fails the
+    caller's transaction, as it should).
     """
     pick = Pick(
         entry=entry,
@@ -50,7 +58,9 @@ def pick_record(
         entered_by=entered_by,
         received_at=received_at or timezone.now(),
     )
-    return save_valid(pick, exclude=("receipt",))
+    pick.full_clean(exclude=PICK_ROWS_HELD, validate_unique=False, validate_constraints=False)
+    pick.save(force_insert=True)
+    return pick
 
 
 class PickRejected(ValidationError):
@@ -303,28 +313,39 @@ def pick_submit(
     channel = Pick.Channel(channel)
     received_at = received_at or timezone.now()
     competition = Competition(round.competition)
-    entry = (
-        Entry.objects.select_related("team", "season")
-        .filter(season_id=round.season_id, team=team, replaced_at__isnull=True)
-        .first()
-    )
-    if entry is None or not entry_plays_round(entry=entry, round=round):
-        raise PickRejected(
-            _("%(team)s does not play this round of the %(competition)s.")
-            % {"team": team, "competition": competition.label},
-            code="not_playing",
-        )
-    pool = entry_pool(entry=entry, competition=competition)
-    _check_sender(entry=entry, pool=pool, channel=channel, entered_by=entered_by)
+    # Ordered by id only: the models' default orders join their related tables (an entry's
+    # season and division, a pool round's round and pool), for one row at most.
+    entries = Entry.objects.filter(
+        season_id=round.season_id, team=team, replaced_at__isnull=True
+    ).order_by("pk")
     # Locks in the arbitration's order, pool round then entry: a pick and the arbitration of its
     # round (which moves the pool round's status, then the stocks) never cross; two picks of one
     # team are stored one after the other, their stocks read after the previous one committed.
-    pool_round = (
-        PoolRound.objects.select_for_update().filter(pool=pool, round=round).first()
-        if pool
-        else None
-    )
-    entry = Entry.objects.select_for_update().select_related("team", "season").get(pk=entry.pk)
+    if competition == Competition.CHAMPIONSHIP and channel != Pick.Channel.REFEREE:
+        # The coach's championship pick: the pool is the entry's division's, so its pool round
+        # is found through the entry and locked in one query, then the entry locked; checked once
+        # both are held (a refusal rolls back and releases them).
+        pool_round = _division_pool_round_locked(entries=entries, round=round)
+        entry = entries.select_for_update(of=("self",)).select_related("team", "season").first()
+        _check_entry(entry=entry, team=team, round=round, competition=competition)
+        _check_sender(entry=entry, pool=None, channel=channel, entered_by=entered_by)
+    else:
+        # A cup's pool is found by membership; a referee's right is checked on the pool.
+        found = entries.select_related("team", "season").first()
+        _check_entry(entry=found, team=team, round=round, competition=competition)
+        pool = entry_pool(entry=found, competition=competition)
+        _check_sender(entry=found, pool=pool, channel=channel, entered_by=entered_by)
+        pool_round = (
+            PoolRound.objects.select_for_update()
+            .filter(pool=pool, round=round)
+            .only("id", "status")
+            .order_by("pk")
+            .first()
+            if pool
+            else None
+        )
+        entry = Entry.objects.select_for_update().get(pk=found.pk)
+        entry.team, entry.season = found.team, found.season
     _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
     parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
     return pick_record(
@@ -335,6 +356,34 @@ def pick_submit(
         channel=channel,
         entered_by=entered_by,
         received_at=received_at,
+    )
+
+
+def _check_entry(
+    *, entry: Entry | None, team: Team, round: Round, competition: Competition
+) -> None:
+    if entry is None or not entry_plays_round(entry=entry, round=round):
+        raise PickRejected(
+            _("%(team)s does not play this round of the %(competition)s.")
+            % {"team": team, "competition": competition.label},
+            code="not_playing",
+        )
+
+
+def _division_pool_round_locked(*, entries: QuerySet[Entry], round: Round) -> PoolRound | None:
+    """The championship pool round of ``round`` of the division of ``entries``' entry, locked,
+    in one query (``None`` before the pools are drawn)."""
+    return (
+        PoolRound.objects.select_for_update(of=("self",))
+        .filter(
+            round=round,
+            pool__season_id=round.season_id,
+            pool__competition=Competition.CHAMPIONSHIP,
+            pool__division_id=Subquery(entries.values("division_id")[:1]),
+        )
+        .only("id", "status")
+        .order_by("pk")
+        .first()
     )
 
 

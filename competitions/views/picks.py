@@ -28,10 +28,12 @@ from competitions.models import Competition, Pick, Pool, Round
 from competitions.selectors import (
     EntryChoices,
     OpenRound,
+    choices_any,
     entry_choices,
     entry_opponent,
     entry_pool,
     pick_history,
+    pick_round_find,
     pool_infos,
     team_rounds_open,
 )
@@ -188,20 +190,22 @@ def picks(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def pick_send(request: HttpRequest, competition: str, number: int) -> HttpResponse:
-    """Send one round's pick (post/redirect/get): the receipt on the page and by email."""
+    """Send one round's pick (post/redirect/get): the receipt on the page and by email.
+
+    The form only gathers the pick (tiles or typed, R10) against everything the competition
+    offers (``choices_any``, no query); whether the team still has it is the service's check,
+    made under the team's lock. Only a refused pick reads what the team has left, to show the
+    form again as the page shows it.
+    """
     team = _team_of(request.user)
     if team is None:
         return render(request, "league/picks_no_team.html", status=403)
-    season = season_current()
-    round = get_object_or_404(
-        Round.objects.select_related("season"),
-        season=season,
-        competition=competition,
-        number=number,
-    )
-    entry = get_object_or_404(Entry, season=season, team=team, replaced_at__isnull=True)
-    choices = entry_choices(entry=entry, competition=round.competition, published_only=False)
-    form = PickForm(request.POST, choices=choices, prefix=_anchor(round))
+    round = pick_round_find(competition=competition, number=number)
+    if round is None:
+        raise Http404(_("There is no such round this season."))
+    prefix = _anchor(round)
+    form = PickForm(request.POST, choices=choices_any(competition=round.competition), prefix=prefix)
+    refusal = None
     if form.is_valid():
         try:
             pick = services.pick_send(
@@ -210,17 +214,20 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
                 notation=form.cleaned_data["pick"],
                 entered_by=request.user,
             )
+        except DeadlinePassed as error:
+            refused = Refused(round=round, pick=form.cleaned_data["pick"], message=error.message)
+            return _picks_page(request, team, refused=refused, status=409)
         except PickRejected as error:
-            if isinstance(error, DeadlinePassed):
-                refused = Refused(
-                    round=round, pick=form.cleaned_data["pick"], message=error.message
-                )
-                return _picks_page(request, team, refused=refused, status=409)
-            form.add_error(None, error)
+            refusal = error
         else:
             request.session[SENT_PICK_SESSION_KEY] = pick.pk
             _warn_repeats(request, entry=entry, round=round, choices=choices, pick=pick)
             return redirect(reverse("picks") + "#receipt")
+    entry = get_object_or_404(Entry, season=round.season, team=team, replaced_at__isnull=True)
+    choices = entry_choices(entry=entry, competition=round.competition, published_only=False)
+    form = PickForm(request.POST, choices=choices, prefix=prefix)
+    if form.is_valid() and refusal is not None:
+        form.add_error(None, refusal)
     return _picks_page(request, team, bound=form, bound_round=round, status=400)
 
 

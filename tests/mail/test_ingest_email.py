@@ -12,6 +12,8 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +42,7 @@ from competitions.models import (
 from competitions.services import late_pick_accept, late_pick_reject
 from league.models import AuditLog, Entry, Profile, Season, Team
 from mail.models import InboundEmail, OutboundEmail
+from matrixhockey.celery import app
 from tests.conftest import TeamMaker
 
 EML = Path(__file__).parent / "fixtures" / "eml"
@@ -272,6 +275,17 @@ def test_a_message_received_after_the_deadline_goes_to_the_referees_queue(
     assert (line["status"], line["pick"], line["round"]) == ("late", "E+(1)", 1)
 
 
+@contextmanager
+def eager_tasks() -> Iterator[None]:
+    """Tasks run in the test's process, as soon as they are queued."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = saved
+
+
 @pytest.fixture
 def late_pick(league: EmailLeague) -> LatePick:
     ingest("late.eml")
@@ -279,9 +293,14 @@ def late_pick(league: EmailLeague) -> LatePick:
 
 
 def test_a_referee_accepts_a_late_pick_it_is_entered_as_theirs_at_its_time(
-    late_pick: LatePick, referee: User, league: EmailLeague
+    late_pick: LatePick,
+    referee: User,
+    league: EmailLeague,
+    django_capture_on_commit_callbacks: Callable,
 ) -> None:
-    accepted = late_pick_accept(late_pick=late_pick, by=referee)
+    # The receipt is written by a task queued on commit (run here in the test's process).
+    with eager_tasks(), django_capture_on_commit_callbacks(execute=True):
+        accepted = late_pick_accept(late_pick=late_pick, by=referee)
     pick = Pick.objects.get()
     assert (pick.normalized, pick.channel, pick.entered_by) == ("E+(1)", "referee", referee)
     assert pick.received_at == late_pick.received_at

@@ -7,6 +7,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import Message
 
@@ -16,11 +17,13 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from celery import Celery
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
+from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
+from rest_framework.test import APIClient
 
-from competitions.models import Round
-from competitions.services import pick_record
-from league.models import Entry
+from competitions.models import Competition, Round
+from competitions.services import pick_record, round_create
+from league.models import Entry, Season
 from mail import emails, tasks
 from mail.models import OutboundEmail
 from matrixhockey.celery import app
@@ -186,3 +189,32 @@ def test_the_backoff_doubles_and_stops_at_an_hour() -> None:
     assert waits[:3] == [30, 60, 120]
     assert waits[-1] == 3600
     assert waits == sorted(waits)
+
+
+def test_a_pick_s_receipt_is_written_and_delivered_by_the_worker(
+    mail_server: MailServer,
+    worker: Celery,
+    api_as: Callable[[User | None], APIClient],
+    coach: User,
+    season: Season,
+) -> None:
+    round_create(
+        season=season,
+        competition=Competition.CHAMPIONSHIP,
+        number=1,
+        week=1,
+        deadline=timezone.now() + timedelta(days=3),
+    )
+    # The request queues a task once the pick commits; the worker writes the email, then its
+    # own task delivers it.
+    answer = api_as(coach).put("/api/picks/championship/1/", {"pick": "F(1)"}, format="json")
+    assert answer.status_code == 200, answer.content
+    receipt = answer.json()["receipt"]
+    deadline = time.monotonic() + 30
+    while not OutboundEmail.objects.filter(template="pick-receipt").exists():
+        assert time.monotonic() < deadline, "the worker wrote no receipt"
+        time.sleep(0.2)
+    email = wait_for(OutboundEmail.objects.get(template="pick-receipt"), "sent")
+    assert email.to == ["sleigh-coach@example.org"]
+    [received] = mail_server.received
+    assert receipt in received.get_body(("plain",)).get_content()

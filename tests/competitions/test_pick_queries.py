@@ -1,0 +1,148 @@
+"""What one pick costs the database (``bench/bench_picks.py`` measures its speed): a handful of
+queries whether it comes through the API or the web form, however many rounds the team played,
+and no email written in the request (the receipt is a task queued once the pick commits)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from competitions.models import Pick, Pool, PoolRound, Round
+from league.models import Entry
+from mail.models import OutboundEmail
+from matrixhockey.celery import app
+from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.conftest import ResultRecorder
+
+pytestmark = pytest.mark.django_db
+
+API_PICK_QUERIES = 9
+"""The token and its user; the coach's team; the round with its season; BEGIN; the pool round,
+locked (found through the entry's division); the entry, locked, with its team and season; what
+the team played (R7, R19); the INSERT; COMMIT. (It was 23, the receipt email rendered and
+stored in the request.)"""
+
+FORM_PICK_QUERIES = 13
+"""The session; its user; then as the API less the token (8); then the session's "sent" note:
+BEGIN, its UPDATE, COMMIT. (It was 29.)"""
+
+
+@pytest.fixture
+def league(
+    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
+) -> OpenLeague:
+    """Rounds 1–2 played, round 3 open with its pool round drawn (as a season's start draws
+    them all)."""
+    league = open_league(
+        season=season,
+        coach_entry=Entry.objects.get(team__coach=coach),
+        other_entry=Entry.objects.get(team__coach=other_coach),
+        elite=elite_pool,
+        record_played=record_played,
+    )
+    PoolRound.objects.get_or_create(pool=elite_pool, round=league.this_week)
+    return league
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Tasks run in the test's process, as soon as they are queued."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = saved
+
+
+def api_pick(client: APIClient, round: Round, pick: str) -> CaptureQueriesContext:
+    url = f"/api/picks/{round.competition}/{round.number}/"
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.put(url, {"pick": pick}, format="json")
+    assert answer.status_code == 200, answer.content
+    return queries
+
+
+def form_pick(client: Client, round: Round, pick: str) -> CaptureQueriesContext:
+    prefix = f"{round.competition}-{round.number}"
+    url = reverse("pick_send", args=[round.competition, round.number])
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(url, {f"{prefix}-notation": pick, f"{prefix}-extra_goals": 0})
+    assert answer.status_code == 302, answer.content
+    return queries
+
+
+def sql(queries: CaptureQueriesContext) -> str:
+    return "\n".join(query["sql"] for query in queries.captured_queries)
+
+
+def test_an_api_pick_costs_a_handful_of_queries(
+    api_as: Callable[[User | None], APIClient], coach: User, league: OpenLeague
+) -> None:
+    queries = api_pick(api_as(coach), league.this_week, "F+(2)")
+    assert len(queries) <= API_PICK_QUERIES, sql(queries)
+    assert Pick.objects.get().normalized == "F+(2)"
+
+
+def test_a_web_form_pick_costs_a_handful_of_queries(
+    client: Client, coach: User, league: OpenLeague
+) -> None:
+    client.force_login(coach)
+    queries = form_pick(client, league.this_week, "F+(2)")
+    assert len(queries) <= FORM_PICK_QUERIES, sql(queries)
+    assert Pick.objects.get().normalized == "F+(2)"
+
+
+def test_a_pick_costs_the_same_queries_however_many_rounds_were_played(
+    api_as: Callable[[User | None], APIClient],
+    coach: User,
+    league: OpenLeague,
+    record_played: ResultRecorder,
+) -> None:
+    client = api_as(coach)
+    before = len(api_pick(client, league.this_week, "F(1)"))
+    record_played(
+        league.coach_entry, league.this_week, pool=league.elite, column="F", extra_time="1"
+    )
+    after = len(api_pick(client, league.next_week, "G(2)"))
+    assert after == before
+
+
+def test_the_request_writes_no_email_the_receipt_is_queued_once_the_pick_commits(
+    api_as: Callable[[User | None], APIClient],
+    coach: User,
+    league: OpenLeague,
+    django_capture_on_commit_callbacks: Callable,
+    eager_tasks: None,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        queries = api_pick(api_as(coach), league.this_week, "F+(2)")
+    assert "mail_outboundemail" not in sql(queries)
+    assert not OutboundEmail.objects.exists()
+    for callback in callbacks:  # the commit: the task runs (here, eagerly)
+        callback()
+    email = OutboundEmail.objects.get()
+    assert email.template == "pick-receipt"
+    assert Pick.objects.get().receipt in email.body_text
+
+
+def test_a_refused_pick_is_still_refused_next_to_its_form_with_what_the_team_has_left(
+    client: Client, coach: User, league: OpenLeague
+) -> None:
+    # Column D was played in round 2 (arbitrated): the service refuses it, the form says what
+    # is left, as the page shows it.
+    client.force_login(coach)
+    prefix = f"championship-{league.this_week.number}"
+    url = reverse("pick_send", args=["championship", league.this_week.number])
+    answer = client.post(url, {f"{prefix}-notation": "D(1)", f"{prefix}-extra_goals": 0})
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    assert "Column D is already used" in page
+    assert not Pick.objects.exists()
