@@ -29,16 +29,6 @@ class SpokenFor:
     """Extra goals asked by the picks of earlier weeks' unplayed rounds (any competition)."""
     great_saves: int = 0
 
-    def repeats(self, pick: EnginePick, left: dict[str, int]) -> list[str]:
-        """What ``pick`` repeats of these: its column, or an extra-time value with no use left
-        once the earlier picks are played (``left``: the uses left now, R7)."""
-        found = []
-        if pick.column in self.columns:
-            found.append(pick.column)
-        if left.get(pick.extra_time, 0) - self.extra_time[pick.extra_time] <= 0:
-            found.append(f"({pick.extra_time})")
-        return found
-
 
 def _unplayed_earlier(entry: Entry, round: Round) -> list[Round]:
     played = PoolRound.objects.filter(round_id=OuterRef("pk"), status__in=PLAYED).filter(

@@ -221,7 +221,7 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
             refusal = error
         else:
             request.session[SENT_PICK_SESSION_KEY] = pick.pk
-            _warn_repeats(request, entry=entry, round=round, choices=choices, pick=pick)
+            _warn_repeats(request, round=round, pick=pick)
             return redirect(reverse("picks") + "#receipt")
     entry = get_object_or_404(Entry, season=round.season, team=team, replaced_at__isnull=True)
     choices = entry_choices(entry=entry, competition=round.competition, published_only=False)
@@ -231,20 +231,19 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
     return _picks_page(request, team, bound=form, bound_round=round, status=400)
 
 
-def _warn_repeats(
-    request: HttpRequest, *, entry: Entry, round: Round, choices: EntryChoices, pick: Pick
-) -> None:
-    """R11: an advance pick that repeats what an earlier pick uses is kept, but warned of."""
-    spoken = entry_spoken_for(entry=entry, round=round)
-    repeated = spoken.repeats(EnginePick.parse(pick.normalized), choices.extra_time)
-    if repeated:
+def _warn_repeats(request: HttpRequest, *, round: Round, pick: Pick) -> None:
+    """R11: an advance pick whose column a pick for an earlier, unplayed round already uses is
+    kept, but the coach is warned (the tiles say so before sending too)."""
+    spoken = entry_spoken_for(entry=pick.entry, round=round)
+    column = EnginePick.parse(pick.normalized).column
+    if column in spoken.columns:
         messages.warning(
             request,
             _(
-                "Your picks for earlier rounds already use %(what)s: if they are played first, "
-                "this pick's will be redrawn among what is left (R11)."
+                "Your pick for round %(number)s already uses column %(column)s: if that round is "
+                "played first, this pick's column will be redrawn among those left (R11)."
             )
-            % {"what": ", ".join(repeated)},
+            % {"number": spoken.columns[column], "column": column},
         )
 
 

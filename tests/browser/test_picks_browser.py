@@ -205,5 +205,5 @@ def test_the_next_week_s_form_marks_what_this_week_s_pick_already_uses(
     later.locator("label.tile", has=page.locator("input[value=C]")).click()
     later.locator(".tiles-values label.tile", has_text=re.compile(r"^0")).click()
     later.get_by_role("button", name=TEXT["en"]["send"]).click()
-    expect(page.get_by_text("Your picks for earlier rounds already use C")).to_be_visible()
+    expect(page.get_by_text("Your pick for round 3 already uses column C")).to_be_visible()
     assert Pick.objects.filter(round=league.next_week, normalized="C(0)").exists()

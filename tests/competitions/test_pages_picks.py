@@ -496,8 +496,8 @@ def test_an_advance_pick_repeating_an_earlier_one_is_kept_and_warned_of(
     assert response.status_code == 302
     assert Pick.objects.filter(round=league.next_week, normalized="C(0)").exists()
     page = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
-    assert "Your picks for earlier rounds already use C" in page
+    assert "Your pick for round 3 already uses column C" in page
     # A pick that repeats nothing gets no warning.
     send(coach_client, league.next_week, column="E", extra_time="0")
     page = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
-    assert "Your picks for earlier rounds already use" not in page
+    assert "already uses column" not in page

@@ -29,9 +29,10 @@ locked (found through the entry's division); the entry, locked, with its team an
 the team played (R7, R19); the INSERT; COMMIT. (It was 23, the receipt email rendered and
 stored in the request.)"""
 
-FORM_PICK_QUERIES = 13
-"""The session; its user; then as the API less the token (8); then the session's "sent" note:
-BEGIN, its UPDATE, COMMIT. (It was 29.)"""
+FORM_PICK_QUERIES = 15
+"""The session; its user; then as the API less the token (8); the team's earlier unplayed
+rounds and their picks (the R11 warning: 2); then the session's "sent" note: BEGIN, its UPDATE,
+COMMIT. (It was 29.)"""
 
 
 @pytest.fixture
