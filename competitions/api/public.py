@@ -40,6 +40,7 @@ from competitions.models import Competition, Round
 from league import selectors
 from league.api import _current_season, _error
 from league.models import Entry, Season, Team
+from league.public_cache import public_read
 from league.season_lookup import SEASON_PARAMETER, season_asked_api
 
 
@@ -107,6 +108,7 @@ class SeasonCurrentView(APIView):
         responses={200: SeasonSerializer, 404: _error("No current season.")},
         summary="The current season",
     )
+    @public_read
     def get(self, request: Request) -> Response:
         return Response(_season_data(_current_season()))
 
@@ -128,6 +130,7 @@ class SeasonListView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: SeasonListItemSerializer(many=True)}, summary="Every season")
+    @public_read
     def get(self, request: Request) -> Response:
         seasons = selectors.seasons_all()
         return Response(SeasonListItemSerializer(seasons, many=True).data)
@@ -151,6 +154,7 @@ class SeasonView(APIView):
         responses={200: SeasonSerializer, 404: _error("No such season.")},
         summary="A season",
     )
+    @public_read
     def get(self, request: Request, number: int) -> Response:
         season = selectors.season_find(number=number)
         if season is None:
@@ -171,6 +175,7 @@ class StandingsView(APIView):
         },
         summary="Standings of a pool",
     )
+    @public_read
     def get(self, request: Request, pool: str) -> Response:
         table = competition_selectors.pool_table(season=season_asked_api(request), pool_slug=pool)
         if table is None:
@@ -189,6 +194,7 @@ class InfosView(APIView):
         responses={200: InfosSerializer, 404: _error("No such season, competition or pool.")},
         summary="Infos équipes of a pool",
     )
+    @public_read
     def get(self, request: Request, competition: str, pool: str) -> Response:
         teams = competition_selectors.pool_infos(
             season=season_asked_api(request), competition=competition, pool_slug=pool

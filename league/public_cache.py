@@ -1,0 +1,203 @@
+"""The cache of public reads: whole pages for anonymous visitors, the data of the public API
+reads for everyone, kept behind one version (docs/ARCHITECTURE.md, "The cache of public reads").
+
+What the public sees changes only when a referee publishes or voids a round, when a season moves
+(imported, prepared, started, closed, made current) or when a round's public status moves (its
+deadline passed, its arbitration done). The services that do those call
+:func:`public_version_bump` or :func:`public_statuses_bump` inside their transaction: the
+:class:`~league.models.PublicVersion` row moves with the data it stands for, and once the
+transaction commits the cache's copy of the version moves too, so the next request reads under a
+new key and nothing cached under the old one is served again. Nothing about a round is public
+before its publication, and every cached read is computed by the same public selectors, so a
+cached copy never holds more than the page itself did.
+
+Where the version is read from: with a shared cache (Redis, ``PUBLIC_CACHE_SHARED``) from the
+cache, filled from the database on a miss; with a per-process cache (``LocMemCache``, no Redis)
+from the database on every request (one query), since a bump in one process cannot reach the
+others' memory. Redis down: every read is a miss and every write is dropped
+(:class:`matrixhockey.cache.ResilientRedisCache`), so pages are computed as if nothing were
+cached.
+
+A cached entry also expires after ``PUBLIC_CACHE_SECONDS`` (0: nothing is cached): that bounds
+what no service moves, the clock (a round shows « picks open » until its deadline, then « to be
+played »), and an edit in the admin. ``shared/`` rulings: R23 (nothing of a round before
+publication).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec
+
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from league.models import PublicVersion
+
+P = ParamSpec("P")
+
+VERSION_KEY = "public:version"
+CACHEABLE_QUERY = re.compile(r"\A(?:season=[1-9][0-9]{0,5})?\Z")
+"""Only these query strings are cached (nothing, or a season's number): any other parameter is
+computed afresh, so nobody can fill the cache with variants or put text of theirs in a shared
+page (the header's links repeat the page's address)."""
+CSRF_INPUT = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+CSRF_PLACEHOLDER = b"\x00csrf-token\x00"
+"""A cached page holds this instead of its first visitor's CSRF token; each visitor gets their
+own (NUL never appears in a page)."""
+KEPT_STATUSES = frozenset({200, 301, 302})
+
+
+# --- The version ---------------------------------------------------------------------------------
+
+
+def _version_from_database() -> str:
+    row = PublicVersion.objects.filter(pk=1).values_list("published", "statuses").first()
+    return "0.0" if row is None else f"{row[0]}.{row[1]}"
+
+
+def public_version() -> str:
+    """The version every cached public read is keyed on, ``"<published>.<statuses>"``."""
+    if not settings.PUBLIC_CACHE_SHARED:
+        return _version_from_database()
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        version = _version_from_database()
+        # add, not set: a bump that committed meanwhile has set the newer version; keep it.
+        cache.add(VERSION_KEY, version, _timeout())
+    return version
+
+
+def _bump(field: str) -> None:
+    updated = PublicVersion.objects.filter(pk=1).update(**{field: F(field) + 1})
+    if not updated:
+        PublicVersion.objects.get_or_create(pk=1, defaults={field: 1})
+    transaction.on_commit(_version_copy)
+
+
+def _version_copy() -> None:
+    """Once the bump is committed, the cache's copy of the version follows the database's."""
+    if settings.PUBLIC_CACHE_SHARED:
+        cache.set(VERSION_KEY, _version_from_database(), _timeout())
+
+
+def public_version_bump() -> None:
+    """Published results or a season moved: call inside the service's transaction (last, as it
+    locks the version's row until the commit)."""
+    _bump("published")
+
+
+def public_statuses_bump() -> None:
+    """A round's public status moved (closed, arbitrated) though nothing was published."""
+    _bump("statuses")
+
+
+def _timeout() -> int:
+    return settings.PUBLIC_CACHE_SECONDS
+
+
+# --- Pages ---------------------------------------------------------------------------------------
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    """Nothing of the visitor's own can be on the page: no session (so nobody signed in, no
+    message waiting in it), no message waiting in a cookie, no credentials."""
+    cookies = request.COOKIES
+    return (
+        settings.SESSION_COOKIE_NAME not in cookies
+        and CookieStorage.cookie_name not in cookies
+        and "HTTP_AUTHORIZATION" not in request.META
+    )
+
+
+def _key(kind: str, request: HttpRequest) -> str | None:
+    if (
+        not _timeout()
+        or request.method not in ("GET", "HEAD")
+        or not CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", ""))
+    ):
+        return None
+    return f"public:{kind}:{public_version()}:{get_language()}:{request.get_full_path()}"
+
+
+def _stored(response: HttpResponse) -> tuple[int, dict[str, str], bytes]:
+    content = CSRF_INPUT.sub(rb"\1" + CSRF_PLACEHOLDER + rb"\2", response.content)
+    return response.status_code, dict(response.headers), content
+
+
+def _restored(request: HttpRequest, stored: tuple[int, dict[str, str], bytes]) -> HttpResponse:
+    status, headers, content = stored
+    if CSRF_PLACEHOLDER in content:
+        content = content.replace(CSRF_PLACEHOLDER, get_token(request).encode())
+    response = HttpResponse(content, status=status)
+    for name, value in headers.items():
+        response.headers[name] = value
+    return response
+
+
+def _keepable(response: HttpResponseBase) -> bool:
+    return (
+        isinstance(response, HttpResponse)
+        and response.status_code in KEPT_STATUSES
+        and not response.cookies
+    )
+
+
+def public_page(
+    view: Callable[Concatenate[HttpRequest, P], HttpResponseBase],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponseBase]:
+    """A public page, kept whole for anonymous visitors under the version, the language and the
+    address; signed-in visitors get it computed (their name, their team highlighted).
+    Redirects are kept too; errors (404…) never."""
+
+    @wraps(view)
+    def cached(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
+        key = _key("page", request) if _anonymous(request) else None
+        stored = cache.get(key) if key is not None else None
+        if stored is not None:
+            response: HttpResponseBase = _restored(request, stored)
+        else:
+            response = view(request, *args, **kwargs)
+            if key is not None and _keepable(response):
+                cache.set(key, _stored(response), _timeout())  # type: ignore[arg-type]
+        # Anyone signed in sees another page at this address (proxies must not share it).
+        patch_vary_headers(response, ("Cookie",))
+        return response
+
+    return cached
+
+
+# --- API reads -----------------------------------------------------------------------------------
+
+
+def public_read(
+    method: Callable[Concatenate[Any, Request, P], Response],
+) -> Callable[Concatenate[Any, Request, P], Response]:
+    """A public API read (a DRF view's ``get``) whose data is the same for everyone: its
+    serialized data is kept under the version, the language and the address. DRF has already
+    authenticated, checked permissions and throttled when ``get`` runs; the answer is rendered
+    (JSON, or the browsable API) from the data each time."""
+
+    @wraps(method)
+    def cached(view: Any, request: Request, *args: P.args, **kwargs: P.kwargs) -> Response:
+        key = _key("api", request._request)
+        data = cache.get(key) if key is not None else None
+        if data is not None:
+            return Response(data)
+        response = method(view, request, *args, **kwargs)
+        if key is not None and response.status_code == 200:
+            cache.set(key, response.data, _timeout())
+        return response
+
+    return cached
