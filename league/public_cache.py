@@ -18,6 +18,10 @@ others' memory. Redis down: every read is a miss and every write is dropped
 (:class:`matrixhockey.cache.ResilientRedisCache`), so pages are computed as if nothing were
 cached.
 
+Each process also keeps what it served last in its own memory, for the current version only
+(:data:`LOCAL_ENTRIES` at most): a page read again costs one round trip to Redis (the version)
+and no copy of the page over the wire.
+
 A cached entry also expires after ``PUBLIC_CACHE_SECONDS`` (0: nothing is cached): that bounds
 what no service moves, the clock (a round shows « picks open » until its deadline, then « to be
 played »), and an edit in the admin. ``shared/`` rulings: R23 (nothing of a round before
@@ -27,6 +31,7 @@ publication).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
@@ -57,6 +62,11 @@ CSRF_PLACEHOLDER = b"\x00csrf-token\x00"
 """A cached page holds this instead of its first visitor's CSRF token; each visitor gets their
 own (NUL never appears in a page)."""
 KEPT_STATUSES = frozenset({200, 301, 302})
+LOCAL_ENTRIES = 256
+"""Entries a process keeps in its own memory, all under one version."""
+
+_local: dict[str, tuple[float, Any]] = {}
+_local_version = ""
 
 
 # --- The version ---------------------------------------------------------------------------------
@@ -122,13 +132,46 @@ def _anonymous(request: HttpRequest) -> bool:
 
 
 def _key(kind: str, request: HttpRequest) -> str | None:
+    global _local_version
     if (
         not _timeout()
         or request.method not in ("GET", "HEAD")
         or not CACHEABLE_QUERY.match(request.META.get("QUERY_STRING", ""))
     ):
         return None
-    return f"public:{kind}:{public_version()}:{get_language()}:{request.get_full_path()}"
+    version = public_version()
+    if version != _local_version:
+        _local.clear()  # what this process kept is of an older version
+        _local_version = version
+    return f"public:{kind}:{version}:{get_language()}:{request.get_full_path()}"
+
+
+def _get(key: str) -> Any:
+    """What is kept under ``key``: from this process's memory, else from the shared cache."""
+    kept = _local.get(key)
+    if kept is not None and kept[0] > time.monotonic():
+        return kept[1]
+    value = cache.get(key) if settings.PUBLIC_CACHE_SHARED else None
+    if value is not None:
+        _keep_locally(key, value)
+    return value
+
+
+def _set(key: str, value: Any) -> None:
+    _keep_locally(key, value)
+    if settings.PUBLIC_CACHE_SHARED:
+        cache.set(key, value, _timeout())
+
+
+def _keep_locally(key: str, value: Any) -> None:
+    if len(_local) >= LOCAL_ENTRIES:
+        _local.clear()
+    _local[key] = (time.monotonic() + _timeout(), value)
+
+
+def public_cache_forget() -> None:
+    """Forget what this process keeps in its own memory (tests start from nothing)."""
+    _local.clear()
 
 
 def _stored(response: HttpResponse) -> tuple[int, dict[str, str], bytes]:
@@ -164,13 +207,13 @@ def public_page(
     @wraps(view)
     def cached(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
         key = _key("page", request) if _anonymous(request) else None
-        stored = cache.get(key) if key is not None else None
+        stored = _get(key) if key is not None else None
         if stored is not None:
             response: HttpResponseBase = _restored(request, stored)
         else:
             response = view(request, *args, **kwargs)
             if key is not None and _keepable(response):
-                cache.set(key, _stored(response), _timeout())  # type: ignore[arg-type]
+                _set(key, _stored(response))  # type: ignore[arg-type]
         # Anyone signed in sees another page at this address (proxies must not share it).
         patch_vary_headers(response, ("Cookie",))
         return response
@@ -181,23 +224,42 @@ def public_page(
 # --- API reads -----------------------------------------------------------------------------------
 
 
+class PublicRead:
+    """For a DRF ``APIView`` whose GET answer is the same for everyone (a public read): with
+    :func:`public_read` on its ``get``, its serialized data is kept under the version, the
+    language and the address, and the answer rendered from it each time (JSON, or the browsable
+    API). DRF still authenticates (a bad token is still a 401) and checks permissions.
+
+    Only reads that are computed are throttled: an answer from the cache costs the server less
+    than counting it would (the throttles' two round trips to Redis each), and throttling is
+    there to protect the server."""
+
+    public_key: str | None = None
+    public_hit: Any = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        self.public_key = _key("api", request._request)
+        self.public_hit = _get(self.public_key) if self.public_key is not None else None
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+
+    def check_throttles(self, request: Request) -> None:
+        if self.public_hit is None:
+            super().check_throttles(request)  # type: ignore[misc]
+
+
 def public_read(
     method: Callable[Concatenate[Any, Request, P], Response],
 ) -> Callable[Concatenate[Any, Request, P], Response]:
-    """A public API read (a DRF view's ``get``) whose data is the same for everyone: its
-    serialized data is kept under the version, the language and the address. DRF has already
-    authenticated, checked permissions and throttled when ``get`` runs; the answer is rendered
-    (JSON, or the browsable API) from the data each time."""
+    """A :class:`PublicRead` view's ``get``: answered from the cache, else computed and kept
+    (a 200 only)."""
 
     @wraps(method)
-    def cached(view: Any, request: Request, *args: P.args, **kwargs: P.kwargs) -> Response:
-        key = _key("api", request._request)
-        data = cache.get(key) if key is not None else None
-        if data is not None:
-            return Response(data)
+    def cached(view: PublicRead, request: Request, *args: P.args, **kwargs: P.kwargs) -> Response:
+        if view.public_hit is not None:
+            return Response(view.public_hit)
         response = method(view, request, *args, **kwargs)
-        if key is not None and response.status_code == 200:
-            cache.set(key, response.data, _timeout())
+        if view.public_key is not None and response.status_code == 200:
+            _set(view.public_key, response.data)
         return response
 
     return cached

@@ -40,7 +40,7 @@ from competitions.models import Competition, Round
 from league import selectors
 from league.api import _current_season, _error
 from league.models import Entry, Season, Team
-from league.public_cache import public_read
+from league.public_cache import PublicRead, public_read
 from league.season_lookup import SEASON_PARAMETER, season_asked_api
 
 
@@ -99,7 +99,7 @@ class MeView(APIView):
         )
 
 
-class SeasonCurrentView(APIView):
+class SeasonCurrentView(PublicRead, APIView):
     """The current season's calendar: per competition, its rounds, deadlines and statuses."""
 
     permission_classes = [AllowAny]
@@ -124,7 +124,7 @@ def _season_data(season: Season) -> dict[str, Any]:
     return SeasonSerializer(data).data
 
 
-class SeasonListView(APIView):
+class SeasonListView(PublicRead, APIView):
     """Every season of the league, newest first: its number, status and whether it is current."""
 
     permission_classes = [AllowAny]
@@ -136,7 +136,7 @@ class SeasonListView(APIView):
         return Response(SeasonListItemSerializer(seasons, many=True).data)
 
 
-class SeasonView(APIView):
+class SeasonView(PublicRead, APIView):
     """One season's calendar, in the shape of ``/api/seasons/current/``: any season, past or
     current."""
 
@@ -162,7 +162,7 @@ class SeasonView(APIView):
         return Response(_season_data(season))
 
 
-class StandingsView(APIView):
+class StandingsView(PublicRead, APIView):
     """A pool's table over its published rounds (R9): a division's, or the WG's groups."""
 
     permission_classes = [AllowAny]
@@ -184,7 +184,7 @@ class StandingsView(APIView):
         return Response(StandingsSerializer({"pool": pool, "table": rows}).data)
 
 
-class InfosView(APIView):
+class InfosView(PublicRead, APIView):
     """« Infos équipes »: what every team of a pool has left after the published rounds."""
 
     permission_classes = [AllowAny]
