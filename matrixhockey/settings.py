@@ -136,6 +136,9 @@ else:
 # there; without, each request reads it from the database (a bump must reach every process).
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 60, minimum=0, maximum=86_400)
 PUBLIC_CACHE_SHARED = REDIS_URL is not None
+# How long a process trusts the version it read (0: it reads it on every request, one round trip
+# to Redis or one query): another process's publication shows within that time.
+PUBLIC_VERSION_SECONDS = env_int("PUBLIC_VERSION_SECONDS", 1, minimum=0, maximum=60)
 
 # --- Celery: a real broker when REDIS_URL is set, tasks run in-process otherwise ----------------
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 import socket
+import time
 from collections.abc import Callable, Iterator
 from datetime import date
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django.fixtures import Settings
@@ -54,6 +56,7 @@ def public_cache(settings: Settings) -> Iterator[None]:
     }
     settings.PUBLIC_CACHE_SECONDS = 60
     settings.PUBLIC_CACHE_SHARED = True
+    settings.PUBLIC_VERSION_SECONDS = 0  # the version read on every request, unless a test says
     cache.clear()
     public_cache_forget()
     yield
@@ -280,6 +283,7 @@ def test_without_redis_each_process_reads_the_version_from_the_database(
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.PUBLIC_CACHE_SECONDS = 60
     settings.PUBLIC_CACHE_SHARED = False
+    settings.PUBLIC_VERSION_SECONDS = 0
     public_cache_forget()
     visitor = anonymous()
     queries(visitor, "/api/standings/elite/")
@@ -288,3 +292,28 @@ def test_without_redis_each_process_reads_the_version_from_the_database(
         arbitrated = desk.league.play("elite", 1)
         competitions.pool_round_publish(pool_round=arbitrated, by=desk.referee)
     assert queries(visitor, "/api/standings/elite/") > 1  # a new version: computed again
+
+
+def test_a_process_trusts_the_version_it_read_for_a_second_and_its_own_bump_at_once(
+    public_cache: None,
+    desk: Desk,
+    settings: Settings,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    settings.PUBLIC_VERSION_SECONDS = 1
+    visitor = anonymous()
+    queries(visitor, "/api/standings/elite/")
+    assert queries(visitor, "/api/standings/elite/") == 0
+
+    # Another process bumps: the row and the cache's copy move, not this process's memory.
+    PublicVersion.objects.filter(pk=1).update(published=F("published") + 1)
+    cache.set(VERSION_KEY, "{}.{}".format(*version()))
+    assert queries(visitor, "/api/standings/elite/") == 0  # the page as it was, for a second
+    time.sleep(1.1)
+    assert queries(visitor, "/api/standings/elite/") > 0  # then the new version's
+
+    # This process's own bump: at once.
+    assert queries(visitor, "/api/standings/elite/") == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        assert competitions.rounds_close_due() > 0
+    assert queries(visitor, "/api/standings/elite/") > 0
