@@ -56,6 +56,9 @@ from league.models import PublicVersion
 P = ParamSpec("P")
 
 VERSION_KEY = "public:version"
+VERSION_KEY_SECONDS = 10
+"""How long the cache's copy of the version lives before it is read from the row again: two
+bumps committing at the same moment may copy their versions out of order, never for longer."""
 CACHEABLE_QUERY = re.compile(r"\A(?:season=[1-9][0-9]{0,5})?\Z")
 """Only these query strings are cached (nothing, or a season's number): any other parameter is
 computed afresh, so nobody can fill the cache with variants or put text of theirs in a shared
@@ -94,7 +97,7 @@ def public_version() -> str:
         if version is None:
             version = _version_from_database()
             # add, not set: a bump that committed meanwhile has set the newer version; keep it.
-            cache.add(VERSION_KEY, version, _timeout())
+            cache.add(VERSION_KEY, version, VERSION_KEY_SECONDS)
     else:
         version = _version_from_database()
     if settings.PUBLIC_VERSION_SECONDS:
@@ -115,7 +118,7 @@ def _version_copy() -> None:
     global _version_memo
     _version_memo = None
     if settings.PUBLIC_CACHE_SHARED:
-        cache.set(VERSION_KEY, _version_from_database(), _timeout())
+        cache.set(VERSION_KEY, _version_from_database(), VERSION_KEY_SECONDS)
 
 
 def public_version_bump() -> None:
