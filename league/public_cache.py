@@ -48,6 +48,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -269,18 +270,34 @@ class PublicRead:
 
 
 def public_read(
-    method: Callable[Concatenate[Any, Request, P], Response],
-) -> Callable[Concatenate[Any, Request, P], Response]:
+    method: Callable[Concatenate[Any, Request, P], HttpResponseBase],
+) -> Callable[Concatenate[Any, Request, P], HttpResponseBase]:
     """A :class:`PublicRead` view's ``get``: answered from the cache, else computed and kept
-    (a 200 only)."""
+    (a 200 only). Kept: the data, and its plain JSON rendering, served as it is to a caller
+    asking for plain JSON (any other rendering is made from the data)."""
 
     @wraps(method)
-    def cached(view: PublicRead, request: Request, *args: P.args, **kwargs: P.kwargs) -> Response:
+    def cached(
+        view: PublicRead, request: Request, *args: P.args, **kwargs: P.kwargs
+    ) -> HttpResponseBase:
         if view.public_hit is not None:
-            return Response(view.public_hit)
+            data, body = view.public_hit
+            if _plain_json(request):
+                return HttpResponse(body, content_type=JSON)
+            return Response(data)
         response = method(view, request, *args, **kwargs)
         if view.public_key is not None and response.status_code == 200:
-            _set(view.public_key, response.data)
+            data = response.data  # type: ignore[attr-defined]
+            _set(view.public_key, (data, JSONRenderer().render(data)))
         return response
 
     return cached
+
+
+JSON = "application/json"
+
+
+def _plain_json(request: Request) -> bool:
+    return (
+        isinstance(request.accepted_renderer, JSONRenderer) and request.accepted_media_type == JSON
+    )
