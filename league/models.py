@@ -503,3 +503,21 @@ class News(models.Model):
     def body(self, language: str) -> str:
         """The text in ``language`` (French unless English)."""
         return self.body_en if language == Language.ENGLISH else self.body_fr
+
+
+class PublicVersion(models.Model):
+    """The version of what the public pages and API reads show (``league.public_cache``): one
+    row, moved in the same transaction as what it stands for. ``published`` moves when results
+    are published or voided and when a season moves (started, prepared, closed, imported);
+    ``statuses`` when a round's public status moves without anything being published (its
+    deadline closed, its arbitration done: « played, being checked »)."""
+
+    published = models.PositiveBigIntegerField(default=0)
+    statuses = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("public version")
+        verbose_name_plural = _("public versions")
+
+    def __str__(self) -> str:
+        return f"{self.published}.{self.statuses}"

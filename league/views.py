@@ -19,12 +19,14 @@ from django.utils.translation import gettext as _
 from league.forms import ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check, waiting_place_path
 from league.models import Profile, Team
+from league.public_cache import public_page
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
 from league.selectors import news_latest, season_current, season_divisions, user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
 
 
+@public_page
 def home(request: HttpRequest) -> HttpResponse:
     """The divisions and their teams of the current season, or of ``?season=N`` (an unknown one
     is a 404); without a current season, the page says so."""

@@ -134,6 +134,17 @@ if REDIS_URL:
             "KEY_PREFIX": "matrixhockey",
         }
     }
+else:
+    # Without Redis each process keeps its own cache (the throttles' counters, public reads).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache of public reads (league.public_cache): kept PUBLIC_CACHE_SECONDS at most (0: off)
+# behind a version the publishing services move. With Redis every process shares the version
+# there; without, each request reads it from the database (a bump must reach every process).
+PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 60, minimum=0, maximum=86_400)
+PUBLIC_CACHE_SHARED = REDIS_URL is not None
+# How long a process trusts the version it read (0: it reads it on every request, one round trip
+# to Redis or one query): another process's publication shows within that time.
+PUBLIC_VERSION_SECONDS = env_int("PUBLIC_VERSION_SECONDS", 1, minimum=0, maximum=60)
 
 # --- Celery: a real broker when REDIS_URL is set, tasks run in-process otherwise ----------------
 

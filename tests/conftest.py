@@ -54,6 +54,14 @@ def _cheap_password_hashing() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _public_cache_off() -> None:
+    """Tests change rows directly and read pages again within one test, so the cache of public
+    reads (league.public_cache) is off unless a test turns it on (tests/league/
+    test_public_cache.py's ``public_cache``)."""
+    settings.PUBLIC_CACHE_SECONDS = 0
+
+
 def services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") == "1"
 

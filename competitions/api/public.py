@@ -45,6 +45,7 @@ from competitions.models import Competition, Round
 from league import selectors
 from league.api import _current_season, _error
 from league.models import Entry, Season, Team
+from league.public_cache import PublicRead, public_read
 from league.season_lookup import SEASON_PARAMETER, season_asked_api
 
 
@@ -117,7 +118,7 @@ class MeView(APIView):
         )
 
 
-class SeasonCurrentView(APIView):
+class SeasonCurrentView(PublicRead, APIView):
     """The current season's calendar: per competition, its rounds, deadlines and statuses."""
 
     permission_classes = [AllowAny]
@@ -126,6 +127,7 @@ class SeasonCurrentView(APIView):
         responses={200: SeasonSerializer, 404: _error("No current season.")},
         summary="The current season",
     )
+    @public_read
     def get(self, request: Request) -> Response:
         return Response(_season_data(_current_season()))
 
@@ -141,18 +143,19 @@ def _season_data(season: Season) -> dict[str, Any]:
     return SeasonSerializer(data).data
 
 
-class SeasonListView(APIView):
+class SeasonListView(PublicRead, APIView):
     """Every season of the league, newest first: its number, status and whether it is current."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: SeasonListItemSerializer(many=True)}, summary="Every season")
+    @public_read
     def get(self, request: Request) -> Response:
         seasons = selectors.seasons_all()
         return Response(SeasonListItemSerializer(seasons, many=True).data)
 
 
-class SeasonView(APIView):
+class SeasonView(PublicRead, APIView):
     """One season's calendar, in the shape of ``/api/seasons/current/``: any season, past or
     current."""
 
@@ -170,6 +173,7 @@ class SeasonView(APIView):
         responses={200: SeasonSerializer, 404: _error("No such season.")},
         summary="A season",
     )
+    @public_read
     def get(self, request: Request, number: int) -> Response:
         season = selectors.season_find(number=number)
         if season is None:
@@ -177,7 +181,7 @@ class SeasonView(APIView):
         return Response(_season_data(season))
 
 
-class StandingsView(APIView):
+class StandingsView(PublicRead, APIView):
     """A pool's table over its published rounds (R9): a division's, or the WG's groups."""
 
     permission_classes = [AllowAny]
@@ -190,6 +194,7 @@ class StandingsView(APIView):
         },
         summary="Standings of a pool",
     )
+    @public_read
     def get(self, request: Request, pool: str) -> Response:
         table = competition_selectors.pool_table(season=season_asked_api(request), pool_slug=pool)
         if table is None:
@@ -198,7 +203,7 @@ class StandingsView(APIView):
         return Response(StandingsSerializer({"pool": pool, "table": rows}).data)
 
 
-class InfosView(APIView):
+class InfosView(PublicRead, APIView):
     """« Infos équipes »: what every team of a pool has left after the published rounds."""
 
     permission_classes = [AllowAny]
@@ -208,6 +213,7 @@ class InfosView(APIView):
         responses={200: InfosSerializer, 404: _error("No such season, competition or pool.")},
         summary="Infos équipes of a pool",
     )
+    @public_read
     def get(self, request: Request, competition: str, pool: str) -> Response:
         teams = competition_selectors.pool_infos(
             season=season_asked_api(request), competition=competition, pool_slug=pool

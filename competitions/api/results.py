@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from competitions.api.public import COMPETITION, POOL, ROUND, SEASON
 from competitions.models import Competition, Decided
 from competitions.selectors import pool_round_find, pool_round_results
+from league.public_cache import PublicRead, public_read
 from league.season_lookup import season_asked_api
 from league.serializers import ErrorSerializer
 
@@ -77,7 +78,7 @@ class ResultsSerializer(serializers.Serializer):
     draws = DrawSerializer(many=True, required=False, help_text="Once published, in order.")
 
 
-class ResultsView(APIView):
+class ResultsView(PublicRead, APIView):
     """A pool round's results: games, played picks, seed and draws once published (R23)."""
 
     permission_classes = [AllowAny]
@@ -90,6 +91,7 @@ class ResultsView(APIView):
         },
         summary="Results of a pool's round",
     )
+    @public_read
     def get(self, request: Request, competition: str, pool: str, round: int) -> Response:
         season = season_asked_api(request)
         pool_round = pool_round_find(

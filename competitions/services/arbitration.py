@@ -41,6 +41,7 @@ from engine import (
     play_round,
 )
 from league.models import Entry, WaitingListEntry
+from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
 
 
@@ -50,9 +51,12 @@ def rounds_close_due(*, now: datetime | None = None) -> int:
     Issue 5's beat task calls this; the web form already refuses late picks on its own.
     """
     now = now or timezone.now()
-    return Round.objects.filter(status=Round.Status.OPEN, deadline__lte=now).update(
+    closed = Round.objects.filter(status=Round.Status.OPEN, deadline__lte=now).update(
         status=Round.Status.CLOSED
     )
+    if closed:
+        public_statuses_bump()  # « picks open » becomes « to be played » on the public pages
+    return closed
 
 
 def _round_status_refresh(round: Round, now: datetime) -> None:
@@ -216,6 +220,8 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
         obj=pool_round,
         payload={"seed_hash": pool_round.seed_hash, "games": len(result.matches)},
     )
+    # Nothing of the result is public (R23), but its status is: « played, being checked ».
+    public_statuses_bump()
     return pool_round
 
 
@@ -316,6 +322,7 @@ def pool_round_publish(
         raise NotArbitrated(_("This round has not been arbitrated yet: nothing to publish."))
     _round_status_refresh(pool_round.round, now)
     audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
+    public_version_bump()
     if announce:
         transaction.on_commit(
             lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)

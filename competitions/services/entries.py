@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from competitions.models import Fixture, PoolRound, Round, StockKind, StockMovement, StockReason
 from league.models import Division, Entry, Season, Team
+from league.public_cache import public_version_bump
 from league.services.audit import audit_record
 from matrixhockey.db import save_valid
 
@@ -192,5 +193,6 @@ def entry_replace(*, entry: Entry, team: Team, by: AbstractBaseUser | None = Non
         obj=old,
         payload={"replaced_by_entry": new.pk, "team": team.slug, "fixtures_moved": moved},
     )
+    public_version_bump()  # R14: the replacement holds the record on every public page
     new.refresh_from_db()
     return new

@@ -35,6 +35,7 @@ from competitions.models import StockMovement, StockReason
 from competitions.services.entries import EntryPlace, entries_create
 from competitions.services.season_entries import next_monday
 from league.models import DIVISION_SIZE, Entry, Language, Profile, Season, Team
+from league.public_cache import public_version_bump
 from league.services.audit import audit_record
 from league.services.seasons import (
     STANDARD_DIVISIONS,
@@ -132,6 +133,7 @@ def league_import(
         _check_registry(checked, problems)
         if problems:
             raise LeagueImportRefused(problems)
+        public_version_bump()  # the league's first season, its divisions and teams
         try:
             return _create(checked, by=by, starts_on=starts_on or next_monday())
         except ValidationError as error:  # a first Monday that is not a Monday

@@ -30,6 +30,7 @@ from competitions.models import (
 from competitions.selectors.standings import pool_standings, wg_group_standings
 from engine import Decided, MatchResult, StandingRow, commitment, wg
 from league.models import Entry, Season
+from league.public_cache import public_version_bump
 from league.services import audit_record
 
 NEWLINE = "\n"
@@ -289,6 +290,7 @@ def season_close(*, season: Season, by: AbstractBaseUser | None) -> SeasonArchiv
             "plan_seed": archive.plan_seed,
         },
     )
+    public_version_bump()  # the archive and the finished season's pages
     return archive
 
 

@@ -58,6 +58,7 @@ from engine.dice import Dice
 from engine.matrices import Matrix as EngineMatrix
 from engine.matrices import draw_matrix
 from league.models import Division, Entry, Season
+from league.public_cache import public_version_bump
 from league.services.audit import audit_record
 from league.services.seasons import STANDARD_DIVISIONS, season_make_current
 from matrixhockey.db import save_valid
@@ -84,6 +85,9 @@ def _preparing(season: Season) -> Season:
                 % {"season": locked, "status": locked.get_status_display()}
             ],
         )
+    # Every step that writes a season in preparation passes here, and each changes what the
+    # public reads of it show (/api/seasons/N/: its calendar; its pools and cup draws).
+    public_version_bump()
     return locked
 
 

@@ -52,6 +52,7 @@ from league.models import (
     Team,
     WaitingListEntry,
 )
+from league.public_cache import public_version_bump
 
 
 @contextmanager
@@ -515,7 +516,9 @@ def season_import(*, data: Any) -> Season:
         raise SeasonImportRefused("\n".join(problems))
     try:
         with transaction.atomic():
-            return _Loader(data).load()
+            season = _Loader(data).load()
+            public_version_bump()  # a whole season, its results published as they were
+            return season
     except DatabaseError as error:
         raise SeasonFileInvalid(
             _("The file's rows do not fit together: %(error)s") % {"error": error}

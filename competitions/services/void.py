@@ -30,6 +30,7 @@ from engine import (
     wg,
 )
 from league.models import Entry
+from league.public_cache import public_version_bump
 from league.services import audit_record
 
 
@@ -273,5 +274,6 @@ def pool_round_void(
         draw_log=kept_draws,
     )
     _round_status_refresh(round, now)
+    public_version_bump()  # a published result taken back is no longer public
     pool_round.refresh_from_db()
     return pool_round

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from competitions.models import Withdrawal
 from league.models import Entry, Season
+from league.public_cache import public_version_bump
 from league.services import audit_record
 
 
@@ -64,6 +65,7 @@ def entry_withdraw(*, entry: Entry, by: AbstractBaseUser | None) -> Withdrawal:
         )
     withdrawal = Withdrawal.objects.create(entry=entry, by=by)
     audit_record(actor=by, action="entry_withdraw", obj=entry, payload={"team": entry.team.slug})
+    public_version_bump()  # the tables mark the team withdrawn (R24)
     return withdrawal
 
 

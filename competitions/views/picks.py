@@ -43,6 +43,7 @@ from competitions.services import DeadlinePassed, PickRejected
 from competitions.services.season_plan import season_plan_team
 from engine import Pick as EnginePick
 from league.models import Entry, Team
+from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current, user_team
 
@@ -263,6 +264,7 @@ class InfosRow:
         return [(v, left.get(v, 0)) for v in values]
 
 
+@public_page
 def infos_index(request: HttpRequest) -> HttpResponse:
     """Infos équipes: the coach's own division, or the Elite (of ``?season=N``, else the
     current season)."""
@@ -282,6 +284,7 @@ def infos_index(request: HttpRequest) -> HttpResponse:
     return redirect(url + season_query(season))
 
 
+@public_page
 def infos(request: HttpRequest, competition: str, pool: str) -> HttpResponse:
     """« Infos équipes » (public): for every team of a pool, the columns, extra-time and shootout
     values and stocks it has left after the *published* rounds — nothing of unpublished ones.

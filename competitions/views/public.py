@@ -33,6 +33,7 @@ from competitions.selectors import (
 )
 from competitions.services import pool_round_input_document
 from league.models import Entry, Season
+from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
 
 # --- Draws, in words (R23) ------------------------------------------------------------------------
@@ -141,6 +142,7 @@ def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
 # --- Results -------------------------------------------------------------------------------------
 
 
+@public_page
 def results_latest(request: HttpRequest) -> HttpResponse:
     """The season's latest week with published results (or an empty page before the first)."""
     season = season_asked(request)
@@ -151,6 +153,7 @@ def results_latest(request: HttpRequest) -> HttpResponse:
     return render(request, "results/week.html", context)
 
 
+@public_page
 def results_week(request: HttpRequest, season: int, week: int) -> HttpResponse:
     """Every pool's results of a week: published ones in full, the others as « to come »."""
     found = Season.objects.filter(number=season).first()
@@ -205,6 +208,7 @@ def _pool_round_or_404(request: HttpRequest, competition: str, pool: str, round:
     return found
 
 
+@public_page
 def results_pool_round(
     request: HttpRequest, competition: str, pool: str, round: int
 ) -> HttpResponse:
@@ -243,6 +247,7 @@ def results_pool_round(
     return render(request, "results/pool_round.html", context)
 
 
+@public_page
 def results_input(request: HttpRequest, competition: str, pool: str, round: int) -> HttpResponse:
     """The engine's ``round`` input that replays a published pool round (R23), to download and
     run with ``python -m engine round``. Not before publication: it holds the seed and picks."""
@@ -262,6 +267,7 @@ def results_input(request: HttpRequest, competition: str, pool: str, round: int)
 # --- Standings and cups --------------------------------------------------------------------------
 
 
+@public_page
 def standings_index(request: HttpRequest) -> HttpResponse:
     """The standings of the coach's own division, or the Elite's."""
     season = season_asked(request)
@@ -282,6 +288,7 @@ def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[P
     return [pool_round_results(pool_round=pool_round) for pool_round in pool_rounds]
 
 
+@public_page
 def standings(request: HttpRequest, pool: str) -> HttpResponse:
     """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket."""
     season = season_asked(request)

@@ -12,10 +12,12 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from competitions.selectors.seasons import season_record, seasons_winners, team_honours
+from league.public_cache import public_page
 from league.season_lookup import season_query
 from league.selectors import season_find, seasons_all, team_find, teams_all
 
 
+@public_page
 def seasons(request: HttpRequest) -> HttpResponse:
     """Every season, newest first, with who won what; every team, to its honours."""
     context = {
@@ -25,6 +27,7 @@ def seasons(request: HttpRequest) -> HttpResponse:
     return render(request, "seasons/index.html", context)
 
 
+@public_page
 def season(request: HttpRequest, number: int) -> HttpResponse:
     """A season: its divisions' tables and champions, the KDH's and the WG's winners."""
     found = season_find(number=number)
@@ -38,6 +41,7 @@ def season(request: HttpRequest, number: int) -> HttpResponse:
     return render(request, "seasons/season.html", context)
 
 
+@public_page
 def season_team(request: HttpRequest, slug: str) -> HttpResponse:
     """A team's honours across seasons: division and place, moves, cups."""
     team = team_find(slug=slug)

@@ -7,6 +7,7 @@ from datetime import date, time
 from django.db import transaction
 
 from league.models import Division, Season
+from league.public_cache import public_version_bump
 from matrixhockey.db import save_valid
 
 STANDARD_DIVISIONS: tuple[tuple[str, str, int, str], ...] = (
@@ -32,7 +33,7 @@ def season_create(
     deadline_time: time = time(17, 0),
 ) -> Season:
     """A new season in preparation (R13's deadline defaults: Friday 17:00 Europe/Paris)."""
-    return save_valid(
+    season = save_valid(
         Season(
             number=number,
             name=name,
@@ -42,6 +43,8 @@ def season_create(
             deadline_time=deadline_time,
         )
     )
+    public_version_bump()  # the list of seasons (/api/seasons/)
+    return season
 
 
 @transaction.atomic
@@ -50,6 +53,7 @@ def season_make_current(*, season: Season) -> Season:
     Season.objects.filter(is_current=True).exclude(pk=season.pk).update(is_current=False)
     season.is_current = True
     season.save(update_fields=["is_current"])
+    public_version_bump()  # every public page shows the current season by default
     return season
 
 

@@ -38,7 +38,7 @@ from competitions.models import (
 from competitions.services import season_rounds_create
 from competitions.services.season_close import RoundLeft, SeasonCloseRefused, season_close
 from league import services as league
-from league.models import AuditLog, Entry, Season
+from league.models import AuditLog, Entry, PublicVersion, Season
 from tests.competitions.season_league import PlayedSeason, season_played_for_module
 
 pytestmark = pytest.mark.django_db
@@ -328,3 +328,12 @@ def test_a_fixture_never_played_is_counted_left(played: PlayedSeason) -> None:
         season_close(season=played.season, by=None)
     assert refusal.value.left == (RoundLeft("wg", 8, 10, ("wg",)),)
     assert Pool.objects.filter(season=played.season).count() == 9
+
+
+def test_closing_moves_the_public_version(played: PlayedSeason, db: None) -> None:
+    """The archive and the finished season's pages are cached behind it (league.public_cache)."""
+    before = PublicVersion.objects.get(pk=1).published
+    season_close(season=played.season, by=played.admin)
+    assert PublicVersion.objects.get(pk=1).published == before + 1
+    season_close(season=played.season, by=played.admin)  # closed already: nothing moves
+    assert PublicVersion.objects.get(pk=1).published == before + 1

@@ -45,7 +45,7 @@ from competitions.services.season_start import (
 )
 from competitions.services.start_plan import SeasonStartRefused
 from engine import commitment
-from league.models import Entry, Season, WaitingListEntry
+from league.models import Entry, PublicVersion, Season, WaitingListEntry
 from mail.models import OutboundEmail
 from tests.competitions.season_start_league import (
     DIVISION_SLUGS,
@@ -193,6 +193,19 @@ def run(*args: str) -> tuple[int, str]:
     except CommandError as error:
         return error.returncode, str(error)
     return 0, out.getvalue()
+
+
+def test_a_start_moves_the_public_version_and_a_refused_one_does_not(
+    league: Finished, db: None
+) -> None:
+    """The public pages and API reads are cached behind this version (league.public_cache)."""
+    before = PublicVersion.objects.get(pk=1).published
+    short = hand_plan()
+    short["teams"] = short["teams"][:83]  # type: ignore[index]
+    refused(short)
+    assert PublicVersion.objects.get(pk=1).published == before
+    season_start(plan=hand_plan(), by=None, starts_on=CHRISTMAS_START, seed=SEED)
+    assert PublicVersion.objects.get(pk=1).published > before
 
 
 def test_the_command_refuses_then_starts_printing_its_progress(

@@ -12,7 +12,7 @@ from competitions.models import Withdrawal
 from competitions.services import entry_replace
 from competitions.services.withdrawal import entry_withdraw
 from league import services as league
-from league.models import AuditLog, Entry, Season
+from league.models import AuditLog, Entry, PublicVersion, Season
 from tests.conftest import TeamMaker
 
 
@@ -32,6 +32,17 @@ def test_a_team_of_a_finished_season_withdraws_once(
     assert entry_withdraw(entry=entry, by=None) == withdrawal
     assert Withdrawal.objects.count() == 1
     assert AuditLog.objects.filter(action="entry_withdraw").count() == 1
+
+
+def test_a_withdrawal_moves_the_public_version_once(
+    finished: Season, enter_team: TeamMaker
+) -> None:
+    """The tables mark the team withdrawn: the cached public reads must follow."""
+    entry = enter_team("Snowmen", code=2)
+    before = PublicVersion.objects.get(pk=1).published
+    entry_withdraw(entry=entry, by=None)
+    entry_withdraw(entry=entry, by=None)
+    assert PublicVersion.objects.get(pk=1).published == before + 1
 
 
 def test_refused_while_the_season_runs(season: Season, enter_team: TeamMaker) -> None:

@@ -181,6 +181,19 @@ def test_redis_url_gives_celery_its_broker_and_result_backend() -> None:
     assert values["CACHES"]["default"]["LOCATION"] == url
 
 
+def test_the_cache_of_public_reads_is_shared_on_redis_and_per_process_without() -> None:
+    names = ("CACHES", "PUBLIC_CACHE_SECONDS", "PUBLIC_CACHE_SHARED", "PUBLIC_VERSION_SECONDS")
+    alone = settings_in({}, *names)
+    assert alone["CACHES"]["default"]["BACKEND"].endswith("LocMemCache")
+    assert (alone["PUBLIC_CACHE_SECONDS"], alone["PUBLIC_VERSION_SECONDS"]) == (60, 1)
+    assert alone["PUBLIC_CACHE_SHARED"] is False
+    shared = settings_in(
+        {"REDIS_URL": "redis://cache.internal:6379/2", "PUBLIC_CACHE_SECONDS": "0"}, *names
+    )
+    assert shared["CACHES"]["default"]["BACKEND"] == "matrixhockey.cache.ResilientRedisCache"
+    assert (shared["PUBLIC_CACHE_SHARED"], shared["PUBLIC_CACHE_SECONDS"]) == (True, 0)
+
+
 def test_smtp_email_is_configured_from_the_environment() -> None:
     values = settings_in(
         {
