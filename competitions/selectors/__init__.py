@@ -2,6 +2,8 @@
 
 from competitions.selectors.entries import (
     PLAYED,
+    entries_holders,
+    entries_lineages,
     entries_used,
     entry_holder,
     entry_lineage,
@@ -10,6 +12,8 @@ from competitions.selectors.entries import (
 )
 from competitions.selectors.picks import (
     EntryChoices,
+    entries_choices,
+    entries_stocks,
     entry_choices,
     entry_plays_round,
     entry_pool,
@@ -43,6 +47,9 @@ from competitions.selectors.results import (
     pool_round_fixtures,
     pool_round_public_status,
     pool_round_results,
+    pool_rounds_fixtures,
+    pool_rounds_qualified,
+    pool_rounds_results,
     results_weeks,
     week_results,
 )
@@ -62,7 +69,9 @@ from competitions.selectors.rounds import (
 from competitions.selectors.standings import (
     TableLine,
     pool_standings,
+    pools_standings,
     table_lines,
+    tables_lines,
     wg_group_standings,
 )
 
@@ -86,6 +95,10 @@ __all__ = [
     "RefereeDesk",
     "TableLine",
     "arbitration_refusal",
+    "entries_choices",
+    "entries_holders",
+    "entries_lineages",
+    "entries_stocks",
     "entries_used",
     "entry_choices",
     "entry_holder",
@@ -105,8 +118,12 @@ __all__ = [
     "pool_round_fixtures",
     "pool_round_public_status",
     "pool_round_results",
+    "pool_rounds_fixtures",
+    "pool_rounds_qualified",
+    "pool_rounds_results",
     "pool_standings",
     "pool_table",
+    "pools_standings",
     "referee_desk",
     "referee_pools",
     "referee_weeks",
@@ -115,6 +132,7 @@ __all__ = [
     "round_status",
     "season_rounds",
     "table_lines",
+    "tables_lines",
     "team_rounds_open",
     "user_referees_pool",
     "user_roles",

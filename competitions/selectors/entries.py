@@ -26,13 +26,32 @@ def _statuses(published_only: bool) -> tuple[str, ...]:
     return (PoolRound.Status.PUBLISHED,) if published_only else PLAYED
 
 
+def entries_lineages(*, entries: Iterable[Entry]) -> dict[int, list[Entry]]:
+    """Each entry's lineage (by id): itself and the entries it replaced, newest first (R14: the
+    replacement keeps their record). One query when one of them replaced a team, none otherwise.
+    """
+    entries = list(entries)
+    replaced: dict[int, Entry] = {}
+    if any(entry.replaces_id is not None for entry in entries):
+        replaced = {
+            entry.pk: entry
+            for entry in Entry.objects.filter(
+                season_id__in={entry.season_id for entry in entries}, replaced_at__isnull=False
+            ).select_related("team")
+        }
+    lineages = {}
+    for entry in entries:
+        lineage = [entry]
+        while lineage[-1].replaces_id is not None:
+            lineage.append(replaced[lineage[-1].replaces_id])
+        lineages[entry.pk] = lineage
+    return lineages
+
+
 def entry_lineage(*, entry: Entry) -> list[Entry]:
     """``entry`` and the entries it replaced, newest first (R14: the replacement keeps their
     record)."""
-    lineage = [entry]
-    while lineage[-1].replaces_id is not None:
-        lineage.append(Entry.objects.get(pk=lineage[-1].replaces_id))
-    return lineage
+    return entries_lineages(entries=[entry])[entry.pk]
 
 
 def entries_used(
@@ -52,10 +71,11 @@ def entries_used(
     a team had used when that round was played).
     """
     entries = list(entries)
-    owner: dict[int, int] = {}
-    for entry in entries:
-        for ancestor in entry_lineage(entry=entry):
-            owner[ancestor.pk] = entry.pk
+    owner: dict[int, int] = {
+        ancestor.pk: pk
+        for pk, lineage in entries_lineages(entries=entries).items()
+        for ancestor in lineage
+    }
     rows = TeamResult.objects.filter(
         entry_id__in=owner,
         pool_round__round__competition=Competition(competition),
@@ -91,8 +111,27 @@ def entry_used(*, entry: Entry, competition: Competition | str, published_only: 
     ]
 
 
+def entries_holders(*, entries: Iterable[Entry]) -> dict[int, Entry]:
+    """For each entry (by id), the entry now holding its place (R14: a replacement takes over
+    its record), with its team. One query when one of them was replaced, none otherwise."""
+    entries = list(entries)
+    replacements: dict[int, Entry] = {}
+    if any(entry.replaced_at is not None for entry in entries):
+        replacements = {
+            entry.replaces_id: entry
+            for entry in Entry.objects.filter(
+                season_id__in={entry.season_id for entry in entries}, replaces__isnull=False
+            ).select_related("team", "division")
+        }
+    holders = {}
+    for entry in entries:
+        holder = entry
+        while holder.replaced_at is not None:
+            holder = replacements[holder.pk]
+        holders[entry.pk] = holder
+    return holders
+
+
 def entry_holder(*, entry: Entry) -> Entry:
     """The entry now holding ``entry``'s place (R14: a replacement takes over its record)."""
-    while entry.replaced_at is not None:
-        entry = Entry.objects.select_related("team").get(replaces_id=entry.pk)
-    return entry
+    return entries_holders(entries=[entry])[entry.pk]

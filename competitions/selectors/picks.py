@@ -20,7 +20,7 @@ from competitions.models import (
     StockKind,
     StockMovement,
 )
-from competitions.selectors.entries import PLAYED, entry_lineage, entry_used
+from competitions.selectors.entries import PLAYED, entries_used, entry_lineage
 from league.models import Entry
 
 
@@ -75,25 +75,40 @@ def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:
     round's competition) is not published are taken back out: an arbitrated but unpublished
     round must not show what the team spent in it.
     """
-    if not published_only:
-        return entry.extra_goals, entry.great_saves
+    return entries_stocks(entries=[entry], published_only=published_only)[entry.pk]
+
+
+def entries_stocks(*, entries: Iterable[Entry], published_only: bool) -> dict[int, tuple[int, int]]:
+    """:func:`entry_stocks` of each of ``entries`` (by id), in one query at most."""
+    entries = list(entries)
+    if not published_only or not entries:
+        return {entry.pk: (entry.extra_goals, entry.great_saves) for entry in entries}
     published = PoolRound.objects.filter(
         round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
     ).filter(
-        Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
-        | Q(pool__members__entry_id=entry.pk)
+        Q(
+            pool__competition=Competition.CHAMPIONSHIP,
+            pool__division_id=OuterRef("entry__division_id"),
+        )
+        | Q(pool__members__entry_id=OuterRef("entry_id"))
     )
-    hidden = dict(
-        StockMovement.objects.filter(entry=entry, round__isnull=False)
+    hidden: dict[tuple[int, str], int] = {
+        (entry_id, kind): total
+        for entry_id, kind, total in StockMovement.objects.filter(
+            entry_id__in=[entry.pk for entry in entries], round__isnull=False
+        )
         .exclude(Exists(published))
-        .values_list("kind")
+        .values_list("entry_id", "kind")
         .annotate(total=Sum("delta"))
-        .values_list("kind", "total")
-    )
-    return (
-        entry.extra_goals - hidden.get(StockKind.EXTRA_GOALS, 0),
-        entry.great_saves - hidden.get(StockKind.GREAT_SAVES, 0),
-    )
+        .values_list("entry_id", "kind", "total")
+    }
+    return {
+        entry.pk: (
+            entry.extra_goals - hidden.get((entry.pk, StockKind.EXTRA_GOALS), 0),
+            entry.great_saves - hidden.get((entry.pk, StockKind.GREAT_SAVES), 0),
+        )
+        for entry in entries
+    }
 
 
 def entry_choices(
@@ -105,18 +120,32 @@ def entry_choices(
     ``published_only``: after the published rounds, what anyone may see (« infos équipes »);
     otherwise after every arbitrated round too, the team's own pick form (its own record).
     """
+    return entries_choices(entries=[entry], competition=competition, published_only=published_only)[
+        entry.pk
+    ]
+
+
+def entries_choices(
+    *, entries: Iterable[Entry], competition: Competition | str, published_only: bool
+) -> dict[int, EntryChoices]:
+    """:func:`entry_choices` of each of ``entries`` (by id), from two queries whatever their
+    number (what they used, their stocks' movements)."""
+    entries = list(entries)
     competition = Competition(competition)
     rules = competition.rules
-    used = entry_used(entry=entry, competition=competition, published_only=published_only)
-    extra_goals, great_saves = entry_stocks(entry=entry, published_only=published_only)
-    return EntryChoices(
-        competition=competition.value,
-        columns=tuple(c for c in rules.columns if c not in set(used.columns)),
-        extra_time=_left(rules.extra_time_quota, used.extra_time),
-        shootout=_left(rules.shootout_quota or {}, used.shootout),
-        extra_goals=extra_goals,
-        great_saves=great_saves,
-    )
+    used = entries_used(entries=entries, competition=competition, published_only=published_only)
+    stocks = entries_stocks(entries=entries, published_only=published_only)
+    return {
+        entry.pk: EntryChoices(
+            competition=competition.value,
+            columns=tuple(c for c in rules.columns if c not in set(used[entry.pk].columns)),
+            extra_time=_left(rules.extra_time_quota, used[entry.pk].extra_time),
+            shootout=_left(rules.shootout_quota or {}, used[entry.pk].shootout),
+            extra_goals=stocks[entry.pk][0],
+            great_saves=stocks[entry.pk][1],
+        )
+        for entry in entries
+    }
 
 
 def entry_pool(*, entry: Entry, competition: Competition | str) -> Pool | None:

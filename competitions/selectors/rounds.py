@@ -11,10 +11,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, Round
-from competitions.selectors.entries import entry_holder
+from competitions.selectors.entries import entries_holders
 from competitions.selectors.picks import (
     EntryChoices,
-    entry_choices,
+    entries_choices,
     entry_plays_round,
     pick_current,
 )
@@ -106,8 +106,8 @@ def pool_entries(*, pool: Pool) -> list[Entry]:
             season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
         )
     else:
-        members = [m.entry for m in pool.members.select_related("entry")]
-        holders = {entry_holder(entry=entry).pk for entry in members}
+        members = [member.entry for member in pool.members.select_related("entry")]
+        holders = {holder.pk for holder in entries_holders(entries=members).values()}
         entries = Entry.objects.filter(pk__in=holders)
     return list(entries.select_related("team", "division").order_by("division", "code"))
 
@@ -120,12 +120,9 @@ def pool_infos(
     pool = pool_find(season=season, competition=competition, pool_slug=pool_slug)
     if pool is None:
         return None
-    return {
-        entry.team.slug: entry_choices(
-            entry=entry, competition=pool.competition, published_only=True
-        )
-        for entry in pool_entries(pool=pool)
-    }
+    entries = pool_entries(pool=pool)
+    choices = entries_choices(entries=entries, competition=pool.competition, published_only=True)
+    return {entry.team.slug: choices[entry.pk] for entry in entries}
 
 
 def user_roles(*, user: AbstractBaseUser) -> list[str]:
