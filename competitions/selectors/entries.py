@@ -70,7 +70,26 @@ def entries_used(
     a cup forfeit (R15) used nothing. ``before_round``: only the rounds numbered below it (what
     a team had used when that round was played).
     """
-    entries = list(entries)
+    competition = Competition(competition)
+    used = _used(list(entries), (competition,), published_only, before_round)
+    return {pk: by_competition[competition] for pk, by_competition in used.items()}
+
+
+def entry_used_everywhere(
+    *, entry: Entry, competitions: Iterable[Competition | str], published_only: bool
+) -> dict[str, Used]:
+    """What ``entry``'s place already played in each of ``competitions`` (see
+    :func:`entries_used`), by competition, in one query."""
+    competitions = tuple(Competition(competition) for competition in competitions)
+    return dict(_used([entry], competitions, published_only, None)[entry.pk])
+
+
+def _used(
+    entries: list[Entry],
+    competitions: tuple[Competition, ...],
+    published_only: bool,
+    before_round: int | None,
+) -> dict[int, dict[str, Used]]:
     owner: dict[int, int] = {
         ancestor.pk: pk
         for pk, lineage in entries_lineages(entries=entries).items()
@@ -78,29 +97,30 @@ def entries_used(
     }
     rows = TeamResult.objects.filter(
         entry_id__in=owner,
-        pool_round__round__competition=Competition(competition),
+        pool_round__round__competition__in=competitions,
         pool_round__status__in=_statuses(published_only),
     )
     if before_round is not None:
         rows = rows.filter(pool_round__round__number__lt=before_round)
     rows = rows.order_by("pool_round__round__number", "id").values_list(
-        "entry_id", "column", "extra_time", "shootout"
+        "entry_id", "pool_round__round__competition", "column", "extra_time", "shootout"
     )
-    played: dict[int, tuple[list[str], list[str], list[str]]] = {
-        entry.pk: ([], [], []) for entry in entries
+    played: dict[tuple[int, str], tuple[list[str], list[str], list[str]]] = {
+        (entry.pk, competition): ([], [], []) for entry in entries for competition in competitions
     }
-    for entry_id, column, extra_time, shootout in rows:
-        columns, extra_times, shootouts = played[owner[entry_id]]
-        if column:
-            columns.append(column)
-        if extra_time:
-            extra_times.append(extra_time)
-        if shootout:
-            shootouts.append(shootout)
-    return {
-        pk: Used(tuple(columns), tuple(extra_times), tuple(shootouts))
-        for pk, (columns, extra_times, shootouts) in played.items()
-    }
+    if competitions and entries:
+        for entry_id, competition, column, extra_time, shootout in rows:
+            columns, extra_times, shootouts = played[(owner[entry_id], competition)]
+            if column:
+                columns.append(column)
+            if extra_time:
+                extra_times.append(extra_time)
+            if shootout:
+                shootouts.append(shootout)
+    used: dict[int, dict[str, Used]] = {entry.pk: {} for entry in entries}
+    for (pk, competition), (columns, extra_times, shootouts) in played.items():
+        used[pk][competition] = Used(tuple(columns), tuple(extra_times), tuple(shootouts))
+    return used
 
 
 def entry_used(*, entry: Entry, competition: Competition | str, published_only: bool) -> Used:

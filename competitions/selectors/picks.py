@@ -19,14 +19,29 @@ from competitions.models import (
     Round,
     StockKind,
     StockMovement,
+    TeamResult,
 )
-from competitions.selectors.entries import PLAYED, entries_used, entry_lineage
+from competitions.selectors.entries import (
+    PLAYED,
+    entries_used,
+    entry_lineage,
+    entry_used_everywhere,
+)
+from engine.season import Used
 from league.models import Entry
 
 
 def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
     """Every pick received for ``entry`` and ``round``, latest first (R12)."""
     return Pick.objects.filter(entry=entry, round=round).order_by("-received_at", "-id")
+
+
+def picks_received(*, entry: Entry, rounds: Iterable[Round]) -> QuerySet[Pick]:
+    """Every pick received for ``entry`` in any of ``rounds``, each round's latest first (R12),
+    in one query."""
+    return Pick.objects.filter(entry=entry, round__in=list(rounds)).order_by(
+        "round_id", "-received_at", "-id"
+    )
 
 
 def pick_current(*, entry: Entry, round: Round) -> Pick | None:
@@ -132,20 +147,36 @@ def entries_choices(
     number (what they used, their stocks' movements)."""
     entries = list(entries)
     competition = Competition(competition)
-    rules = competition.rules
     used = entries_used(entries=entries, competition=competition, published_only=published_only)
     stocks = entries_stocks(entries=entries, published_only=published_only)
+    return {entry.pk: _choices(competition, used[entry.pk], stocks[entry.pk]) for entry in entries}
+
+
+def entry_choices_everywhere(
+    *, entry: Entry, competitions: Iterable[Competition | str], published_only: bool
+) -> dict[str, EntryChoices]:
+    """:func:`entry_choices` of ``entry`` in each of ``competitions``, by competition, from two
+    queries at most whatever their number."""
+    used = entry_used_everywhere(
+        entry=entry, competitions=competitions, published_only=published_only
+    )
+    stocks = entries_stocks(entries=[entry], published_only=published_only)[entry.pk]
     return {
-        entry.pk: EntryChoices(
-            competition=competition.value,
-            columns=tuple(c for c in rules.columns if c not in set(used[entry.pk].columns)),
-            extra_time=_left(rules.extra_time_quota, used[entry.pk].extra_time),
-            shootout=_left(rules.shootout_quota or {}, used[entry.pk].shootout),
-            extra_goals=stocks[entry.pk][0],
-            great_saves=stocks[entry.pk][1],
-        )
-        for entry in entries
+        competition: _choices(Competition(competition), what, stocks)
+        for competition, what in used.items()
     }
+
+
+def _choices(competition: Competition, used: Used, stocks: tuple[int, int]) -> EntryChoices:
+    rules = competition.rules
+    return EntryChoices(
+        competition=competition.value,
+        columns=tuple(c for c in rules.columns if c not in set(used.columns)),
+        extra_time=_left(rules.extra_time_quota, used.extra_time),
+        shootout=_left(rules.shootout_quota or {}, used.shootout),
+        extra_goals=stocks[0],
+        great_saves=stocks[1],
+    )
 
 
 def entry_pool(*, entry: Entry, competition: Competition | str) -> Pool | None:
@@ -173,29 +204,98 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     picks for the round after in advance, R12); a played round that sends nobody on (a WG group
     round) keeps its teams in. With no round drawn yet, every member of the cup's pool is in.
     """
-    if entry.season_id != round.season_id or not entry.is_playing:
-        return False
-    if round.competition == Competition.CHAMPIONSHIP:
-        return True
-    pool = entry_pool(entry=entry, competition=round.competition)
-    if pool is None:
-        return False
+    return round.pk in entry_plays_rounds(entry=entry, rounds=[round])
+
+
+@dataclass(frozen=True)
+class _CupRound:
+    """What :func:`entry_plays_rounds` needs to know of one of a cup's pool rounds."""
+
+    number: int
+    status: str
+    drawn: bool
+    plays: bool
+    sends_on: bool
+    sends_on_mine: bool
+    played_mine: bool
+
+
+def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
+    """The ids of ``rounds`` that ``entry`` plays (:func:`entry_plays_round`), from two queries
+    whatever their number: the cups' pools the team is in, and their pool rounds."""
+    rounds = [round for round in rounds if entry.season_id == round.season_id and entry.is_playing]
+    playing = {round.pk for round in rounds if round.competition == Competition.CHAMPIONSHIP}
+    cup_rounds = [round for round in rounds if round.competition != Competition.CHAMPIONSHIP]
+    if not cup_rounds:
+        return playing
     mine = _lineage_ids(entry)
-    plays = Q(home_id__in=mine) | Q(away_id__in=mine)
-    drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
-    if drawn.exists():
-        return drawn.filter(plays).exists()
-    latest = (
-        PoolRound.objects.filter(pool=pool, round__number__lt=round.number)
-        .filter(Q(fixtures__isnull=False) | Q(status__in=PLAYED))
-        .distinct()
+    pools: dict[str, int] = {}
+    for pool_id, competition in (
+        Pool.objects.filter(
+            season_id=entry.season_id,
+            competition__in={round.competition for round in cup_rounds},
+            members__entry_id__in=mine,
+        )
+        .order_by("-pk")
+        .values_list("pk", "competition")
+    ):
+        pools[competition] = pool_id
+    fixtures = Fixture.objects.filter(pool_round_id=OuterRef("pk"))
+    in_it = Q(home_id__in=mine) | Q(away_id__in=mine)
+    qualified = PoolRound.qualified.through.objects.filter(poolround_id=OuterRef("pk"))
+    cups: dict[int, list[tuple[int, _CupRound]]] = {}
+    for pool_id, round_id, number, status, drawn, plays, sends_on, sends_on_mine, played in (
+        PoolRound.objects.filter(pool_id__in=pools.values())
+        .annotate(
+            drawn=Exists(fixtures),
+            plays=Exists(fixtures.filter(in_it)),
+            sends_on=Exists(qualified),
+            sends_on_mine=Exists(qualified.filter(entry_id__in=mine)),
+            played_mine=Exists(
+                TeamResult.objects.filter(pool_round_id=OuterRef("pk"), entry_id__in=mine)
+            ),
+        )
         .order_by("-round__number")
-        .first()
-    )
-    if latest is None:
-        return True
-    if latest.status not in PLAYED:
-        return latest.fixtures.filter(plays).exists()
-    if latest.qualified.exists():
-        return latest.qualified.filter(pk__in=mine).exists()
-    return latest.team_results.filter(entry_id__in=mine).exists()
+        .values_list(
+            "pool_id",
+            "round_id",
+            "round__number",
+            "status",
+            "drawn",
+            "plays",
+            "sends_on",
+            "sends_on_mine",
+            "played_mine",
+        )
+    ):
+        cups.setdefault(pool_id, []).append(
+            (round_id, _CupRound(number, status, drawn, plays, sends_on, sends_on_mine, played))
+        )
+    for round in cup_rounds:
+        pool_id = pools.get(round.competition)
+        if pool_id is None:
+            continue
+        pool_rounds = cups.get(pool_id, [])
+        this = next((cup for round_id, cup in pool_rounds if round_id == round.pk), None)
+        if this is not None and this.drawn:
+            plays = this.plays
+        else:
+            latest = next(
+                (
+                    cup
+                    for _, cup in pool_rounds
+                    if cup.number < round.number and (cup.drawn or cup.status in PLAYED)
+                ),
+                None,
+            )
+            if latest is None:
+                plays = True
+            elif latest.status not in PLAYED:
+                plays = latest.plays
+            elif latest.sends_on:
+                plays = latest.sends_on_mine
+            else:
+                plays = latest.played_mine
+        if plays:
+            playing.add(round.pk)
+    return playing

@@ -15,8 +15,8 @@ from competitions.selectors.entries import entries_holders
 from competitions.selectors.picks import (
     EntryChoices,
     entries_choices,
-    entry_plays_round,
-    pick_current,
+    entry_plays_rounds,
+    picks_received,
 )
 from competitions.selectors.standings import pool_standings, wg_group_standings
 from engine import StandingRow
@@ -40,6 +40,8 @@ class OpenRound:
     competition: str
     entry: Entry
     current: Pick | None
+    history: tuple[Pick, ...] = ()
+    """Every pick received for the round, latest first (R12): :attr:`current` first."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,9 @@ class OpenWeek:
 
 
 def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWeek]:
-    """The rounds of the current season ``team`` may still send picks for, by week (R12, R13).
+    """The rounds of the current season ``team`` may still send picks for, by week (R12, R13),
+    each with the picks received for it — from a constant number of queries whatever the
+    number of rounds.
 
     Every round whose deadline is still ahead counts, however far (picks in advance); a cup's
     only while the team plays it (:func:`entry_plays_round`).
@@ -64,22 +68,29 @@ def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWee
     entry = Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
     if entry is None:
         return []
-    rounds = Round.objects.filter(
-        season=season, deadline__gt=now, status=Round.Status.OPEN
-    ).order_by("week", "deadline", "competition", "number")
+    rounds = list(
+        Round.objects.filter(season=season, deadline__gt=now, status=Round.Status.OPEN)
+        .select_related("season")
+        .order_by("week", "deadline", "competition", "number")
+    )
+    playing = entry_plays_rounds(entry=entry, rounds=rounds)
+    rounds = [round for round in rounds if round.pk in playing]
+    histories: dict[int, list[Pick]] = {round.pk: [] for round in rounds}
+    for pick in picks_received(entry=entry, rounds=rounds):
+        histories[pick.round_id].append(pick)
     weeks: dict[int, OpenWeek] = {}
     for round in rounds:
-        if not entry_plays_round(entry=entry, round=round):
-            continue
         week = weeks.setdefault(
             round.week, OpenWeek(week=round.week, deadline=round.deadline, rounds=[])
         )
+        history = tuple(histories[round.pk])
         week.rounds.append(
             OpenRound(
                 round=round,
                 competition=round.competition,
                 entry=entry,
-                current=pick_current(entry=entry, round=round),
+                current=history[0] if history else None,
+                history=history,
             )
         )
     return list(weeks.values())

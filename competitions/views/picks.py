@@ -28,7 +28,7 @@ from competitions.selectors import (
     EntryChoices,
     OpenRound,
     entry_choices,
-    pick_history,
+    entry_choices_everywhere,
     pool_infos,
     team_rounds_open,
 )
@@ -98,19 +98,27 @@ def _picks_page(
     weeks = team_rounds_open(team=team)
     season = season_current()
     zone = ZoneInfo(season.time_zone) if season else ZoneInfo(settings.TIME_ZONE)
+    open_rounds = [open_round for week in weeks for open_round in week.rounds]
+    every_choice = (
+        entry_choices_everywhere(
+            entry=open_rounds[0].entry,
+            competitions={open_round.competition for open_round in open_rounds},
+            published_only=False,
+        )
+        if open_rounds
+        else {}
+    )
     cards_by_week = []
     for week in weeks:
         cards = []
         for open_round in week.rounds:
             round = open_round.round
-            choices = entry_choices(
-                entry=open_round.entry, competition=round.competition, published_only=False
-            )
+            choices = every_choice[round.competition]
             if bound is not None and bound_round is not None and bound_round.pk == round.pk:
                 form = bound
             else:
                 form = PickForm(choices=choices, prefix=_anchor(round))
-            history = list(pick_history(entry=open_round.entry, round=round))
+            history = list(open_round.history)
             cards.append(
                 RoundCard(
                     open_round=open_round,
