@@ -215,6 +215,8 @@ class SeasonWinners:
     """Once the Elite's every round is published."""
     kdh_winner: Entry | None
     wg_winner: Entry | None
+    status: str = ""
+    """The season's status in words (worded once for every line)."""
 
 
 def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
@@ -246,6 +248,7 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
             ).select_related("team", "division")
             if firsts[entry.season_id] == entry.team.slug
         }
+    statuses = {value: str(label) for value, label in Season.Status.choices}
     lines = []
     for season in seasons:
         kdh = _kdh_places(finals.get((season.pk, Competition.KDH), []))
@@ -256,6 +259,7 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
                 elite_champion=champions.get(season.pk),
                 kdh_winner=next((p.entry for p in kdh if p.place == 1), None),
                 wg_winner=next((p.entry for p in wg if p.place == 1), None),
+                status=statuses.get(season.status, season.status),
             )
         )
     return lines

@@ -44,12 +44,16 @@ class Page:
 
 
 PAGES: dict[str, Page] = {
+    "home": Page(lambda week: "/", 6),
     # The results: the latest published week, a pool's round, the cup's round, the API's.
     "results latest": Page(lambda week: "/results/", 8, status=302),
     "results week": Page(lambda week: f"/results/week/1/{week - 1}/", 10),
     "results week waiting": Page(lambda week: f"/results/week/1/{week}/", 10),
     "results elite round": Page(lambda week: f"/results/championship/elite/{week - 1}/", 12),
     "results kdh round": Page(lambda week: f"/results/kdh/kdh/{week - 2}/", 12),
+    "results elite input": Page(
+        lambda week: f"/results/championship/elite/{week - 1}/input.json", 12
+    ),
     "api results elite": Page(lambda week: f"/api/results/championship/elite/{week - 1}/", 8),
     "api results kdh": Page(lambda week: f"/api/results/kdh/kdh/{week - 2}/", 8),
     # Standings and cups.
