@@ -312,9 +312,11 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         lines = tables_lines(tables=[(found, rows) for rows in groups.values()])
         context["groups"] = list(zip(groups, lines, strict=True))
         context["rounds"] = _cup_rounds(found, (Stage.SEMI_FINAL, Stage.FINAL))
-        context["group_rounds"] = PoolRound.objects.filter(
-            pool=found, round__stage=Stage.GROUP
-        ).order_by("round__number")
+        context["group_rounds"] = (
+            PoolRound.objects.filter(pool=found, round__stage=Stage.GROUP)
+            .select_related("round")
+            .order_by("round__number")
+        )
         template = "standings/wg.html"
     else:
         context["rounds"] = _cup_rounds(found, None)

@@ -52,7 +52,7 @@ PAGES: dict[str, Page] = {
     "results elite round": Page(lambda week: f"/results/championship/elite/{week - 1}/", 12),
     "results kdh round": Page(lambda week: f"/results/kdh/kdh/{week - 2}/", 12),
     "results elite input": Page(
-        lambda week: f"/results/championship/elite/{week - 1}/input.json", 12
+        lambda week: f"/results/championship/elite/{week - 1}/input.json", 14
     ),
     "api results elite": Page(lambda week: f"/api/results/championship/elite/{week - 1}/", 8),
     "api results kdh": Page(lambda week: f"/api/results/kdh/kdh/{week - 2}/", 8),
