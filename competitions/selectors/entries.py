@@ -36,14 +36,16 @@ def entries_lineages(*, entries: Iterable[Entry]) -> dict[int, list[Entry]]:
         replaced = {
             entry.pk: entry
             for entry in Entry.objects.filter(
-                season_id__in={entry.season_id for entry in entries}, replaced_at__isnull=False
+                season_id__in={entry.season_id for entry in entries}, replaced_by__isnull=False
             ).select_related("team")
         }
     lineages = {}
     for entry in entries:
         lineage = [entry]
-        while lineage[-1].replaces_id is not None:
-            lineage.append(replaced[lineage[-1].replaces_id])
+        while (ancestor := lineage[-1].replaces_id) is not None:
+            if ancestor not in replaced:  # R14 replaces within a season: never, but be sure.
+                replaced[ancestor] = Entry.objects.select_related("team").get(pk=ancestor)
+            lineage.append(replaced[ancestor])
         lineages[entry.pk] = lineage
     return lineages
 
