@@ -44,9 +44,9 @@ class Page:
 
 
 PAGES: dict[str, Page] = {
-    "home": Page(lambda week: "/", 6),
+    "home": Page(lambda week: "/", 5),
     # The results: the latest published week, a pool's round, the cup's round, the API's.
-    "results latest": Page(lambda week: "/results/", 8, status=302),
+    "results latest": Page(lambda week: "/results/", 4, status=302),
     "results week": Page(lambda week: f"/results/week/1/{week - 1}/", 10),
     "results week waiting": Page(lambda week: f"/results/week/1/{week}/", 10),
     "results elite round": Page(lambda week: f"/results/championship/elite/{week - 1}/", 12),
@@ -57,7 +57,7 @@ PAGES: dict[str, Page] = {
     "api results elite": Page(lambda week: f"/api/results/championship/elite/{week - 1}/", 8),
     "api results kdh": Page(lambda week: f"/api/results/kdh/kdh/{week - 2}/", 8),
     # Standings and cups.
-    "standings index": Page(lambda week: "/standings/", 8, status=302),
+    "standings index": Page(lambda week: "/standings/", 4, status=302),
     "standings elite": Page(lambda week: "/standings/elite/", 10),
     "standings d3a": Page(lambda week: "/standings/d3a/", 10),
     "standings kdh": Page(lambda week: "/standings/kdh/", 10),
@@ -65,22 +65,22 @@ PAGES: dict[str, Page] = {
     "api standings elite": Page(lambda week: "/api/standings/elite/", 8),
     "api standings wg": Page(lambda week: "/api/standings/wg/", 8),
     # Infos équipes.
-    "infos index": Page(lambda week: "/infos/", 8, status=302),
+    "infos index": Page(lambda week: "/infos/", 4, status=302),
     "infos elite": Page(lambda week: "/infos/championship/elite/", 10),
     "infos kdh": Page(lambda week: "/infos/kdh/kdh/", 10),
     "infos wg": Page(lambda week: "/infos/wg/wg/", 10),
     "api infos elite": Page(lambda week: "/api/infos/championship/elite/", 8),
     "api infos kdh": Page(lambda week: "/api/infos/kdh/kdh/", 8),
     # The seasons and their honours.
-    "seasons": Page(lambda week: "/seasons/", 10),
+    "seasons": Page(lambda week: "/seasons/", 8),
     "season": Page(lambda week: "/seasons/1/", 12),
     "season team": Page(lambda week: "/seasons/teams/{team}/", 10),
-    "api seasons": Page(lambda week: "/api/seasons/", 8),
-    "api season current": Page(lambda week: "/api/seasons/current/", 8),
-    "api season": Page(lambda week: "/api/seasons/1/", 8),
+    "api seasons": Page(lambda week: "/api/seasons/", 3),
+    "api season current": Page(lambda week: "/api/seasons/current/", 4),
+    "api season": Page(lambda week: "/api/seasons/1/", 4),
     # The admin's match list, the coach's pick page.
-    "admin fixtures": Page(lambda week: "/admin/competitions/fixture/", 12, who="admin"),
-    "picks": Page(lambda week: "/picks/", 20, who="coach"),
+    "admin fixtures": Page(lambda week: "/admin/competitions/fixture/", 8, who="admin"),
+    "picks": Page(lambda week: "/picks/", 16, who="coach"),
 }
 
 
