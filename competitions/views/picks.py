@@ -17,13 +17,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from competitions import services
 from competitions.forms import PickForm
-from competitions.models import Competition, Pick, Pool, Round
+from competitions.models import Competition, Pick, Pool, Round, Stage
 from competitions.selectors import (
     EntryChoices,
     OpenRound,
@@ -51,6 +52,22 @@ class RoundCard:
     choices: EntryChoices
     history: list[Pick]
     anchor: str
+    title: str = ""
+    """The competition, in words (worded once for the page, like the labels below)."""
+    stage: str = ""
+    channels: dict[str, str] | None = None
+    """Each channel's label, by value."""
+
+    @property
+    def current_channel(self) -> str:
+        return self._channel(self.current) if self.current else ""
+
+    @property
+    def history_channels(self) -> list[tuple[Pick, str]]:
+        return [(pick, self._channel(pick)) for pick in self.history]
+
+    def _channel(self, pick: Pick) -> str:
+        return (self.channels or {}).get(pick.channel, pick.channel)
 
     @property
     def round(self) -> Round:
@@ -108,6 +125,10 @@ def _picks_page(
         if open_rounds
         else {}
     )
+    # Labels every card repeats, worded once for the page.
+    competitions = {value: capfirst(label) for value, label in Competition.choices}
+    stages = {value: str(label) for value, label in Stage.choices}
+    channels = {value: str(label) for value, label in Pick.Channel.choices}
     cards_by_week = []
     for week in weeks:
         cards = []
@@ -126,6 +147,9 @@ def _picks_page(
                     choices=choices,
                     history=history,
                     anchor=_anchor(round),
+                    title=competitions.get(round.competition, round.competition),
+                    stage=stages.get(round.stage, round.stage),
+                    channels=channels,
                 )
             )
         cards_by_week.append((week, cards))
