@@ -254,11 +254,17 @@ class FixtureAdmin(admin.ModelAdmin):
     list_filter = ["pool_round__round__season", "pool_round__round__competition", "label"]
     search_fields = ["home__team__name", "away__team__name"]
     autocomplete_fields = ["home", "away"]
+    # Each row names its pool round and both entries (team, division and season): one query
+    # for the page, whatever the number of rows.
     list_select_related = [
-        "pool_round__pool",
+        "pool_round__pool__season",
         "pool_round__round__season",
         "home__team",
+        "home__division",
+        "home__season",
         "away__team",
+        "away__division",
+        "away__season",
     ]
 
 
@@ -272,7 +278,13 @@ class FixtureResultAdmin(ReadOnlyAdmin):
     ]
     search_fields = ["fixture__home__team__name", "fixture__away__team__name"]
     date_hierarchy = "created_at"
-    list_select_related = ["fixture__home__team", "fixture__away__team", "winner__team"]
+    list_select_related = [
+        "fixture__home__team",
+        "fixture__away__team",
+        "winner__team",
+        "winner__division",
+        "winner__season",
+    ]
 
 
 @admin.register(TeamResult)
@@ -286,7 +298,13 @@ class TeamResultAdmin(ReadOnlyAdmin):
         "pool_round__round__competition",
     ]
     search_fields = ["entry__team__name", "entry__team__slug"]
-    list_select_related = ["pool_round__pool", "pool_round__round__season", "entry__team"]
+    list_select_related = [
+        "pool_round__pool",
+        "pool_round__round__season",
+        "entry__team",
+        "entry__division",
+        "entry__season",
+    ]
 
 
 # --- The weekend's admin actions (issue 5): void and redo, ONR sanctions and replacements --------

@@ -26,13 +26,34 @@ def _statuses(published_only: bool) -> tuple[str, ...]:
     return (PoolRound.Status.PUBLISHED,) if published_only else PLAYED
 
 
+def entries_lineages(*, entries: Iterable[Entry]) -> dict[int, list[Entry]]:
+    """Each entry's lineage (by id): itself and the entries it replaced, newest first (R14: the
+    replacement keeps their record). One query when one of them replaced a team, none otherwise.
+    """
+    entries = list(entries)
+    replaced: dict[int, Entry] = {}
+    if any(entry.replaces_id is not None for entry in entries):
+        replaced = {
+            entry.pk: entry
+            for entry in Entry.objects.filter(
+                season_id__in={entry.season_id for entry in entries}, replaced_by__isnull=False
+            ).select_related("team")
+        }
+    lineages = {}
+    for entry in entries:
+        lineage = [entry]
+        while (ancestor := lineage[-1].replaces_id) is not None:
+            if ancestor not in replaced:  # R14 replaces within a season: never, but be sure.
+                replaced[ancestor] = Entry.objects.select_related("team").get(pk=ancestor)
+            lineage.append(replaced[ancestor])
+        lineages[entry.pk] = lineage
+    return lineages
+
+
 def entry_lineage(*, entry: Entry) -> list[Entry]:
     """``entry`` and the entries it replaced, newest first (R14: the replacement keeps their
     record)."""
-    lineage = [entry]
-    while lineage[-1].replaces_id is not None:
-        lineage.append(Entry.objects.get(pk=lineage[-1].replaces_id))
-    return lineage
+    return entries_lineages(entries=[entry])[entry.pk]
 
 
 def entries_used(
@@ -51,36 +72,57 @@ def entries_used(
     a cup forfeit (R15) used nothing. ``before_round``: only the rounds numbered below it (what
     a team had used when that round was played).
     """
-    entries = list(entries)
-    owner: dict[int, int] = {}
-    for entry in entries:
-        for ancestor in entry_lineage(entry=entry):
-            owner[ancestor.pk] = entry.pk
+    competition = Competition(competition)
+    used = _used(list(entries), (competition,), published_only, before_round)
+    return {pk: by_competition[competition] for pk, by_competition in used.items()}
+
+
+def entry_used_everywhere(
+    *, entry: Entry, competitions: Iterable[Competition | str], published_only: bool
+) -> dict[str, Used]:
+    """What ``entry``'s place already played in each of ``competitions`` (see
+    :func:`entries_used`), by competition, in one query."""
+    competitions = tuple(Competition(competition) for competition in competitions)
+    return dict(_used([entry], competitions, published_only, None)[entry.pk])
+
+
+def _used(
+    entries: list[Entry],
+    competitions: tuple[Competition, ...],
+    published_only: bool,
+    before_round: int | None,
+) -> dict[int, dict[str, Used]]:
+    owner: dict[int, int] = {
+        ancestor.pk: pk
+        for pk, lineage in entries_lineages(entries=entries).items()
+        for ancestor in lineage
+    }
     rows = TeamResult.objects.filter(
         entry_id__in=owner,
-        pool_round__round__competition=Competition(competition),
+        pool_round__round__competition__in=competitions,
         pool_round__status__in=_statuses(published_only),
     )
     if before_round is not None:
         rows = rows.filter(pool_round__round__number__lt=before_round)
     rows = rows.order_by("pool_round__round__number", "id").values_list(
-        "entry_id", "column", "extra_time", "shootout"
+        "entry_id", "pool_round__round__competition", "column", "extra_time", "shootout"
     )
-    played: dict[int, tuple[list[str], list[str], list[str]]] = {
-        entry.pk: ([], [], []) for entry in entries
+    played: dict[tuple[int, str], tuple[list[str], list[str], list[str]]] = {
+        (entry.pk, competition): ([], [], []) for entry in entries for competition in competitions
     }
-    for entry_id, column, extra_time, shootout in rows:
-        columns, extra_times, shootouts = played[owner[entry_id]]
-        if column:
-            columns.append(column)
-        if extra_time:
-            extra_times.append(extra_time)
-        if shootout:
-            shootouts.append(shootout)
-    return {
-        pk: Used(tuple(columns), tuple(extra_times), tuple(shootouts))
-        for pk, (columns, extra_times, shootouts) in played.items()
-    }
+    if competitions and entries:
+        for entry_id, competition, column, extra_time, shootout in rows:
+            columns, extra_times, shootouts = played[(owner[entry_id], competition)]
+            if column:
+                columns.append(column)
+            if extra_time:
+                extra_times.append(extra_time)
+            if shootout:
+                shootouts.append(shootout)
+    used: dict[int, dict[str, Used]] = {entry.pk: {} for entry in entries}
+    for (pk, competition), (columns, extra_times, shootouts) in played.items():
+        used[pk][competition] = Used(tuple(columns), tuple(extra_times), tuple(shootouts))
+    return used
 
 
 def entry_used(*, entry: Entry, competition: Competition | str, published_only: bool) -> Used:
@@ -91,8 +133,27 @@ def entry_used(*, entry: Entry, competition: Competition | str, published_only: 
     ]
 
 
+def entries_holders(*, entries: Iterable[Entry]) -> dict[int, Entry]:
+    """For each entry (by id), the entry now holding its place (R14: a replacement takes over
+    its record), with its team. One query when one of them was replaced, none otherwise."""
+    entries = list(entries)
+    replacements: dict[int, Entry] = {}
+    if any(entry.replaced_at is not None for entry in entries):
+        replacements = {
+            entry.replaces_id: entry
+            for entry in Entry.objects.filter(
+                season_id__in={entry.season_id for entry in entries}, replaces__isnull=False
+            ).select_related("team", "division")
+        }
+    holders = {}
+    for entry in entries:
+        holder = entry
+        while holder.replaced_at is not None:
+            holder = replacements[holder.pk]
+        holders[entry.pk] = holder
+    return holders
+
+
 def entry_holder(*, entry: Entry) -> Entry:
     """The entry now holding ``entry``'s place (R14: a replacement takes over its record)."""
-    while entry.replaced_at is not None:
-        entry = Entry.objects.select_related("team").get(replaces_id=entry.pk)
-    return entry
+    return entries_holders(entries=[entry])[entry.pk]

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
 
 from competitions.models import (
     Competition,
@@ -20,14 +20,28 @@ from competitions.models import (
     Stage,
     StockKind,
     StockMovement,
+    TeamResult,
 )
-from competitions.selectors.entries import entry_lineage, entry_used
+from competitions.selectors.entries import (
+    entries_used,
+    entry_lineage,
+    entry_used_everywhere,
+)
+from engine.season import Used
 from league.models import Entry
 
 
 def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
     """Every pick received for ``entry`` and ``round``, latest first (R12)."""
     return Pick.objects.filter(entry=entry, round=round).order_by("-received_at", "-id")
+
+
+def picks_received(*, entry: Entry, rounds: Iterable[Round]) -> QuerySet[Pick]:
+    """Every pick received for ``entry`` in any of ``rounds``, each round's latest first (R12),
+    in one query."""
+    return Pick.objects.filter(entry=entry, round__in=list(rounds)).order_by(
+        "round_id", "-received_at", "-id"
+    )
 
 
 def pick_current(*, entry: Entry, round: Round) -> Pick | None:
@@ -109,25 +123,40 @@ def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:
     round's competition) is not published are taken back out: an arbitrated but unpublished
     round must not show what the team spent in it.
     """
-    if not published_only:
-        return entry.extra_goals, entry.great_saves
+    return entries_stocks(entries=[entry], published_only=published_only)[entry.pk]
+
+
+def entries_stocks(*, entries: Iterable[Entry], published_only: bool) -> dict[int, tuple[int, int]]:
+    """:func:`entry_stocks` of each of ``entries`` (by id), in one query at most."""
+    entries = list(entries)
+    if not published_only or not entries:
+        return {entry.pk: (entry.extra_goals, entry.great_saves) for entry in entries}
     published = PoolRound.objects.filter(
         round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
     ).filter(
-        Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
-        | Q(pool__members__entry_id=entry.pk)
+        Q(
+            pool__competition=Competition.CHAMPIONSHIP,
+            pool__division_id=OuterRef("entry__division_id"),
+        )
+        | Q(pool__members__entry_id=OuterRef("entry_id"))
     )
-    hidden = dict(
-        StockMovement.objects.filter(entry=entry, round__isnull=False)
+    hidden: dict[tuple[int, str], int] = {
+        (entry_id, kind): total
+        for entry_id, kind, total in StockMovement.objects.filter(
+            entry_id__in=[entry.pk for entry in entries], round__isnull=False
+        )
         .exclude(Exists(published))
-        .values_list("kind")
+        .values_list("entry_id", "kind")
         .annotate(total=Sum("delta"))
-        .values_list("kind", "total")
-    )
-    return (
-        entry.extra_goals - hidden.get(StockKind.EXTRA_GOALS, 0),
-        entry.great_saves - hidden.get(StockKind.GREAT_SAVES, 0),
-    )
+        .values_list("entry_id", "kind", "total")
+    }
+    return {
+        entry.pk: (
+            entry.extra_goals - hidden.get((entry.pk, StockKind.EXTRA_GOALS), 0),
+            entry.great_saves - hidden.get((entry.pk, StockKind.GREAT_SAVES), 0),
+        )
+        for entry in entries
+    }
 
 
 def entry_choices(
@@ -139,17 +168,47 @@ def entry_choices(
     ``published_only``: after the published rounds, what anyone may see (« infos équipes »);
     otherwise after every arbitrated round too, the team's own pick form (its own record).
     """
+    return entries_choices(entries=[entry], competition=competition, published_only=published_only)[
+        entry.pk
+    ]
+
+
+def entries_choices(
+    *, entries: Iterable[Entry], competition: Competition | str, published_only: bool
+) -> dict[int, EntryChoices]:
+    """:func:`entry_choices` of each of ``entries`` (by id), from two queries whatever their
+    number (what they used, their stocks' movements)."""
+    entries = list(entries)
     competition = Competition(competition)
+    used = entries_used(entries=entries, competition=competition, published_only=published_only)
+    stocks = entries_stocks(entries=entries, published_only=published_only)
+    return {entry.pk: _choices(competition, used[entry.pk], stocks[entry.pk]) for entry in entries}
+
+
+def entry_choices_everywhere(
+    *, entry: Entry, competitions: Iterable[Competition | str], published_only: bool
+) -> dict[str, EntryChoices]:
+    """:func:`entry_choices` of ``entry`` in each of ``competitions``, by competition, from two
+    queries at most whatever their number."""
+    used = entry_used_everywhere(
+        entry=entry, competitions=competitions, published_only=published_only
+    )
+    stocks = entries_stocks(entries=[entry], published_only=published_only)[entry.pk]
+    return {
+        competition: _choices(Competition(competition), what, stocks)
+        for competition, what in used.items()
+    }
+
+
+def _choices(competition: Competition, used: Used, stocks: tuple[int, int]) -> EntryChoices:
     rules = competition.rules
-    used = entry_used(entry=entry, competition=competition, published_only=published_only)
-    extra_goals, great_saves = entry_stocks(entry=entry, published_only=published_only)
     return EntryChoices(
         competition=competition.value,
         columns=tuple(c for c in rules.columns if c not in set(used.columns)),
         extra_time=_left(rules.extra_time_quota, used.extra_time),
         shootout=_left(rules.shootout_quota or {}, used.shootout),
-        extra_goals=extra_goals,
-        great_saves=great_saves,
+        extra_goals=stocks[0],
+        great_saves=stocks[1],
     )
 
 
@@ -167,36 +226,54 @@ def _lineage_ids(entry: Entry) -> list[int]:
     return [e.pk for e in entry_lineage(entry=entry)]
 
 
-def _first_unpublished_result(pool: Pool) -> int | None:
-    """The number of the pool's first arbitrated round not yet published: what was drawn after
-    it (the next cup round's games) is not public."""
-    return (
-        PoolRound.objects.filter(pool=pool, status=PoolRound.Status.ARBITRATED)
-        .order_by("round__number")
-        .values_list("round__number", flat=True)
-        .first()
+def entry_pools(*, entry: Entry) -> dict[str, Pool]:
+    """The pools ``entry`` plays in this season, by competition (one query): its division's,
+    and each cup's it is in (R14: where the team it replaced was)."""
+    pools: dict[str, Pool] = {}
+    for pool in (
+        Pool.objects.filter(season_id=entry.season_id)
+        .filter(
+            Q(competition=Competition.CHAMPIONSHIP, division_id=entry.division_id)
+            | Q(members__entry_id__in=_lineage_ids(entry))
+        )
+        .order_by("pk")
+    ):
+        pools.setdefault(pool.competition, pool)
+    return pools
+
+
+def entry_opponents(*, entry: Entry, rounds: list[Round]) -> dict[int, Entry]:
+    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: a
+    cup game drawn from an arbitrated, unpublished round is not (see :func:`entry_plays_round`).
+    Three queries whatever the number of rounds."""
+    pools = entry_pools(entry=entry)
+    if not rounds or not pools:
+        return {}
+    secrets = dict(
+        PoolRound.objects.filter(pool__in=pools.values(), status=PoolRound.Status.ARBITRATED)
+        .values_list("pool_id")
+        .annotate(first=Min("round__number"))
+        .values_list("pool_id", "first")
     )
+    mine = _lineage_ids(entry)
+    opponents: dict[int, Entry] = {}
+    for fixture in Fixture.objects.filter(
+        Q(home_id__in=mine) | Q(away_id__in=mine),
+        pool_round__pool__in=pools.values(),
+        pool_round__round__in=rounds,
+    ).select_related("home__team", "away__team", "pool_round__round"):
+        secret = secrets.get(fixture.pool_round.pool_id)
+        if secret is not None and fixture.pool_round.round.number > secret:
+            continue
+        opponents[fixture.pool_round.round_id] = (
+            fixture.away if fixture.home_id in mine else fixture.home
+        )
+    return opponents
 
 
 def entry_opponent(*, entry: Entry, round: Round) -> Entry | None:
-    """``entry``'s opponent in ``round`` once its game is drawn — and public: a cup game drawn
-    from an arbitrated, unpublished round is not (see :func:`entry_plays_round`)."""
-    pool = entry_pool(entry=entry, competition=round.competition)
-    if pool is None:
-        return None
-    secret = _first_unpublished_result(pool)
-    if secret is not None and round.number > secret:
-        return None
-    mine = _lineage_ids(entry)
-    fixture = (
-        Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
-        .filter(Q(home_id__in=mine) | Q(away_id__in=mine))
-        .select_related("home__team", "away__team")
-        .first()
-    )
-    if fixture is None:
-        return None
-    return fixture.away if fixture.home_id in mine else fixture.home
+    """``entry``'s opponent in ``round`` (:func:`entry_opponents`), if drawn and public."""
+    return entry_opponents(entry=entry, rounds=[round]).get(round.pk)
 
 
 def entry_plays_round(*, entry: Entry, round: Round) -> bool:
@@ -219,37 +296,112 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     that sends nobody on (a WG group round) keeps its teams in. With no round drawn yet, every
     member of the cup's pool is in.
     """
-    if entry.season_id != round.season_id or not entry.is_playing:
-        return False
-    if round.competition == Competition.CHAMPIONSHIP:
-        return True
-    pool = entry_pool(entry=entry, competition=round.competition)
-    if pool is None:
-        return False
+    return round.pk in entry_plays_rounds(entry=entry, rounds=[round])
+
+
+@dataclass(frozen=True)
+class _CupRound:
+    """What :func:`entry_plays_rounds` needs to know of one of a cup's pool rounds."""
+
+    number: int
+    stage: str
+    status: str
+    drawn: bool
+    plays: bool
+    sends_on: bool
+    sends_on_mine: bool
+    played_mine: bool
+
+
+def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
+    """The ids of ``rounds`` that ``entry`` plays (:func:`entry_plays_round`), from two queries
+    whatever their number: the cups' pools the team is in, and their pool rounds."""
+    rounds = [round for round in rounds if entry.season_id == round.season_id and entry.is_playing]
+    playing = {round.pk for round in rounds if round.competition == Competition.CHAMPIONSHIP}
+    cup_rounds = [round for round in rounds if round.competition != Competition.CHAMPIONSHIP]
+    if not cup_rounds:
+        return playing
     mine = _lineage_ids(entry)
-    plays = Q(home_id__in=mine) | Q(away_id__in=mine)
-    secret = _first_unpublished_result(pool)
-    horizon = round.number if secret is None else min(round.number, secret)
-    if round.number <= horizon:
-        drawn = Fixture.objects.filter(pool_round__pool=pool, pool_round__round=round)
-        if drawn.exists():
-            return drawn.filter(plays).exists()
-    latest = (
-        PoolRound.objects.filter(pool=pool, round__number__lt=round.number)
-        .filter(round__number__lte=horizon)
-        .filter(Q(fixtures__isnull=False) | Q(status=PoolRound.Status.PUBLISHED))
-        .select_related("round")
-        .distinct()
+    pools: dict[str, int] = {}
+    for pool_id, competition in (
+        Pool.objects.filter(
+            season_id=entry.season_id,
+            competition__in={round.competition for round in cup_rounds},
+            members__entry_id__in=mine,
+        )
+        .order_by("-pk")
+        .values_list("pk", "competition")
+    ):
+        pools[competition] = pool_id
+    fixtures = Fixture.objects.filter(pool_round_id=OuterRef("pk"))
+    in_it = Q(home_id__in=mine) | Q(away_id__in=mine)
+    qualified = PoolRound.qualified.through.objects.filter(poolround_id=OuterRef("pk"))
+    cups: dict[int, list[tuple[int, _CupRound]]] = {}
+    for pool_id, round_id, number, stage, status, drawn, plays, sends_on, sends_on_mine, played in (
+        PoolRound.objects.filter(pool_id__in=pools.values())
+        .annotate(
+            drawn=Exists(fixtures),
+            plays=Exists(fixtures.filter(in_it)),
+            sends_on=Exists(qualified),
+            sends_on_mine=Exists(qualified.filter(entry_id__in=mine)),
+            played_mine=Exists(
+                TeamResult.objects.filter(pool_round_id=OuterRef("pk"), entry_id__in=mine)
+            ),
+        )
         .order_by("-round__number")
-        .first()
-    )
-    if latest is None:
-        return True
-    if latest.status != PoolRound.Status.PUBLISHED:
-        if latest.fixtures.filter(plays).exists():
-            return True
-        # R17: the teams exempt from the KDH's qualifying round are in the round of 64.
-        return latest.round.stage == Stage.QUALIFYING
-    if latest.qualified.exists():
-        return latest.qualified.filter(pk__in=mine).exists()
-    return latest.team_results.filter(entry_id__in=mine).exists()
+        .values_list(
+            "pool_id",
+            "round_id",
+            "round__number",
+            "round__stage",
+            "status",
+            "drawn",
+            "plays",
+            "sends_on",
+            "sends_on_mine",
+            "played_mine",
+        )
+    ):
+        cups.setdefault(pool_id, []).append(
+            (
+                round_id,
+                _CupRound(number, stage, status, drawn, plays, sends_on, sends_on_mine, played),
+            )
+        )
+    for round in cup_rounds:
+        pool_id = pools.get(round.competition)
+        if pool_id is None:
+            continue
+        pool_rounds = cups.get(pool_id, [])
+        # The first arbitrated round not yet published: what was drawn after it is not public.
+        secret = min(
+            (cup.number for _, cup in pool_rounds if cup.status == PoolRound.Status.ARBITRATED),
+            default=None,
+        )
+        horizon = round.number if secret is None else min(round.number, secret)
+        this = next((cup for round_id, cup in pool_rounds if round_id == round.pk), None)
+        if this is not None and this.drawn and round.number <= horizon:
+            plays = this.plays
+        else:
+            latest = next(
+                (
+                    cup
+                    for _, cup in pool_rounds
+                    if cup.number < round.number
+                    and cup.number <= horizon
+                    and (cup.drawn or cup.status == PoolRound.Status.PUBLISHED)
+                ),
+                None,
+            )
+            if latest is None:
+                plays = True
+            elif latest.status != PoolRound.Status.PUBLISHED:
+                # R17: the teams exempt from the KDH's qualifying round are in the round of 64.
+                plays = latest.plays or latest.stage == Stage.QUALIFYING
+            elif latest.sends_on:
+                plays = latest.sends_on_mine
+            else:
+                plays = latest.played_mine
+        if plays:
+            playing.add(round.pk)
+    return playing

@@ -4,17 +4,50 @@ display, the week's results, and the fairness panel's data once published (R23).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
 
-from competitions.models import Competition, Fixture, PoolRound, Stage, TeamResult
+from competitions.models import (
+    Competition,
+    Fixture,
+    FixtureResult,
+    PoolRound,
+    Stage,
+    TeamResult,
+)
 from competitions.selectors.entries import PLAYED
 from engine import Decided, commitment
 from league.models import Entry
+
+
+@cache
+def _marks(language: str | None) -> dict[str, str]:
+    """How a game ended, by ``decided``, worded in ``language`` (the active one) once for every
+    game shown in it."""
+    return {
+        Decided.EXTRA_TIME.value: pgettext("after extra time", "AP"),
+        Decided.DRAW.value: pgettext("after extra time", "AP"),
+        Decided.SHOOTOUT.value: pgettext("after a shootout", "SO"),
+        Decided.DIE.value: pgettext("a tied cup game decided by", "die"),
+        Decided.GROUP_GOALS.value: pgettext("a tied cup game decided by", "group goals"),
+        Decided.FORFEIT.value: pgettext("a cup game lost by", "forfeit"),
+    }
+
+
+@cache
+def _labels(language: str | None) -> dict[str, dict[str, str]]:
+    """The words for how a game was decided and for a game's label (final, third place…), in
+    ``language`` (the active one), worded once for every game shown in it."""
+    return {
+        "decided": {value: str(label) for value, label in FixtureResult.decided.field.choices},
+        "label": {value: str(label) for value, label in Fixture.label.field.choices},
+    }
 
 
 @dataclass(frozen=True)
@@ -98,15 +131,18 @@ class GameResult:
         the rules are silent): « AP » after extra time — and for a championship or WG-group draw,
         which always went through it (R8) —, « TAB » / « SO » after a shootout, the die, the
         WG group goals (R8), « forfait » / « forfeit » (R15); nothing in regular time."""
-        marks = {
-            Decided.EXTRA_TIME.value: pgettext("after extra time", "AP"),
-            Decided.DRAW.value: pgettext("after extra time", "AP"),
-            Decided.SHOOTOUT.value: pgettext("after a shootout", "SO"),
-            Decided.DIE.value: pgettext("a tied cup game decided by", "die"),
-            Decided.GROUP_GOALS.value: pgettext("a tied cup game decided by", "group goals"),
-            Decided.FORFEIT.value: pgettext("a cup game lost by", "forfeit"),
-        }
-        return marks.get(self.decided, "")
+        return _marks(get_language()).get(self.decided, "")
+
+    @property
+    def decided_label(self) -> str:
+        """How the game was decided, in words (« in extra time »…)."""
+        return _labels(get_language())["decided"].get(self.decided, self.decided)
+
+    @property
+    def label(self) -> str:
+        """The game's label in words (« final », « third-place game »), or empty."""
+        value = self.fixture.label
+        return _labels(get_language())["label"].get(value, value) if value else ""
 
     @property
     def score_hides_winner(self) -> bool:
@@ -230,7 +266,7 @@ def week_results(*, season_id: int, week: int) -> list[PoolRoundResults]:
             pr.pool.division.group if pr.pool.division else "",
         ),
     )
-    return [pool_round_results(pool_round=pool_round) for pool_round in pool_rounds]
+    return pool_rounds_results(pool_rounds=pool_rounds)
 
 
 def pool_round_fixtures(*, pool_round: PoolRound) -> list[Fixture] | None:
@@ -238,21 +274,56 @@ def pool_round_fixtures(*, pool_round: PoolRound) -> list[Fixture] | None:
     the championship and the WG group stage (the calendar is known from the start, R20); in a
     cup's later rounds once the round whose arbitration drew them is published (its draws are
     then public, R23). ``None`` while it is not."""
-    earlier = (
-        PoolRound.objects.filter(
-            pool_id=pool_round.pool_id, round__number__lt=pool_round.round.number
-        )
+    return pool_rounds_fixtures(pool_rounds=[pool_round])[pool_round.pk]
+
+
+def pool_rounds_fixtures(*, pool_rounds: Iterable[PoolRound]) -> dict[int, list[Fixture] | None]:
+    """:func:`pool_round_fixtures` of each of ``pool_rounds`` (by id), from two queries whatever
+    their number (their pools' rounds, then the games)."""
+    pool_rounds = list(pool_rounds)
+    if not pool_rounds:
+        return {}
+    siblings: dict[int, list[tuple[int, str]]] = {}
+    for pool_id, number, status in (
+        PoolRound.objects.filter(pool_id__in={pool_round.pool_id for pool_round in pool_rounds})
         .order_by("-round__number")
-        .first()
-    )
-    drawn_later = pool_round.round.stage not in (Stage.REGULAR, Stage.GROUP)
-    if drawn_later and earlier is not None and not earlier.is_published:
-        return None
-    return list(
-        pool_round.fixtures.select_related("home__team", "away__team", "home__division").order_by(
-            "id"
+        .values_list("pool_id", "round__number", "status")
+    ):
+        siblings.setdefault(pool_id, []).append((number, status))
+    public = set()
+    for pool_round in pool_rounds:
+        earlier = next(
+            (
+                status
+                for number, status in siblings[pool_round.pool_id]
+                if number < pool_round.round.number
+            ),
+            None,
         )
-    )
+        drawn_later = pool_round.round.stage not in (Stage.REGULAR, Stage.GROUP)
+        if not (drawn_later and earlier is not None and earlier != PoolRound.Status.PUBLISHED):
+            public.add(pool_round.pk)
+    fixtures: dict[int, list[Fixture] | None] = {
+        pool_round.pk: [] if pool_round.pk in public else None for pool_round in pool_rounds
+    }
+    for fixture in (
+        Fixture.objects.filter(pool_round_id__in=public)
+        .select_related("home__team", "away__team", "home__division")
+        .order_by("id")
+    ):
+        fixtures[fixture.pool_round_id].append(fixture)  # type: ignore[union-attr]
+    return fixtures
+
+
+def pool_rounds_qualified(*, pool_rounds: Iterable[PoolRound]) -> dict[int, set[int]]:
+    """The entries (ids) each of ``pool_rounds`` sent on (by id), in one query."""
+    qualified: dict[int, set[int]] = {pool_round.pk: set() for pool_round in pool_rounds}
+    if qualified:
+        for pool_round_id, entry_id in PoolRound.qualified.through.objects.filter(
+            poolround_id__in=qualified
+        ).values_list("poolround_id", "entry_id"):
+            qualified[pool_round_id].add(entry_id)
+    return qualified
 
 
 def pool_round_find(
@@ -293,10 +364,56 @@ def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRo
     a referee of the pool or staff (the caller checks who asks); before arbitration there is
     nothing to show whoever asks.
     """
-    pool_round = PoolRound.objects.select_related("pool", "round__season").get(pk=pool_round.pk)
+    return pool_rounds_results(pool_rounds=[pool_round], reveal=reveal)[0]
+
+
+def pool_rounds_results(
+    *, pool_rounds: Iterable[PoolRound], reveal: bool = False
+) -> list[PoolRoundResults]:
+    """Each of ``pool_rounds``' results, in their order, as :func:`pool_round_results` gives
+    them, from three queries whatever their number (the pool rounds read afresh, then the
+    revealed ones' played picks and games)."""
+    asked = [pool_round.pk for pool_round in pool_rounds]
+    found = PoolRound.objects.select_related("pool__division", "round__season").in_bulk(asked)
+    shown = [found[pk] for pk in asked]
+    revealed = {
+        pool_round.pk
+        for pool_round in shown
+        if pool_round.is_published or (reveal and pool_round.status in PLAYED)
+    }
+    picks: dict[int, dict[int, PlayedPick]] = {pk: {} for pk in revealed}
+    games: dict[int, list[Fixture]] = {pk: [] for pk in revealed}
+    if revealed:
+        for row in (
+            TeamResult.objects.filter(pool_round_id__in=revealed)
+            .select_related("entry__team", "entry__division")
+            .order_by("entry__team__name", "id")
+        ):
+            picks[row.pool_round_id][row.entry_id] = PlayedPick.of(row)
+        for fixture in (
+            Fixture.objects.filter(pool_round_id__in=revealed, result__isnull=False)
+            .select_related(
+                "home__team",
+                "away__team",
+                "result__winner__team",
+                "home__division",
+                "away__division",
+            )
+            .order_by("id")
+        ):
+            games[fixture.pool_round_id].append(fixture)
+    return [
+        _results(pool_round, picks.get(pool_round.pk), games.get(pool_round.pk, []))
+        for pool_round in shown
+    ]
+
+
+def _results(
+    pool_round: PoolRound, picks: dict[int, PlayedPick] | None, fixtures: list[Fixture]
+) -> PoolRoundResults:
+    """``pool_round``'s results, revealed when its ``picks`` are given."""
     status = pool_round_public_status(pool_round=pool_round)
-    revealed = pool_round.is_published or (reveal and pool_round.status in PLAYED)
-    if not revealed:
+    if picks is None:
         return PoolRoundResults(
             pool_round=pool_round,
             status=status,
@@ -308,19 +425,6 @@ def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRo
             draws=(),
             bonus_goal=None,
         )
-    picks = {
-        row.entry_id: PlayedPick.of(row)
-        for row in TeamResult.objects.filter(pool_round=pool_round)
-        .select_related("entry__team", "entry__division")
-        .order_by("entry__team__name")
-    }
-    fixtures = (
-        Fixture.objects.filter(pool_round=pool_round, result__isnull=False)
-        .select_related(
-            "home__team", "away__team", "result__winner__team", "home__division", "away__division"
-        )
-        .order_by("id")
-    )
     games = tuple(
         GameResult(
             fixture=fixture,

@@ -11,12 +11,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, Round
-from competitions.selectors.entries import entry_holder
+from competitions.selectors.entries import entries_holders
 from competitions.selectors.picks import (
     EntryChoices,
-    entry_choices,
-    entry_plays_round,
-    pick_current,
+    entries_choices,
+    entry_plays_rounds,
+    picks_received,
 )
 from competitions.selectors.standings import pool_standings, wg_group_standings
 from engine import StandingRow
@@ -40,6 +40,8 @@ class OpenRound:
     competition: str
     entry: Entry
     current: Pick | None
+    history: tuple[Pick, ...] = ()
+    """Every pick received for the round, latest first (R12): :attr:`current` first."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,9 @@ class OpenWeek:
 
 
 def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWeek]:
-    """The rounds of the current season ``team`` may still send picks for, by week (R12, R13).
+    """The rounds of the current season ``team`` may still send picks for, by week (R12, R13),
+    each with the picks received for it — from a constant number of queries whatever the
+    number of rounds.
 
     Every round whose deadline is still ahead counts, however far (picks in advance); a cup's
     only while the team plays it (:func:`entry_plays_round`).
@@ -64,22 +68,29 @@ def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWee
     entry = Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
     if entry is None:
         return []
-    rounds = Round.objects.filter(
-        season=season, deadline__gt=now, status=Round.Status.OPEN
-    ).order_by("week", "deadline", "competition", "number")
+    rounds = list(
+        Round.objects.filter(season=season, deadline__gt=now, status=Round.Status.OPEN)
+        .select_related("season")
+        .order_by("week", "deadline", "competition", "number")
+    )
+    playing = entry_plays_rounds(entry=entry, rounds=rounds)
+    rounds = [round for round in rounds if round.pk in playing]
+    histories: dict[int, list[Pick]] = {round.pk: [] for round in rounds}
+    for pick in picks_received(entry=entry, rounds=rounds):
+        histories[pick.round_id].append(pick)
     weeks: dict[int, OpenWeek] = {}
     for round in rounds:
-        if not entry_plays_round(entry=entry, round=round):
-            continue
         week = weeks.setdefault(
             round.week, OpenWeek(week=round.week, deadline=round.deadline, rounds=[])
         )
+        history = tuple(histories[round.pk])
         week.rounds.append(
             OpenRound(
                 round=round,
                 competition=round.competition,
                 entry=entry,
-                current=pick_current(entry=entry, round=round),
+                current=history[0] if history else None,
+                history=history,
             )
         )
     return list(weeks.values())
@@ -106,8 +117,8 @@ def pool_entries(*, pool: Pool) -> list[Entry]:
             season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
         )
     else:
-        members = [m.entry for m in pool.members.select_related("entry")]
-        holders = {entry_holder(entry=entry).pk for entry in members}
+        members = [member.entry for member in pool.members.select_related("entry")]
+        holders = {holder.pk for holder in entries_holders(entries=members).values()}
         entries = Entry.objects.filter(pk__in=holders)
     return list(entries.select_related("team", "division").order_by("division", "code"))
 
@@ -120,12 +131,9 @@ def pool_infos(
     pool = pool_find(season=season, competition=competition, pool_slug=pool_slug)
     if pool is None:
         return None
-    return {
-        entry.team.slug: entry_choices(
-            entry=entry, competition=pool.competition, published_only=True
-        )
-        for entry in pool_entries(pool=pool)
-    }
+    entries = pool_entries(pool=pool)
+    choices = entries_choices(entries=entries, competition=pool.competition, published_only=True)
+    return {entry.team.slug: choices[entry.pk] for entry in entries}
 
 
 def user_roles(*, user: AbstractBaseUser) -> list[str]:

@@ -23,7 +23,7 @@ from competitions.models import (
     PoolRound,
     Stage,
 )
-from competitions.selectors.standings import TableLine, pool_standings, table_lines
+from competitions.selectors.standings import TableLine, pools_standings, tables_lines
 from engine import Decided, MatchResult
 from engine.wg import final_ranking
 from league.models import Division, Entry, Season, Team
@@ -97,23 +97,29 @@ class SeasonRecord:
         )
 
 
-def _final_results(season: Season, competition: Competition) -> list[FixtureResult]:
-    """The published results of ``competition``'s final week in ``season`` (a cup)."""
-    return list(
+def _finals(seasons: Iterable[Season]) -> dict[tuple[int, str], list[FixtureResult]]:
+    """The published results of each cup's final week, by season id and competition, in one
+    query whatever the number of seasons."""
+    finals: dict[tuple[int, str], list[FixtureResult]] = {}
+    for result in (
         FixtureResult.objects.filter(
-            fixture__pool_round__pool__season=season,
-            fixture__pool_round__pool__competition=competition,
+            fixture__pool_round__pool__season__in=list(seasons),
+            fixture__pool_round__pool__competition__in=(Competition.KDH, Competition.WG),
             fixture__pool_round__round__stage=Stage.FINAL,
             fixture__pool_round__status=PUBLISHED,
         )
         .select_related(
+            "fixture__pool_round__pool",
             "fixture__home__team",
             "fixture__away__team",
             "fixture__home__division",
             "fixture__away__division",
         )
         .order_by("fixture_id")
-    )
+    ):
+        pool = result.fixture.pool_round.pool
+        finals.setdefault((pool.season_id, pool.competition), []).append(result)
+    return finals
 
 
 def _as_match(result: FixtureResult) -> MatchResult:
@@ -132,7 +138,10 @@ def kdh_final_places(*, season: Season) -> list[CupPlace]:
     """The KDH's winner (place 1) and finalist (place 2): the published final's winner and its
     loser (R17). Empty until the final is published, or when it has no winner (both teams ONR,
     R15)."""
-    finals = _final_results(season, Competition.KDH)
+    return _kdh_places(_finals([season]).get((season.pk, Competition.KDH), []))
+
+
+def _kdh_places(finals: list[FixtureResult]) -> list[CupPlace]:
     if len(finals) != 1 or finals[0].winner_id is None:
         return []
     fixture = finals[0].fixture
@@ -144,7 +153,11 @@ def kdh_final_places(*, season: Season) -> list[CupPlace]:
 def wg_final_places(*, season: Season) -> list[CupPlace]:
     """The WG's first to fourth, by place: the final's winner and loser, then the third-place
     game's (R18, :func:`engine.wg.final_ranking`). Empty until that week is published."""
-    results = {result.fixture.label: result for result in _final_results(season, Competition.WG)}
+    return _wg_places(_finals([season]).get((season.pk, Competition.WG), []))
+
+
+def _wg_places(finals: list[FixtureResult]) -> list[CupPlace]:
+    results = {result.fixture.label: result for result in finals}
     final, third = results.get(FixtureLabel.FINAL), results.get(FixtureLabel.THIRD_PLACE)
     if final is None or third is None or final.winner_id is None or third.winner_id is None:
         return []
@@ -160,10 +173,10 @@ def wg_final_places(*, season: Season) -> list[CupPlace]:
     )
 
 
-def _complete_pools(season: Season) -> set[int]:
-    """The ids of ``season``'s pools whose every pool round is published."""
+def _complete_pools(seasons: Iterable[Season]) -> set[int]:
+    """The ids of ``seasons``' pools whose every pool round is published (one query)."""
     counts = (
-        PoolRound.objects.filter(pool__season=season)
+        PoolRound.objects.filter(pool__season__in=list(seasons))
         .values("pool_id")
         .annotate(total=Count("id"), published=Count("id", filter=Q(status=PUBLISHED)))
     )
@@ -172,26 +185,24 @@ def _complete_pools(season: Season) -> set[int]:
 
 def season_record(*, season: Season) -> SeasonRecord:
     """``season``'s divisions (tables over the published rounds, Elite first) and its cups'
-    winners, as far as they are published."""
-    complete = _complete_pools(season)
-    pools = (
+    winners, as far as they are published — from a constant number of queries."""
+    complete = _complete_pools([season])
+    pools = list(
         Pool.objects.filter(season=season, competition=Competition.CHAMPIONSHIP)
         .select_related("division")
         .order_by("division__tier", "division__group")
     )
-    divisions = [
-        DivisionRecord(
-            pool=pool,
-            lines=table_lines(pool=pool, rows=pool_standings(pool=pool)),
-            complete=pool.pk in complete,
-        )
-        for pool in pools
-    ]
+    tables = pools_standings(pools=pools)
+    lines = tables_lines(tables=[(pool, tables[pool.pk]) for pool in pools])
+    finals = _finals([season])
     return SeasonRecord(
         season=season,
-        divisions=divisions,
-        kdh=kdh_final_places(season=season),
-        wg=wg_final_places(season=season),
+        divisions=[
+            DivisionRecord(pool=pool, lines=pool_lines, complete=pool.pk in complete)
+            for pool, pool_lines in zip(pools, lines, strict=True)
+        ],
+        kdh=_kdh_places(finals.get((season.pk, Competition.KDH), [])),
+        wg=_wg_places(finals.get((season.pk, Competition.WG), [])),
     )
 
 
@@ -204,36 +215,51 @@ class SeasonWinners:
     """Once the Elite's every round is published."""
     kdh_winner: Entry | None
     wg_winner: Entry | None
-
-
-def _elite_champion(season: Season, complete: set[int]) -> Entry | None:
-    pool = Pool.objects.filter(
-        season=season, competition=Competition.CHAMPIONSHIP, division__tier=Division.Tier.ELITE
-    ).first()
-    if pool is None or pool.pk not in complete:
-        return None
-    rows = pool_standings(pool=pool)
-    if not rows or rows[0].played == 0:
-        return None
-    return (
-        Entry.objects.filter(season=season, team__slug=rows[0].team)
-        .select_related("team", "division")
-        .first()
-    )
+    status: str = ""
+    """The season's status in words (worded once for every line)."""
 
 
 def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
-    """The roll of honour: for each of ``seasons``, the Elite's champion and the cups' winners."""
+    """The roll of honour: for each of ``seasons``, the Elite's champion (once its every round
+    is published) and the cups' winners — from a constant number of queries whatever the
+    number of seasons."""
+    seasons = list(seasons)
+    finals = _finals(seasons)
+    complete = _complete_pools(seasons)
+    elites = [
+        pool
+        for pool in Pool.objects.filter(
+            season__in=seasons,
+            competition=Competition.CHAMPIONSHIP,
+            division__tier=Division.Tier.ELITE,
+        ).order_by("season_id", "division__group", "pk")
+        if pool.pk in complete
+    ]
+    firsts: dict[int, str] = {}
+    for pool, rows in zip(elites, pools_standings(pools=elites).values(), strict=True):
+        if rows and rows[0].played > 0:
+            firsts.setdefault(pool.season_id, rows[0].team)
+    champions: dict[int, Entry] = {}
+    if firsts:
+        champions = {
+            entry.season_id: entry
+            for entry in Entry.objects.filter(
+                season_id__in=firsts, team__slug__in=set(firsts.values())
+            ).select_related("team", "division")
+            if firsts[entry.season_id] == entry.team.slug
+        }
+    statuses = {value: str(label) for value, label in Season.Status.choices}
     lines = []
     for season in seasons:
-        kdh = kdh_final_places(season=season)
-        wg = wg_final_places(season=season)
+        kdh = _kdh_places(finals.get((season.pk, Competition.KDH), []))
+        wg = _wg_places(finals.get((season.pk, Competition.WG), []))
         lines.append(
             SeasonWinners(
                 season=season,
-                elite_champion=_elite_champion(season, _complete_pools(season)),
+                elite_champion=champions.get(season.pk),
                 kdh_winner=next((p.entry for p in kdh if p.place == 1), None),
                 wg_winner=next((p.entry for p in wg if p.place == 1), None),
+                status=statuses.get(season.status, season.status),
             )
         )
     return lines
@@ -275,18 +301,29 @@ class Honour:
         return self.final and self.place == 1
 
 
-def _furthest_stage(entry: Entry, competition: Competition) -> Stage | None:
-    """The stage of the furthest published round of ``competition`` in which ``entry`` played."""
-    fixture = (
+def _furthest_stages(entries: list[Entry]) -> dict[tuple[int, str], Stage]:
+    """For each of ``entries`` (by id) and cup, the stage of the furthest published round of
+    the cup in which it played (one query)."""
+    furthest: dict[tuple[int, str], tuple[int, Stage]] = {}
+    for home, away, competition, number, stage in (
         Fixture.objects.filter(
-            pool_round__pool__competition=competition, pool_round__status=PUBLISHED
+            pool_round__pool__competition__in=(Competition.KDH, Competition.WG),
+            pool_round__status=PUBLISHED,
         )
-        .filter(Q(home=entry) | Q(away=entry))
-        .order_by("-pool_round__round__number")
-        .values_list("pool_round__round__stage", flat=True)
-        .first()
-    )
-    return None if fixture is None else Stage(fixture)
+        .filter(Q(home__in=entries) | Q(away__in=entries))
+        .values_list(
+            "home_id",
+            "away_id",
+            "pool_round__pool__competition",
+            "pool_round__round__number",
+            "pool_round__round__stage",
+        )
+    ):
+        for entry_id in (home, away):
+            key = (entry_id, competition)
+            if key not in furthest or furthest[key][0] < number:
+                furthest[key] = (number, Stage(stage))
+    return {key: stage for key, (_, stage) in furthest.items()}
 
 
 def _move(entry: Entry, following: Entry | None, next_season_exists: bool) -> str:
@@ -299,31 +336,49 @@ def _move(entry: Entry, following: Entry | None, next_season_exists: bool) -> st
     return "stayed"
 
 
-def _place(entry: Entry, team: Team) -> tuple[int | None, bool]:
-    pool = Pool.objects.filter(
-        season_id=entry.season_id,
-        competition=Competition.CHAMPIONSHIP,
-        division_id=entry.division_id,
-    ).first()
-    if pool is None:
-        return None, False
-    final = pool.pk in _complete_pools(entry.season)
-    if not entry.is_playing:
-        return None, final
-    rank = next((row.rank for row in pool_standings(pool=pool) if row.team == team.slug), None)
-    return rank, final
+def _places(entries: list[Entry], team: Team) -> dict[int, tuple[int | None, bool]]:
+    """For each of ``entries`` (by id), ``team``'s rank in its division's table over the
+    published rounds (``None`` once replaced) and whether that table is final."""
+    pools = {
+        (pool.season_id, pool.division_id): pool
+        for pool in Pool.objects.filter(
+            season__in={entry.season_id for entry in entries},
+            competition=Competition.CHAMPIONSHIP,
+            division__in={entry.division_id for entry in entries},
+        ).order_by("-pk")
+    }
+    complete = _complete_pools({entry.season for entry in entries})
+    mine = {entry.pk: pools.get((entry.season_id, entry.division_id)) for entry in entries}
+    tables = pools_standings(
+        pools=[pool for entry in entries if entry.is_playing and (pool := mine[entry.pk])]
+    )
+    places: dict[int, tuple[int | None, bool]] = {}
+    for entry in entries:
+        pool = mine[entry.pk]
+        if pool is None:
+            places[entry.pk] = (None, False)
+        elif not entry.is_playing:
+            places[entry.pk] = (None, pool.pk in complete)
+        else:
+            rank = next((row.rank for row in tables[pool.pk] if row.team == team.slug), None)
+            places[entry.pk] = (rank, pool.pk in complete)
+    return places
 
 
 def _cup(
-    entry: Entry, places: list[CupPlace], competition: Competition
+    entry: Entry,
+    places: list[CupPlace],
+    competition: Competition,
+    furthest: dict[tuple[int, str], Stage],
 ) -> tuple[int | None, Stage | None]:
     place = next((p.place for p in places if p.entry.pk == entry.pk), None)
-    return place, None if place is not None else _furthest_stage(entry, competition)
+    return place, None if place is not None else furthest.get((entry.pk, competition))
 
 
 def team_honours(*, team: Team) -> list[Honour]:
     """``team``'s seasons, newest first: division and place, the move to the next season, and
-    how far it went in each cup — from published results only."""
+    how far it went in each cup — from published results only, in a constant number of
+    queries whatever the number of seasons."""
     entries = list(
         Entry.objects.filter(team=team)
         .select_related("season", "division", "team")
@@ -331,12 +386,17 @@ def team_honours(*, team: Team) -> list[Honour]:
     )
     numbers = set(Season.objects.values_list("number", flat=True))
     by_season = {entry.season.number: entry for entry in entries}
+    places = _places(entries, team) if entries else {}
+    finals = _finals({entry.season for entry in entries}) if entries else {}
+    furthest = _furthest_stages(entries) if entries else {}
     honours = []
     for entry in entries:
         number = entry.season.number
-        place, final = _place(entry, team)
-        kdh_place, kdh_stage = _cup(entry, kdh_final_places(season=entry.season), Competition.KDH)
-        wg_place, wg_stage = _cup(entry, wg_final_places(season=entry.season), Competition.WG)
+        place, final = places[entry.pk]
+        kdh = _kdh_places(finals.get((entry.season_id, Competition.KDH), []))
+        wg = _wg_places(finals.get((entry.season_id, Competition.WG), []))
+        kdh_place, kdh_stage = _cup(entry, kdh, Competition.KDH, furthest)
+        wg_place, wg_stage = _cup(entry, wg, Competition.WG, furthest)
         honours.append(
             Honour(
                 season=entry.season,

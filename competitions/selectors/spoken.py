@@ -30,42 +30,51 @@ class SpokenFor:
     great_saves: int = 0
 
 
-def _unplayed_earlier(entry: Entry, round: Round) -> list[Round]:
+def entries_spoken_for(*, entry: Entry, rounds: list[Round]) -> dict[int, SpokenFor]:
+    """:func:`entry_spoken_for` for each of ``rounds`` (by id), from two queries whatever their
+    number: the season's unplayed rounds before the latest of them, and the team's picks."""
+    if not rounds:
+        return {}
     played = PoolRound.objects.filter(round_id=OuterRef("pk"), status__in=PLAYED).filter(
         Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
         | Q(pool__members__entry_id=entry.pk)
     )
-    return list(
-        Round.objects.filter(season_id=round.season_id, deadline__lt=round.deadline).exclude(
+    latest = max(round.deadline for round in rounds)
+    unplayed = {
+        r.pk: r
+        for r in Round.objects.filter(season_id=rounds[0].season_id, deadline__lt=latest).exclude(
             Exists(played)
         )
-    )
-
-
-def entry_spoken_for(*, entry: Entry, round: Round) -> SpokenFor:
-    """What ``entry``'s current picks (R12: the last received) for the rounds of earlier weeks
-    that are not arbitrated yet already use: columns and values of the same competition, and
-    extra goals and great saves of any competition."""
-    earlier = {r.pk: r for r in _unplayed_earlier(entry, round)}
-    current: dict[int, str] = {}
+    }
+    current: dict[int, EnginePick] = {}
     for round_id, normalized in (
-        Pick.objects.filter(entry=entry, round_id__in=earlier)
+        Pick.objects.filter(entry=entry, round_id__in=unplayed)
         .order_by("round_id", "received_at", "id")
         .values_list("round_id", "normalized")
     ):
-        current[round_id] = normalized  # the last one wins (R12)
+        try:
+            current[round_id] = EnginePick.parse(normalized)  # the last one wins (R12)
+        except NotationError:
+            current.pop(round_id, None)  # stored picks were checked when sent
+    return {round.pk: _spoken(round, unplayed, current) for round in rounds}
+
+
+def _spoken(round: Round, unplayed: dict[int, Round], current: dict[int, EnginePick]) -> SpokenFor:
     columns: dict[str, int] = {}
     extra_time: Counter[str] = Counter()
     shootout: Counter[str] = Counter()
     goals = saves = 0
-    for round_id, normalized in sorted(current.items(), key=lambda item: earlier[item[0]].number):
-        try:
-            pick = EnginePick.parse(normalized)
-        except NotationError:
-            continue  # stored picks were checked when sent; nothing to count otherwise
+    earlier = sorted(
+        (
+            (unplayed[round_id], pick)
+            for round_id, pick in current.items()
+            if unplayed[round_id].deadline < round.deadline
+        ),
+        key=lambda item: (item[0].deadline, item[0].number),
+    )
+    for other, pick in earlier:
         goals += pick.extra_goals
         saves += pick.great_saves
-        other = earlier[round_id]
         if other.competition != round.competition:
             continue
         columns.setdefault(pick.column, other.number)
@@ -79,3 +88,10 @@ def entry_spoken_for(*, entry: Entry, round: Round) -> SpokenFor:
         extra_goals=goals,
         great_saves=saves,
     )
+
+
+def entry_spoken_for(*, entry: Entry, round: Round) -> SpokenFor:
+    """What ``entry``'s current picks (R12: the last received) for the rounds of earlier weeks
+    that are not arbitrated yet already use: columns and values of the same competition, and
+    extra goals and great saves of any competition."""
+    return entries_spoken_for(entry=entry, rounds=[round])[round.pk]

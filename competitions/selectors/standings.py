@@ -17,52 +17,112 @@ from competitions.models import (
     Stage,
     TeamResult,
 )
-from competitions.selectors.entries import _statuses, entry_holder, entry_lineage
+from competitions.selectors.entries import _statuses, entries_holders, entries_lineages
 from engine import Decided, Dice, MatchResult, StandingRow, standings
 from engine.promotion import division_zones
 from league.models import Entry
 
 
-def _table(
-    pool: Pool, entries: list[Entry], published_only: bool, what: str, stages: tuple[str, ...]
-) -> list[StandingRow]:
-    """``entries``' table over ``pool``'s stored results between them, teams named by slug."""
-    owner = {
-        ancestor.pk: entry.team.slug for entry in entries for ancestor in entry_lineage(entry=entry)
-    }
+@dataclass(frozen=True)
+class _TableAsked:
+    """One table to work out: ``entries`` over ``pool``'s results of ``stages`` between them."""
+
+    pool: Pool
+    entries: list[Entry]
+    what: str
+    stages: tuple[str, ...]
+
+
+def _tables(asked: list[_TableAsked], published_only: bool) -> list[list[StandingRow]]:
+    """Every table of ``asked`` (teams named by slug), from two queries whatever their number:
+    the results of their pools, and the seeds of their pools' rounds."""
+    if not asked:
+        return []
+    lineages = entries_lineages(entries=[entry for table in asked for entry in table.entries])
+    pools = {table.pool.pk for table in asked}
+    stages = {stage for table in asked for stage in table.stages}
     results = (
         FixtureResult.objects.filter(
-            fixture__pool_round__pool=pool,
+            fixture__pool_round__pool_id__in=pools,
             fixture__pool_round__status__in=_statuses(published_only),
-            fixture__home_id__in=owner,
-            fixture__away_id__in=owner,
             fixture__pool_round__round__stage__in=stages,
         )
-        .select_related("fixture")
         .order_by("fixture__pool_round__round__number", "fixture_id")
-    )
-    matches = [
-        MatchResult(
-            owner[result.fixture.home_id],
-            owner[result.fixture.away_id],
-            result.home_goals,
-            result.away_goals,
-            Decided(result.decided),
-            None if result.winner_id is None else owner[result.winner_id],
+        .values_list(
+            "fixture__pool_round__pool_id",
+            "fixture__pool_round__round__stage",
+            "fixture__home_id",
+            "fixture__away_id",
+            "home_goals",
+            "away_goals",
+            "decided",
+            "winner_id",
         )
-        for result in results
-    ]
-    last = (
+    )
+    results = list(results)
+    seeds = list(
         PoolRound.objects.filter(
-            pool=pool, status__in=_statuses(published_only), round__stage__in=stages
+            pool_id__in=pools, status__in=_statuses(published_only), round__stage__in=stages
         )
         .order_by("-round__number")
-        .values_list("seed", flat=True)
-        .first()
+        .values_list("pool_id", "round__stage", "seed")
     )
-    # R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted.
-    dice = Dice(f"{last or pool.slug}/standings/{what}")
-    return standings(sorted(owner[entry.pk] for entry in entries), matches, dice)
+    tables = []
+    for table in asked:
+        owner = {
+            ancestor.pk: entry.team.slug
+            for entry in table.entries
+            for ancestor in lineages[entry.pk]
+        }
+        matches = [
+            MatchResult(
+                owner[home],
+                owner[away],
+                home_goals,
+                away_goals,
+                Decided(decided),
+                None if winner is None else owner[winner],
+            )
+            for pool, stage, home, away, home_goals, away_goals, decided, winner in results
+            if pool == table.pool.pk and stage in table.stages and home in owner and away in owner
+        ]
+        last = next(
+            (
+                seed
+                for pool, stage, seed in seeds
+                if pool == table.pool.pk and stage in table.stages
+            ),
+            None,
+        )
+        # R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted.
+        dice = Dice(f"{last or table.pool.slug}/standings/{table.what}")
+        tables.append(standings(sorted(owner[entry.pk] for entry in table.entries), matches, dice))
+    return tables
+
+
+def pools_standings(
+    *, pools: Iterable[Pool], published_only: bool = True
+) -> dict[int, list[StandingRow]]:
+    """Championship pools' tables (R9) by pool id, in rank order, from a constant number of
+    queries (see :func:`pool_standings`)."""
+    pools = list(pools)
+    if any(pool.competition != Competition.CHAMPIONSHIP for pool in pools):
+        raise ValueError("a cup has no division table: use wg_group_standings for the WG's groups")
+    entries: dict[tuple[int, int | None], list[Entry]] = {}
+    if pools:
+        for entry in Entry.objects.filter(
+            season_id__in={pool.season_id for pool in pools},
+            division_id__in={pool.division_id for pool in pools},
+            replaced_at__isnull=True,
+        ).select_related("team"):
+            entries.setdefault((entry.season_id, entry.division_id), []).append(entry)
+    asked = [
+        _TableAsked(
+            pool, entries.get((pool.season_id, pool.division_id), []), pool.slug, (Stage.REGULAR,)
+        )
+        for pool in pools
+    ]
+    return {pool.pk: rows for pool, rows in zip(pools, _tables(asked, published_only), strict=True)}
 
 
 def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingRow]:
@@ -73,24 +133,26 @@ def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingR
     """
     if pool.competition != Competition.CHAMPIONSHIP:
         raise ValueError(f"{pool.slug} is a cup: use wg_group_standings for the WG's groups")
-    entries = Entry.objects.filter(
-        season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-    ).select_related("team")
-    return _table(pool, list(entries), published_only, pool.slug, (Stage.REGULAR,))
+    return pools_standings(pools=[pool], published_only=published_only)[pool.pk]
 
 
 def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, list[StandingRow]]:
     """The WG's group tables (R9, R18), by group name, over the stored group-stage results."""
     if pool.competition != Competition.WG:
         raise ValueError(f"{pool.slug} is not the WG")
-    members = PoolMember.objects.filter(pool=pool).exclude(group="").select_related("entry__team")
+    members = list(
+        PoolMember.objects.filter(pool=pool)
+        .exclude(group="")
+        .select_related("entry__team")
+        .order_by("group", "entry_id")
+    )
+    holders = entries_holders(entries=[member.entry for member in members])
     groups: dict[str, list[Entry]] = {}
-    for member in members.order_by("group", "entry_id"):
-        groups.setdefault(member.group, []).append(entry_holder(entry=member.entry))
-    return {
-        name: _table(pool, entries, published_only, f"group-{name}", (Stage.GROUP,))
-        for name, entries in sorted(groups.items())
-    }
+    for member in members:
+        groups.setdefault(member.group, []).append(holders[member.entry_id])
+    names = sorted(groups)
+    asked = [_TableAsked(pool, groups[name], f"group-{name}", (Stage.GROUP,)) for name in names]
+    return dict(zip(names, _tables(asked, published_only), strict=True))
 
 
 @dataclass(frozen=True)
@@ -131,30 +193,45 @@ def entries_barred_published(*, entries: Iterable[Entry]) -> set[int]:
     return {pk for pk in barred if shown.get(pk, True)}
 
 
+def tables_lines(*, tables: Iterable[tuple[Pool, Iterable[StandingRow]]]) -> list[list[TableLine]]:
+    """Each ``(pool, rows)`` table as :func:`table_lines` gives it, from two queries whatever
+    their number."""
+    tables = [(pool, list(rows)) for pool, rows in tables]
+    slugs = {row.team for _, rows in tables for row in rows}
+    entries: dict[tuple[int, str], Entry] = {}
+    if slugs:
+        entries = {
+            (entry.season_id, entry.team.slug): entry
+            for entry in Entry.objects.filter(
+                season_id__in={pool.season_id for pool, _ in tables}, team__slug__in=slugs
+            ).select_related("team", "division")
+        }
+    published_bars = entries_barred_published(entries=entries.values())
+    shown = []
+    for pool, rows in tables:
+        mine = {row.team: entries[(pool.season_id, row.team)] for row in rows}
+        barred = {team for team, entry in mine.items() if entry.pk in published_bars}
+        zones: dict[str, str] = {}
+        if pool.division is not None:
+            up, down = division_zones(pool.division.tier, [row.team for row in rows], barred)
+            zones = {team: "down" for _, team in down} | {team: "up" for _, team in up}
+        shown.append(
+            [
+                TableLine(
+                    row=row,
+                    entry=mine[row.team],
+                    zone=zones.get(row.team, ""),
+                    barred=row.team in barred,
+                )
+                for row in rows
+            ]
+        )
+    return shown
+
+
 def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
     """``rows`` (a division's or a WG group's table) with their entries; in a division, the
     promotion and relegation places as they stand (R22: the tier's places, the engine's
     :data:`~engine.promotion.PLACES`; a team barred from promotion, as published, is skipped
     for the next eligible one, never one from the drop zone)."""
-    rows = list(rows)
-    entries = {
-        entry.team.slug: entry
-        for entry in Entry.objects.filter(
-            season_id=pool.season_id, team__slug__in=[row.team for row in rows]
-        ).select_related("team", "division")
-    }
-    published_bars = entries_barred_published(entries=entries.values())
-    barred = {team for team, entry in entries.items() if entry.pk in published_bars}
-    zones: dict[str, str] = {}
-    if pool.division is not None:
-        up, down = division_zones(pool.division.tier, [row.team for row in rows], barred)
-        zones = {team: "down" for _, team in down} | {team: "up" for _, team in up}
-    return [
-        TableLine(
-            row=row,
-            entry=entries[row.team],
-            zone=zones.get(row.team, ""),
-            barred=row.team in barred,
-        )
-        for row in rows
-    ]
+    return tables_lines(tables=[(pool, rows)])[0]

@@ -18,27 +18,28 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from competitions import services
 from competitions.forms import PickForm
-from competitions.models import Competition, Pick, Pool, Round
+from competitions.models import Competition, Pick, Pool, Round, Stage
 from competitions.selectors import (
     EntryChoices,
     OpenRound,
     choices_any,
     entry_choices,
-    entry_opponent,
-    entry_pool,
-    pick_history,
+    entry_choices_everywhere,
+    entry_opponents,
+    entry_pools,
     pick_round_find,
     pool_infos,
     team_rounds_open,
 )
 from competitions.selectors.season_desk import FINISHED, season_desk
-from competitions.selectors.spoken import SpokenFor, entry_spoken_for
+from competitions.selectors.spoken import SpokenFor, entries_spoken_for, entry_spoken_for
 from competitions.services import DeadlinePassed, PickRejected
 from competitions.services.season_plan import season_plan_team
 from engine import Pick as EnginePick
@@ -65,6 +66,22 @@ class RoundCard:
     """The team's opponent in this round, once the game is drawn and public."""
     pool: Pool | None = None
     """The pool the team plays this round in (its « infos équipes »)."""
+    title: str = ""
+    """The competition, in words (worded once for the page, like the labels below)."""
+    stage: str = ""
+    channels: dict[str, str] | None = None
+    """Each channel's label, by value."""
+
+    @property
+    def current_channel(self) -> str:
+        return self._channel(self.current) if self.current else ""
+
+    @property
+    def history_channels(self) -> list[tuple[Pick, str]]:
+        return [(pick, self._channel(pick)) for pick in self.history]
+
+    def _channel(self, pick: Pick) -> str:
+        return (self.channels or {}).get(pick.channel, pick.channel)
 
     @property
     def round(self) -> Round:
@@ -126,19 +143,37 @@ def _picks_page(
     weeks = team_rounds_open(team=team)
     season = season_current()
     zone = ZoneInfo(season.time_zone) if season else ZoneInfo(settings.TIME_ZONE)
+    open_rounds = [open_round for week in weeks for open_round in week.rounds]
+    every_choice = (
+        entry_choices_everywhere(
+            entry=open_rounds[0].entry,
+            competitions={open_round.competition for open_round in open_rounds},
+            published_only=False,
+        )
+        if open_rounds
+        else {}
+    )
+    # What earlier unplayed picks already use (R11), the opponents and the pools: read once.
+    entry = open_rounds[0].entry if open_rounds else None
+    rounds = [open_round.round for open_round in open_rounds]
+    spoken = entries_spoken_for(entry=entry, rounds=rounds) if entry else {}
+    opponents = entry_opponents(entry=entry, rounds=rounds) if entry else {}
+    pools = entry_pools(entry=entry) if entry else {}
+    # Labels every card repeats, worded once for the page.
+    competitions = {value: capfirst(label) for value, label in Competition.choices}
+    stages = {value: str(label) for value, label in Stage.choices}
+    channels = {value: str(label) for value, label in Pick.Channel.choices}
     cards_by_week = []
     for week in weeks:
         cards = []
         for open_round in week.rounds:
             round = open_round.round
-            choices = entry_choices(
-                entry=open_round.entry, competition=round.competition, published_only=False
-            )
+            choices = every_choice[round.competition]
             if bound is not None and bound_round is not None and bound_round.pk == round.pk:
                 form = bound
             else:
                 form = PickForm(choices=choices, prefix=_anchor(round))
-            history = list(pick_history(entry=open_round.entry, round=round))
+            history = list(open_round.history)
             cards.append(
                 RoundCard(
                     open_round=open_round,
@@ -146,9 +181,12 @@ def _picks_page(
                     choices=choices,
                     history=history,
                     anchor=_anchor(round),
-                    spoken=entry_spoken_for(entry=open_round.entry, round=round),
-                    opponent=entry_opponent(entry=open_round.entry, round=round),
-                    pool=entry_pool(entry=open_round.entry, competition=round.competition),
+                    spoken=spoken.get(round.pk, SpokenFor()),
+                    opponent=opponents.get(round.pk),
+                    pool=pools.get(round.competition),
+                    title=competitions.get(round.competition, round.competition),
+                    stage=stages.get(round.stage, round.stage),
+                    channels=channels,
                 )
             )
         cards_by_week.append((week, cards))

@@ -25,9 +25,13 @@ from competitions.selectors import (
     pool_round_find,
     pool_round_fixtures,
     pool_round_results,
+    pool_rounds_fixtures,
+    pool_rounds_qualified,
+    pool_rounds_results,
     pool_standings,
     results_weeks,
     table_lines,
+    tables_lines,
     week_results,
     wg_group_standings,
 )
@@ -285,7 +289,7 @@ def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[P
     pool_rounds = PoolRound.objects.filter(pool=pool).order_by("round__number")
     if stages is not None:
         pool_rounds = pool_rounds.filter(round__stage__in=stages)
-    return [pool_round_results(pool_round=pool_round) for pool_round in pool_rounds]
+    return pool_rounds_results(pool_rounds=pool_rounds)
 
 
 @public_page
@@ -311,14 +315,15 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         context["tier"] = found.division.tier if found.division else 0
         template = "standings/division.html"
     elif found.competition == Competition.WG:
-        context["groups"] = [
-            (name, table_lines(pool=found, rows=rows))
-            for name, rows in wg_group_standings(pool=found).items()
-        ]
+        groups = wg_group_standings(pool=found)
+        lines = tables_lines(tables=[(found, rows) for rows in groups.values()])
+        context["groups"] = list(zip(groups, lines, strict=True))
         context["rounds"] = _cup_rounds(found, (Stage.SEMI_FINAL, Stage.FINAL))
-        context["group_rounds"] = PoolRound.objects.filter(
-            pool=found, round__stage=Stage.GROUP
-        ).order_by("round__number")
+        context["group_rounds"] = (
+            PoolRound.objects.filter(pool=found, round__stage=Stage.GROUP)
+            .select_related("round")
+            .order_by("round__number")
+        )
         template = "standings/wg.html"
     else:
         context["rounds"] = _cup_rounds(found, None)
@@ -329,19 +334,21 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
 def _cup_rounds(pool: Pool, stages: tuple[str, ...] | None) -> list[dict[str, object]]:
     """A cup's rounds for its bracket: the published ones with their games, the others with
     their pairings once these are public, else « to be drawn »."""
-    rounds = []
-    for results in _rounds_results(pool, stages):
-        pool_round = results.pool_round
-        rounds.append(
-            {
-                "results": results,
-                "stage": pool_round.round.get_stage_display(),
-                "fixtures": None
-                if results.revealed
-                else pool_round_fixtures(pool_round=pool_round),
-                "qualified": set(pool_round.qualified.values_list("pk", flat=True))
-                if results.revealed
-                else set(),
-            }
-        )
-    return rounds
+    shown = _rounds_results(pool, stages)
+    pool_rounds = [results.pool_round for results in shown]
+    fixtures = pool_rounds_fixtures(
+        pool_rounds=[results.pool_round for results in shown if not results.revealed]
+    )
+    qualified = pool_rounds_qualified(
+        pool_rounds=[results.pool_round for results in shown if results.revealed]
+    )
+    stage_names = {stage.value: str(stage.label) for stage in Stage}
+    return [
+        {
+            "results": results,
+            "stage": stage_names[pool_round.round.stage],
+            "fixtures": fixtures.get(pool_round.pk),
+            "qualified": qualified.get(pool_round.pk, set()),
+        }
+        for results, pool_round in zip(shown, pool_rounds, strict=True)
+    ]
