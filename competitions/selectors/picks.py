@@ -242,11 +242,13 @@ def entry_pools(*, entry: Entry) -> dict[str, Pool]:
     return pools
 
 
-def entry_opponents(*, entry: Entry, rounds: list[Round]) -> dict[int, Entry]:
+def entry_opponents(
+    *, entry: Entry, rounds: list[Round], pools: dict[str, Pool] | None = None
+) -> dict[int, Entry]:
     """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: a
     cup game drawn from an arbitrated, unpublished round is not (see :func:`entry_plays_round`).
-    Three queries whatever the number of rounds."""
-    pools = entry_pools(entry=entry)
+    Three queries whatever the number of rounds (two given the team's ``pools``)."""
+    pools = entry_pools(entry=entry) if pools is None else pools
     if not rounds or not pools:
         return {}
     secrets = dict(

@@ -157,8 +157,8 @@ def _picks_page(
     entry = open_rounds[0].entry if open_rounds else None
     rounds = [open_round.round for open_round in open_rounds]
     spoken = entries_spoken_for(entry=entry, rounds=rounds) if entry else {}
-    opponents = entry_opponents(entry=entry, rounds=rounds) if entry else {}
     pools = entry_pools(entry=entry) if entry else {}
+    opponents = entry_opponents(entry=entry, rounds=rounds, pools=pools) if entry else {}
     # Labels every card repeats, worded once for the page.
     competitions = {value: capfirst(label) for value, label in Competition.choices}
     stages = {value: str(label) for value, label in Stage.choices}
