@@ -23,13 +23,19 @@ from engine.promotion import division_zones
 from league.models import Entry
 
 
-def _table(
-    pool: Pool, entries: list[Entry], published_only: bool, what: str, stages: tuple[str, ...]
-) -> list[StandingRow]:
-    """``entries``' table over ``pool``'s stored results between them, teams named by slug."""
-    owner = {
+def team_owners(*, entries: Iterable[Entry]) -> dict[int, str]:
+    """Each entry id of ``entries``' lineages (R14: a replacement keeps the replaced team's
+    record) with the slug of the team whose row counts it."""
+    return {
         ancestor.pk: entry.team.slug for entry in entries for ancestor in entry_lineage(entry=entry)
     }
+
+
+def pool_matches(
+    *, pool: Pool, owner: dict[int, str], published_only: bool, stages: tuple[str, ...]
+) -> list[tuple[int, MatchResult]]:
+    """``pool``'s stored results between the entries of ``owner`` (one query), each with its
+    round's number, in round order; teams named by ``owner``."""
     results = (
         FixtureResult.objects.filter(
             fixture__pool_round__pool=pool,
@@ -38,19 +44,40 @@ def _table(
             fixture__away_id__in=owner,
             fixture__pool_round__round__stage__in=stages,
         )
-        .select_related("fixture")
+        .select_related("fixture__pool_round__round")
         .order_by("fixture__pool_round__round__number", "fixture_id")
     )
-    matches = [
-        MatchResult(
-            owner[result.fixture.home_id],
-            owner[result.fixture.away_id],
-            result.home_goals,
-            result.away_goals,
-            Decided(result.decided),
-            None if result.winner_id is None else owner[result.winner_id],
+    return [
+        (
+            result.fixture.pool_round.round.number,
+            MatchResult(
+                owner[result.fixture.home_id],
+                owner[result.fixture.away_id],
+                result.home_goals,
+                result.away_goals,
+                Decided(result.decided),
+                None if result.winner_id is None else owner[result.winner_id],
+            ),
         )
         for result in results
+    ]
+
+
+def standings_dice(*, seed: str | None, pool: Pool, what: str) -> Dice:
+    """R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted."""
+    return Dice(f"{seed or pool.slug}/standings/{what}")
+
+
+def _table(
+    pool: Pool, entries: list[Entry], published_only: bool, what: str, stages: tuple[str, ...]
+) -> list[StandingRow]:
+    """``entries``' table over ``pool``'s stored results between them, teams named by slug."""
+    owner = team_owners(entries=entries)
+    matches = [
+        match
+        for _, match in pool_matches(
+            pool=pool, owner=owner, published_only=published_only, stages=stages
+        )
     ]
     last = (
         PoolRound.objects.filter(
@@ -60,9 +87,17 @@ def _table(
         .values_list("seed", flat=True)
         .first()
     )
-    # R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted.
-    dice = Dice(f"{last or pool.slug}/standings/{what}")
+    dice = standings_dice(seed=last, pool=pool, what=what)
     return standings(sorted(owner[entry.pk] for entry in entries), matches, dice)
+
+
+def pool_entries_current(*, pool: Pool) -> list[Entry]:
+    """A championship pool's entries in play (a replaced one gives way to its replacement)."""
+    return list(
+        Entry.objects.filter(
+            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+        ).select_related("team")
+    )
 
 
 def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingRow]:
@@ -73,10 +108,9 @@ def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingR
     """
     if pool.competition != Competition.CHAMPIONSHIP:
         raise ValueError(f"{pool.slug} is a cup: use wg_group_standings for the WG's groups")
-    entries = Entry.objects.filter(
-        season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-    ).select_related("team")
-    return _table(pool, list(entries), published_only, pool.slug, (Stage.REGULAR,))
+    return _table(
+        pool, pool_entries_current(pool=pool), published_only, pool.slug, (Stage.REGULAR,)
+    )
 
 
 def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, list[StandingRow]]:
