@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from competitions.models import Competition, Pool, PoolRound, Stage, StockKind, StockMovement
+from competitions.models import (
+    Competition,
+    Pool,
+    PoolRound,
+    Round,
+    Stage,
+    StockKind,
+    StockMovement,
+)
 from competitions.selectors.standings import (
     pool_entries_current,
     pool_matches,
@@ -106,30 +114,47 @@ class StocksPoint:
     great_saves: int
 
 
-def stocks_over_season(*, movements: list[StockMovement]) -> tuple[StocksPoint, ...]:
-    """The balances after each round of ``movements`` (a :class:`~competitions.selectors.teams.
-    CoachLedger`'s: the published rounds' and those of no round, R6, R14, R21), in their order.
+def stocks_over_season(
+    *, movements: list[StockMovement], rounds: list[Round]
+) -> tuple[StocksPoint, ...]:
+    """The balances at the season's start and after each of ``rounds`` (the published rounds
+    the team played, in play order: its :class:`~competitions.selectors.teams.TeamSeason`'s
+    games), from ``movements`` (a :class:`~competitions.selectors.teams.CoachLedger`'s: the
+    published rounds' and those of no round, R6, R14, R21, in the order they were made).
 
     The balances add up the movements given rather than read ``balance_after``: a movement's
     stored balance may count a round arbitrated before it but not yet published. A movement of
-    no round (the season's start, an admin's correction) counts in the point it follows.
+    no round (the season's start, an admin's correction) counts from the point it follows; a
+    round where nothing moved keeps the balances before it; a movement of a round not among
+    ``rounds`` adds that round at the end.
     """
+    order: list[Round | None] = [None]
+    where: dict[int, int] = {}
+    for round in rounds:
+        if round.pk not in where:
+            where[round.pk] = len(order)
+            order.append(round)
     balance = {StockKind.EXTRA_GOALS: 0, StockKind.GREAT_SAVES: 0}
-    points: list[tuple[str, int | None, int, int]] = []
-    seen: set[int] = set()
+    after: dict[int, tuple[int, int]] = {}
+    current = 0
     for movement in movements:
+        if movement.round is not None:
+            if movement.round.pk not in where:
+                where[movement.round.pk] = len(order)
+                order.append(movement.round)
+            current = max(current, where[movement.round.pk])
         balance[StockKind(movement.kind)] += movement.delta
-        here = movement.round
-        if here is not None and here.pk not in seen:
-            seen.add(here.pk)
-            points.append((here.competition, here.number, 0, 0))
-        elif not points:
-            points.append(("", None, 0, 0))
-        competition, number, _, _ = points[-1]
-        points[-1] = (
-            competition,
-            number,
-            balance[StockKind.EXTRA_GOALS],
-            balance[StockKind.GREAT_SAVES],
+        after[current] = (balance[StockKind.EXTRA_GOALS], balance[StockKind.GREAT_SAVES])
+    points = []
+    last = (0, 0)
+    for index, round in enumerate(order):
+        last = after.get(index, last)
+        points.append(
+            StocksPoint(
+                competition=round.competition if round else "",
+                round=round.number if round else None,
+                extra_goals=last[0],
+                great_saves=last[1],
+            )
         )
-    return tuple(StocksPoint(*point) for point in points)
+    return tuple(points)

@@ -42,9 +42,13 @@ def team(request: HttpRequest, slug: str) -> HttpResponse:
         if season
         else None,
         "stocks_chart": stocks_chart(
-            points=stocks_over_season(movements=ledger.movements), team=found.name
+            points=stocks_over_season(
+                movements=ledger.movements,
+                rounds=[game.pool_round.round for game in season.games],
+            ),
+            team=found.name,
         )
-        if ledger
+        if ledger and season
         else None,
     }
     return render(request, "teams/team.html", context)
