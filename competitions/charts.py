@@ -218,9 +218,17 @@ def goals_chart(*, goals: tuple[RoundGoals, ...], team: str) -> Chart | None:
     )
 
 
-def _point_label(point: StocksPoint) -> str:
+def _point_label(point: StocksPoint, *, short: bool) -> str:
+    """The round of ``point`` in words; ``short`` for the x axis, which a phone narrows."""
     if point.round is None:
         return _("Start")
+    if short:
+        abbreviations = {
+            Competition.CHAMPIONSHIP: _("Ch. %(number)d"),
+            Competition.KDH: _("KDH %(number)d"),
+            Competition.WG: _("WG %(number)d"),
+        }
+        return abbreviations[Competition(point.competition)] % {"number": point.round}
     return f"{capfirst(Competition(point.competition).label)} {point.round}"
 
 
@@ -243,8 +251,8 @@ def stocks_chart(*, points: tuple[StocksPoint, ...], team: str) -> Chart | None:
             x_label_rotation=0,
         )
     )
-    labels = [_point_label(point) for point in points]
-    chart.x_labels = labels
+    labels = [_point_label(point, short=False) for point in points]
+    chart.x_labels = [_point_label(point, short=True) for point in points]
     chart.add(_("Extra goals"), [point.extra_goals for point in points])
     chart.add(_("Great saves"), [point.great_saves for point in points])
     return Chart(

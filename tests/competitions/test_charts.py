@@ -197,7 +197,8 @@ def test_the_coach_s_ledger_draws_the_stocks_left_after_each_published_round(
     extra, saves = (values(serie) for serie in series(svg))
     assert extra == [2, now.extra_goals] == [2, 0]  # A++ spent both (R6)
     assert saves == [2, now.great_saves]
-    assert x_labels(series(svg)[0]) == ["Start", "Championship 1"]
+    assert x_labels(series(svg)[0]) == ["Start", "Ch. 1"]
+    assert '<th scope="row">Championship 1</th>' in ledger
 
     desk.league.send_all("elite", 2, picks={"elite-01": "B#(2)"})
     publish(desk, 2)
@@ -212,7 +213,7 @@ def test_the_coach_s_ledger_draws_the_stocks_left_after_each_published_round(
         browser(desk.coach).get(PAGE).content.decode().split('id="ledger"', 1)[1], "stocks"
     )
     assert [values(serie) for serie in series(svg)] == [[2, 0, 0, 0], [2, 2, 1, 1]]  # unspent
-    assert x_labels(series(svg)[0])[-1] == "Championship 3"
+    assert x_labels(series(svg)[0])[-1] == "Ch. 3"
     for who in (None, desk.other_coach, desk.visitor):
         assert 'data-chart="stocks"' not in browser(who).get(PAGE).content.decode()
 
