@@ -36,10 +36,10 @@ STYLE = Style(
     background="transparent",
     plot_background="transparent",
     font_family="system-ui, sans-serif",
-    label_font_size=13,
-    major_label_font_size=13,
+    label_font_size=14,
+    major_label_font_size=14,
     legend_font_size=14,
-    title_font_size=16,
+    title_font_size=15,
     value_font_size=12,
     tooltip_font_size=12,
 )
@@ -71,8 +71,8 @@ def _config(**options: object) -> dict[str, object]:
         "css": [],
         "no_prefix": True,
         "explicit_size": False,
-        "width": 520,
-        "height": 400,
+        "width": 400,
+        "height": 360,
         "legend_at_bottom": True,
         "legend_at_bottom_columns": 2,
         "truncate_legend": -1,
@@ -172,6 +172,7 @@ def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart 
             x_title=_("Round"),
             y_title=_("Place"),
             legend_at_bottom_columns=3,
+            height=480,
         )
     )
     chart.x_labels = [str(number) for number in places.rounds]
