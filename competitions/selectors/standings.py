@@ -17,10 +17,69 @@ from competitions.models import (
     Stage,
     TeamResult,
 )
-from competitions.selectors.entries import _statuses, entries_holders, entries_lineages
+from competitions.selectors.entries import (
+    _statuses,
+    entries_holders,
+    entries_lineages,
+    entry_lineage,
+)
 from engine import Decided, Dice, MatchResult, StandingRow, standings
 from engine.promotion import division_zones
 from league.models import Entry
+
+
+def team_owners(*, entries: Iterable[Entry]) -> dict[int, str]:
+    """Each entry id of ``entries``' lineages (R14: a replacement keeps the replaced team's
+    record) with the slug of the team whose row counts it."""
+    return {
+        ancestor.pk: entry.team.slug for entry in entries for ancestor in entry_lineage(entry=entry)
+    }
+
+
+def pool_matches(
+    *, pool: Pool, owner: dict[int, str], published_only: bool, stages: tuple[str, ...]
+) -> list[tuple[int, MatchResult]]:
+    """``pool``'s stored results between the entries of ``owner`` (one query), each with its
+    round's number, in round order; teams named by ``owner``."""
+    results = (
+        FixtureResult.objects.filter(
+            fixture__pool_round__pool=pool,
+            fixture__pool_round__status__in=_statuses(published_only),
+            fixture__home_id__in=owner,
+            fixture__away_id__in=owner,
+            fixture__pool_round__round__stage__in=stages,
+        )
+        .select_related("fixture__pool_round__round")
+        .order_by("fixture__pool_round__round__number", "fixture_id")
+    )
+    return [
+        (
+            result.fixture.pool_round.round.number,
+            MatchResult(
+                owner[result.fixture.home_id],
+                owner[result.fixture.away_id],
+                result.home_goals,
+                result.away_goals,
+                Decided(result.decided),
+                None if result.winner_id is None else owner[result.winner_id],
+            ),
+        )
+        for result in results
+    ]
+
+
+def standings_dice(*, seed: str | None, pool: Pool, what: str) -> Dice:
+    """R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted."""
+    return Dice(f"{seed or pool.slug}/standings/{what}")
+
+
+def pool_entries_current(*, pool: Pool) -> list[Entry]:
+    """A championship pool's entries in play (a replaced one gives way to its replacement)."""
+    return list(
+        Entry.objects.filter(
+            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
+        ).select_related("team")
+    )
 
 
 @dataclass(frozen=True)
@@ -94,8 +153,7 @@ def _tables(asked: list[_TableAsked], published_only: bool) -> list[list[Standin
             ),
             None,
         )
-        # R9, R23: a tie no criterion breaks goes to a die seeded by the last round counted.
-        dice = Dice(f"{last or table.pool.slug}/standings/{table.what}")
+        dice = standings_dice(seed=last, pool=table.pool, what=table.what)
         tables.append(standings(sorted(owner[entry.pk] for entry in table.entries), matches, dice))
     return tables
 

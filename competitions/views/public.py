@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from competitions.charts import places_chart
 from competitions.models import Competition, Pool, PoolRound, Stage
 from competitions.selectors import (
     PoolRoundResults,
@@ -35,6 +36,7 @@ from competitions.selectors import (
     week_results,
     wg_group_standings,
 )
+from competitions.selectors.charts import pool_places
 from competitions.services import pool_round_input_document
 from league.models import Entry, Season
 from league.public_cache import public_page
@@ -138,9 +140,11 @@ def _round_title(pool_round: PoolRound) -> str:
 def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
     if not request.user.is_authenticated:
         return None
-    return Entry.objects.filter(
-        season=season, team__coach=request.user, replaced_at__isnull=True
-    ).first()
+    return (
+        Entry.objects.filter(season=season, team__coach=request.user, replaced_at__isnull=True)
+        .select_related("team")
+        .first()
+    )
 
 
 # --- Results -------------------------------------------------------------------------------------
@@ -313,6 +317,11 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
     if found.competition == Competition.CHAMPIONSHIP:
         context["lines"] = table_lines(pool=found, rows=pool_standings(pool=found))
         context["tier"] = found.division.tier if found.division else 0
+        context["places"] = places_chart(
+            places=pool_places(pool=found),
+            division=context["pool_name"],
+            mine=entry.team.slug if entry else "",
+        )
         template = "standings/division.html"
     elif found.competition == Competition.WG:
         groups = wg_group_standings(pool=found)

@@ -11,6 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from competitions.charts import goals_chart, stocks_chart
+from competitions.selectors.charts import stocks_over_season, team_goals
 from competitions.selectors.seasons import team_honours
 from competitions.selectors.teams import coach_ledger, team_entry, team_season
 from competitions.selectors.wg_race import wg_race as wg_race_of
@@ -25,13 +27,29 @@ def team(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404(_("There is no team “%(team)s”.") % {"team": slug})
     entry = team_entry(team=found)
     is_coach = request.user.is_authenticated and found.coach_id == request.user.pk
+    season = team_season(entry=entry) if entry else None
+    ledger = coach_ledger(entry=entry) if entry and is_coach else None
     context = {
         "team": found,
         "entry": entry,
-        "season": team_season(entry=entry) if entry else None,
+        "season": season,
         "honours": team_honours(team=found),
-        "ledger": coach_ledger(entry=entry) if entry and is_coach else None,
+        "ledger": ledger,
         "is_coach": is_coach,
+        "goals_chart": goals_chart(
+            goals=team_goals(games=season.championship_games), team=found.name
+        )
+        if season
+        else None,
+        "stocks_chart": stocks_chart(
+            points=stocks_over_season(
+                movements=ledger.movements,
+                rounds=[game.pool_round.round for game in season.games],
+            ),
+            team=found.name,
+        )
+        if ledger and season
+        else None,
     }
     return render(request, "teams/team.html", context)
 

@@ -1,0 +1,269 @@
+"""The season's charts as SVG drawn on the server by pygal, inlined into the page.
+
+Why pygal: the SVG is made on the server, so a chart reads without JavaScript and the page runs
+no script it did not already run. pygal's SVG carries a ``<script>`` (its tooltips' settings,
+even with ``js=[]``) and a ``<style>`` element, and its tooltips an inline ``style`` attribute;
+the site's Content-Security-Policy allows no inline script and no inline style (``style-src
+'self'``), so both elements and every ``style`` attribute are taken out of the tree here and the
+charts are coloured by ``static/css/charts.css`` through pygal's own classes (``color-N``,
+``serie-N``). Its colours are the Okabe–Ito palette, which colour-blind readers tell apart, and
+lines past the palette's seven are dashed.
+
+Each chart is a :class:`Chart`: the SVG (``role="img"``, a ``<title>`` and a ``<desc>`` it is
+labelled by, a ``viewBox`` and no fixed size, so it fills its box on a phone) and the same numbers
+as a table, which the page shows in a ``<details>`` for screen readers and where SVG fails.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from xml.etree.ElementTree import Element
+
+import pygal
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from pygal.etree import etree
+from pygal.style import Style
+
+from competitions.models import Competition
+from competitions.selectors.charts import PoolPlaces, RoundGoals, StocksPoint
+
+_ids = itertools.count(1)
+
+STYLE = Style(
+    background="transparent",
+    plot_background="transparent",
+    font_family="system-ui, sans-serif",
+    label_font_size=14,
+    major_label_font_size=14,
+    legend_font_size=14,
+    title_font_size=15,
+    value_font_size=12,
+    tooltip_font_size=12,
+)
+"""The sizes pygal lays the chart out with; ``charts.css`` draws the same ones."""
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart ready for ``templates/charts/_chart.html``."""
+
+    key: str
+    """What the chart shows (``places``, ``goals``, ``stocks``): its ``data-chart``."""
+    title: str
+    description: str
+    svg: SafeString
+    columns: tuple[str, ...]
+    """The table's column headings; the first labels its rows."""
+    rows: tuple[tuple[str, tuple[str, ...]], ...]
+    """The table's rows: a heading and its values, the numbers drawn."""
+    highlighted: str = ""
+    """The row of the reader's own team, if any (its heading)."""
+
+
+def _config(**options: object) -> dict[str, object]:
+    return {
+        "style": STYLE,
+        "disable_xml_declaration": True,
+        "js": [],
+        "css": [],
+        "no_prefix": True,
+        "explicit_size": False,
+        "width": 400,
+        "height": 360,
+        "legend_at_bottom": True,
+        "legend_at_bottom_columns": 2,
+        "truncate_legend": -1,
+        "print_values": False,
+        "dots_size": 4,
+        **options,
+    }
+
+
+def _name(node: Element) -> str:
+    """A node's tag without its namespace (pygal's trees carry it with lxml, not without);
+    empty for a comment."""
+    return node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
+
+
+DROPPED = frozenset({"script", "style", ""})
+"""pygal's script and style elements (the CSP forbids them inline) and its comments."""
+
+
+def _strip(tree: Element) -> None:
+    """The CSP's part: no ``<script>``, no ``<style>``, no ``style`` attribute; no ``id`` but
+    the root's (pygal's legends repeat theirs from one chart to the next); of a dot's
+    descriptions, only its value and its x label (the others place pygal's tooltips)."""
+    for parent in list(tree.iter()):
+        for child in list(parent):
+            dropped = _name(child) in DROPPED
+            if _name(child) == "desc" and child.get("class") not in ("value", "x_label"):
+                dropped = True
+            if dropped:
+                parent.remove(child)
+    for node in tree.iter():
+        node.attrib.pop("style", None)
+        if node is not tree:
+            node.attrib.pop("id", None)
+
+
+def _mark(tree: Element, highlight: int) -> None:
+    """The ``highlight``-th series' lines, dots and legend get the class ``highlight``."""
+    serie = f"serie-{highlight}"
+    for node in tree.iter():
+        classes = (node.get("class") or "").split()
+        if serie in classes:
+            node.set("class", " ".join([*classes, "highlight"]))
+        if "legends" in classes:
+            legends = [child for child in node if "legend" in (child.get("class") or "").split()]
+            if highlight < len(legends):
+                legend = legends[highlight]
+                legend.set("class", f"{legend.get('class')} highlight")
+    tree.set("class", f"{tree.get('class')} has-highlight")
+
+
+def _svg(
+    chart: pygal.graph.graph.Graph,
+    key: str,
+    title: str,
+    description: str,
+    highlight: int | None = None,
+) -> SafeString:
+    """``chart``'s SVG for an HTML page: stripped (:func:`_strip`), labelled by its title and
+    description, the ``highlight``-th series marked (:func:`_mark`)."""
+    tree = chart.render_tree()
+    _strip(tree)
+    for old in [child for child in tree if _name(child) in ("title", "desc")]:
+        tree.remove(old)
+    namespace = tree.tag[: -len(_name(tree))]
+    ident = f"chart-{key}-{next(_ids)}"
+    tree.set("id", ident)
+    tree.set("class", f"pygal-chart chart-{key}")
+    tree.set("role", "img")
+    tree.set("aria-labelledby", f"{ident}-title {ident}-desc")
+    for index, (tag, text) in enumerate((("title", title), ("desc", description))):
+        node = tree.makeelement(f"{namespace}{tag}", {"id": f"{ident}-{tag}"})
+        node.text = text
+        tree.insert(index, node)
+    if highlight is not None:
+        _mark(tree, highlight)
+    # The XML library escapes every text it serialises (team names included).
+    return mark_safe(etree.tostring(tree, encoding="unicode"))
+
+
+def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart | None:
+    """A division's places after each published round, one line per team, ``mine`` (the
+    reader's team's slug) highlighted; ``None`` before the first published round."""
+    if not places.rounds:
+        return None
+    teams = len(places.series)
+    title = _("Places round by round — %(division)s") % {"division": division}
+    description = _(
+        "One line per team of the %(division)s: its place in the table after each of the "
+        "%(rounds)d published rounds, first at the top."
+    ) % {"division": division, "rounds": len(places.rounds)}
+    chart = pygal.Line(
+        **_config(
+            inverse_y_axis=True,
+            range=(1, max(teams, 1)),
+            y_labels=list(range(1, teams + 1)),
+            x_title=_("Round"),
+            y_title=_("Place"),
+            legend_at_bottom_columns=3,
+            height=480,
+        )
+    )
+    chart.x_labels = [str(number) for number in places.rounds]
+    highlight = None
+    for index, series in enumerate(places.series):
+        chart.add(series.name, list(series.places))
+        if series.team == mine:
+            highlight = index
+    return Chart(
+        key="places",
+        title=title,
+        description=description,
+        svg=_svg(chart, "places", title, description, highlight),
+        columns=(_("Team"), *(_("R%(round)d") % {"round": n} for n in places.rounds)),
+        rows=tuple(
+            (series.name, tuple(str(place) for place in series.places)) for series in places.series
+        ),
+        highlighted=places.series[highlight].name if highlight is not None else "",
+    )
+
+
+def goals_chart(*, goals: tuple[RoundGoals, ...], team: str) -> Chart | None:
+    """``team``'s goals for and against in each published championship round."""
+    if not goals:
+        return None
+    title = _("Goals for and against — %(team)s") % {"team": team}
+    description = _(
+        "Two bars per published championship round: the goals %(team)s scored and the goals it "
+        "conceded."
+    ) % {"team": team}
+    chart = pygal.Bar(**_config(x_title=_("Round"), y_title=_("Goals"), min_scale=1))
+    chart.x_labels = [str(line.round) for line in goals]
+    chart.add(_("Goals for"), [line.goals_for for line in goals])
+    chart.add(_("Goals against"), [line.goals_against for line in goals])
+    return Chart(
+        key="goals",
+        title=title,
+        description=description,
+        svg=_svg(chart, "goals", title, description),
+        columns=(_("Round"), _("Goals for"), _("Goals against")),
+        rows=tuple(
+            (str(line.round), (str(line.goals_for), str(line.goals_against))) for line in goals
+        ),
+    )
+
+
+def _point_label(point: StocksPoint, *, short: bool) -> str:
+    """The round of ``point`` in words; ``short`` for the x axis, which a phone narrows."""
+    if point.round is None:
+        return _("Start")
+    if short:
+        abbreviations = {
+            Competition.CHAMPIONSHIP: _("Ch. %(number)d"),
+            Competition.KDH: _("KDH %(number)d"),
+            Competition.WG: _("WG %(number)d"),
+        }
+        return abbreviations[Competition(point.competition)] % {"number": point.round}
+    return f"{capfirst(Competition(point.competition).label)} {point.round}"
+
+
+def stocks_chart(*, points: tuple[StocksPoint, ...], team: str) -> Chart | None:
+    """The extra goals and great saves ``team`` had left after each published round (R6)."""
+    if not points:
+        return None
+    title = _("Stocks left over the season — %(team)s") % {"team": team}
+    description = _(
+        "Two lines: the extra goals and the great saves %(team)s had left at the season's start "
+        "and after each published round it played."
+    ) % {"team": team}
+    top = max(max(point.extra_goals, point.great_saves) for point in points)
+    chart = pygal.Line(
+        **_config(
+            x_title=_("Round"),
+            y_title=_("Left"),
+            range=(0, max(top, 1)),
+            y_labels=list(range(0, max(top, 1) + 1)),
+            x_label_rotation=0,
+        )
+    )
+    labels = [_point_label(point, short=False) for point in points]
+    chart.x_labels = [_point_label(point, short=True) for point in points]
+    chart.add(_("Extra goals"), [point.extra_goals for point in points])
+    chart.add(_("Great saves"), [point.great_saves for point in points])
+    return Chart(
+        key="stocks",
+        title=title,
+        description=description,
+        svg=_svg(chart, "stocks", title, description),
+        columns=(_("Round"), _("Extra goals"), _("Great saves")),
+        rows=tuple(
+            (label, (str(point.extra_goals), str(point.great_saves)))
+            for label, point in zip(labels, points, strict=True)
+        ),
+    )

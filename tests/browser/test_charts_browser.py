@@ -1,0 +1,68 @@
+"""The season's charts in real Chromium: no Content-Security-Policy violation in the console,
+the SVG no wider than a phone's screen, and the table behind each chart one click away."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import ConsoleMessage, expect
+from pytest_django.live_server_helper import LiveServer
+
+from competitions import services
+from league.models import Division, Season
+from tests.browser.conftest import Launch, screenshot
+from tests.competitions.desk_league import desk_build
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_charts_draw_without_a_csp_violation_and_fit_the_screen(
+    browser: Launch,
+    live_server: LiveServer,
+    season: Season,
+    divisions: dict[str, Division],
+    phone: bool,
+) -> None:
+    desk = desk_build(season=season, divisions=divisions)
+    for number in (1, 2):
+        desk.league.send_all("elite", number)
+        pool_round = services.pool_round_arbitrate(
+            pool_round=desk.pool_round(number), by=desk.referee
+        )
+        services.pool_round_publish(pool_round=pool_round, by=desk.referee)
+
+    page = browser(locale="en-GB", phone=phone)
+    messages: list[str] = []
+
+    def heard(message: ConsoleMessage) -> None:
+        messages.append(message.text)
+
+    page.on("console", heard)
+    page.goto(f"{live_server.url}/accounts/login/?next=/standings/elite/")
+    page.locator("input[name=username]").fill("sleigh-coach")
+    page.locator("input[name=password]").fill("secret-password")
+    page.locator("form.stack button[type=submit]").click()
+    expect(page).to_have_url(f"{live_server.url}/standings/elite/")
+    size = "phone" if phone else "desktop"
+    for path, keys in (
+        ("/standings/elite/", ("places",)),
+        ("/teams/elite-01/", ("goals", "stocks")),
+    ):
+        page.goto(f"{live_server.url}{path}")
+        for key in keys:
+            figure = page.locator(f'figure[data-chart="{key}"]')
+            chart = figure.locator("svg")
+            expect(chart).to_be_visible()
+            expect(
+                page.get_by_role("img", name=figure.locator("figcaption").inner_text())
+            ).to_be_visible()
+            box = chart.bounding_box()
+            assert box is not None and 0 < box["width"] <= page.viewport_size["width"]
+            # pygal's classes are styled by charts.css: no line or bar in the default black.
+            drawn = chart.locator(".series .line, .series .rect").first
+            assert drawn.evaluate("e => getComputedStyle(e).fill") != "rgb(0, 0, 0)"
+            figure.locator("summary").click()
+            expect(figure.locator("table")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        screenshot(page, f"charts-{path.strip('/').replace('/', '-')}-{size}", full_page=True)
+    assert not [text for text in messages if "Content Security Policy" in text]
