@@ -5,6 +5,7 @@ cups moved on, and publication reveals the seed (R23). Also closes rounds past t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,7 +24,7 @@ from competitions.models import (
 )
 from competitions.selectors.entries import PLAYED
 from competitions.services.cups import _cup_progress
-from competitions.services.entries import stock_move
+from competitions.services.entries import StockLedgerBatch
 from competitions.services.errors import (
     ArbitrationInProgress,
     ArbitrationOutOfOrder,
@@ -31,7 +32,7 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
-from competitions.services.round_input import _team_ids, pool_round_input
+from competitions.services.round_input import _pool_entries, _round_input, pool_round_input
 from competitions.services.setup import _log
 from competitions.signals import pool_round_published
 from engine import (
@@ -130,7 +131,8 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
 
 
 def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
-    """The claimed work of :func:`pool_round_arbitrate`, inside its transaction."""
+    """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
+    number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
         raise SeedCommitmentBroken(
             _("The seed of %(pool_round)s does not match its published SHA-256.")
@@ -138,15 +140,11 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
         )
     round = pool_round.round
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
-    # team plays several) wait for each other instead of deadlocking, and read their stocks.
-    fixtures = list(pool_round.fixtures.all())
-    list(
-        Entry.objects.select_for_update()
-        .filter(pk__in=_team_ids(pool_round, fixtures, now))
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    given = pool_round_input(pool_round=pool_round, as_of=now)
+    # team plays several) wait for each other instead of deadlocking; the rows read under the
+    # lock carry the current stocks the ledger moves below.
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    locked = list(_pool_entries(pool_round, fixtures, now).select_for_update(of=("self",)))
+    given = _round_input(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
 
@@ -170,7 +168,6 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
             for team, played in result.teams.items()
         ]
     )
-    fixtures = list(pool_round.fixtures.order_by("id"))
     FixtureResult.objects.bulk_create(
         [
             FixtureResult(
@@ -181,27 +178,23 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
                 winner=None if match.winner is None else entries[match.winner],
                 created_at=now,
             )
-            for fixture, match in zip(fixtures, result.matches, strict=True)
+            for fixture, match in zip(given.fixtures, result.matches, strict=True)
         ]
     )
-    for team in sorted(result.teams, key=lambda t: entries[t].pk):
+    ledger = StockLedgerBatch(round=round, by=by)
+    teams = sorted(result.teams, key=lambda t: entries[t].pk)
+    for team in teams:
         played = result.teams[team]
         for kind, used in (
             (StockKind.EXTRA_GOALS, played.extra_goals_used),
             (StockKind.GREAT_SAVES, played.great_saves_used),
         ):
             if used:
-                stock_move(
-                    entry=entries[team],
-                    kind=kind,
-                    delta=-used,
-                    reason=StockReason.PLAYED,
-                    round=round,
-                    by=by,
-                )
-    for team in sorted(result.teams, key=lambda t: entries[t].pk):
-        if result.teams[team].onr:
-            _onr_sanction(entries[team], round, given.stocks_left.get(team, (0, 0)), by)
+                ledger.move(entry=entries[team], kind=kind, delta=-used, reason=StockReason.PLAYED)
+    onr = [entries[team] for team in teams if result.teams[team].onr]
+    if onr:
+        _onr_sanctions(onr, round, given.stocks_left, ledger, by)
+    ledger.write()
 
     pool_round.status = PoolRound.Status.ARBITRATED
     pool_round.arbitrated_at = now
@@ -219,68 +212,83 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     return pool_round
 
 
-def _onr_sanction(
-    entry: Entry, round: Round, stocks_left: tuple[int, int], by: AbstractBaseUser | None
-) -> OnrSanction | None:
-    """R14 for a team ONR in ``round``: the engine's sanction, once a week across the
-    championship and the WG group stage (a cup forfeit is never sanctioned, R15).
+def _onr_sanctions(
+    onr: list[Entry],
+    round: Round,
+    stocks_left: Mapping[str, tuple[int, int]],
+    ledger: StockLedgerBatch,
+    by: AbstractBaseUser | None,
+) -> list[OnrSanction]:
+    """R14 for the teams ONR in ``round`` (locked entries, in id order): the engine's sanction,
+    once a week across the championship and the WG group stage (a cup forfeit is never
+    sanctioned, R15). The stocks removed go into ``ledger``; the sanctions, the ONR counts and
+    promotion bars are written a query each.
 
-    The stocks it takes are those the team's week leaves (``stocks_left``), so the picks of the
-    week's other rounds keep what R6 granted them whichever pool is arbitrated first. At the
-    third ONR the replacement is only proposed: an admin confirms it (issue 5).
+    The stocks a sanction takes are those the team's week leaves (``stocks_left``), so the
+    picks of the week's other rounds keep what R6 granted them whichever pool is arbitrated
+    first. At the third ONR the replacement is only proposed: an admin confirms it (issue 5).
     """
-    extra_goals, great_saves = stocks_left
-    sanction = onr_sanction(
-        onr_before=entry.onr_count,
-        onr_in=[round.engine_competition],
-        tier=entry.division.tier,
-        extra_goals=min(extra_goals, entry.extra_goals),
-        great_saves=min(great_saves, entry.great_saves),
-        waiting_list=WaitingListEntry.objects.filter(
-            status=WaitingListEntry.Status.WAITING
-        ).exists(),
-    )
-    if sanction.onr_count == entry.onr_count:
-        return None
-    if OnrSanction.objects.filter(entry=entry, week=round.week).exists():
-        return None  # R14: already sanctioned this week (the other competition, or round 10/11).
-    row = OnrSanction.objects.create(
-        entry=entry,
-        week=round.week,
-        round=round,
-        onr_count=sanction.onr_count,
-        extra_goals_removed=sanction.extra_goals_removed,
-        great_saves_removed=sanction.great_saves_removed,
-        barred_from_promotion=sanction.barred_from_promotion,
-        replacement=sanction.replacement.value if sanction.replacement else "",
-    )
-    for kind, removed in (
-        (StockKind.EXTRA_GOALS, sanction.extra_goals_removed),
-        (StockKind.GREAT_SAVES, sanction.great_saves_removed),
-    ):
-        if removed:
-            stock_move(
-                entry=entry,
-                kind=kind,
-                delta=-removed,
-                reason=StockReason.ONR_SANCTION,
-                round=round,
-                note=f"ONR {sanction.onr_count}",
-                by=by,
-            )
-    entry.onr_count = sanction.onr_count
-    entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
-    Entry.objects.filter(pk=entry.pk).update(
-        onr_count=entry.onr_count, promotion_barred=entry.promotion_barred
-    )
-    if sanction.replacement is not None:
-        audit_record(
-            actor=by,
-            action="onr_replacement_proposed",
-            obj=entry,
-            payload={"replacement": sanction.replacement.value, "onr_sanction": row.pk},
+    waiting_list = WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING).exists()
+    # R14: already sanctioned this week (the other competition, or round 10/11).
+    sanctioned = set(
+        OnrSanction.objects.filter(entry__in=onr, week=round.week).values_list(
+            "entry_id", flat=True
         )
-    return row
+    )
+    rows: list[OnrSanction] = []
+    changed: list[Entry] = []
+    for entry in onr:
+        extra_goals, great_saves = stocks_left.get(entry.team.slug, (0, 0))
+        sanction = onr_sanction(
+            onr_before=entry.onr_count,
+            onr_in=[round.engine_competition],
+            tier=entry.division.tier,
+            extra_goals=min(extra_goals, entry.extra_goals),
+            great_saves=min(great_saves, entry.great_saves),
+            waiting_list=waiting_list,
+        )
+        if sanction.onr_count == entry.onr_count or entry.pk in sanctioned:
+            continue
+        rows.append(
+            OnrSanction(
+                entry=entry,
+                week=round.week,
+                round=round,
+                onr_count=sanction.onr_count,
+                extra_goals_removed=sanction.extra_goals_removed,
+                great_saves_removed=sanction.great_saves_removed,
+                barred_from_promotion=sanction.barred_from_promotion,
+                replacement=sanction.replacement.value if sanction.replacement else "",
+            )
+        )
+        for kind, removed in (
+            (StockKind.EXTRA_GOALS, sanction.extra_goals_removed),
+            (StockKind.GREAT_SAVES, sanction.great_saves_removed),
+        ):
+            if removed:
+                ledger.move(
+                    entry=entry,
+                    kind=kind,
+                    delta=-removed,
+                    reason=StockReason.ONR_SANCTION,
+                    note=f"ONR {sanction.onr_count}",
+                )
+        entry.onr_count = sanction.onr_count
+        entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
+        changed.append(entry)
+    if not rows:
+        return rows
+    OnrSanction.objects.bulk_create(rows)
+    Entry.objects.bulk_update(changed, ["onr_count", "promotion_barred"])
+    for row in rows:
+        if row.replacement:
+            audit_record(
+                actor=by,
+                action="onr_replacement_proposed",
+                obj=row.entry,
+                payload={"replacement": row.replacement, "onr_sanction": row.pk},
+            )
+    return rows
 
 
 def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:

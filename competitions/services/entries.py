@@ -155,6 +155,75 @@ def stock_move(
     )
 
 
+class StockLedgerBatch:
+    """Many movements of entries the caller holds locked, worked out in memory and written at
+    once: one ``UPDATE`` of the balances and one ``INSERT`` of the ledger lines, whatever their
+    number (an arbitration's played stocks and ONR sanctions, R6, R14).
+
+    The entries must have been read ``select_for_update`` in the caller's transaction, so their
+    balances are the current ones. Each :meth:`move` applies in order, as :func:`stock_move`
+    would one after the other: a movement that would take a stock below 0 raises
+    :class:`StockBelowZero` before anything is written (R6), and the database's constraints
+    refuse a negative balance all the same.
+    """
+
+    def __init__(self, *, round: Round | None = None, by: AbstractBaseUser | None = None) -> None:
+        self.round = round
+        self.by = by
+        self.lines: list[StockMovement] = []
+        self.entries: dict[int, Entry] = {}
+
+    def move(
+        self,
+        *,
+        entry: Entry,
+        kind: StockKind | str,
+        delta: int,
+        reason: StockReason | str,
+        note: str = "",
+    ) -> StockMovement:
+        """Add ``delta`` to one of ``entry``'s stocks (in memory) and line it up for the ledger."""
+        kind = StockKind(kind)
+        held = getattr(entry, kind.value)
+        balance = held + delta
+        if balance < 0:
+            raise StockBelowZero(
+                _("%(team)s has %(have)d %(stock)s: %(delta)+d would leave %(after)d.")
+                % {
+                    "team": entry.team,
+                    "have": held,
+                    "stock": kind.label,
+                    "delta": delta,
+                    "after": balance,
+                },
+                code="stock_below_zero",
+            )
+        setattr(entry, kind.value, balance)
+        self.entries[entry.pk] = entry
+        line = StockMovement(
+            entry=entry,
+            kind=kind,
+            delta=delta,
+            balance_after=balance,
+            reason=StockReason(reason),
+            round=self.round,
+            note=note,
+            created_by=self.by,
+        )
+        self.lines.append(line)
+        return line
+
+    def write(self) -> list[StockMovement]:
+        """The balances and the ledger lines, in two queries (none when nothing moved)."""
+        if self.lines:
+            Entry.objects.bulk_update(
+                sorted(self.entries.values(), key=lambda e: e.pk),
+                [kind.value for kind in StockKind],
+            )
+            StockMovement.objects.bulk_create(self.lines)
+        return self.lines
+
+
 @transaction.atomic
 def entry_replace(*, entry: Entry, team: Team, by: AbstractBaseUser | None = None) -> Entry:
     """R14: ``team`` takes ``entry``'s place — same division and code, its record and stocks.
