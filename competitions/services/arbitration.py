@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -58,7 +59,9 @@ def rounds_close_due(*, now: datetime | None = None) -> int:
 
 def _round_status_refresh(round: Round, now: datetime) -> None:
     """A round is arbitrated when all its pool rounds are, published when all are published."""
-    statuses = set(PoolRound.objects.filter(round=round).values_list("status", flat=True))
+    statuses = set(
+        PoolRound.objects.filter(round=round).order_by().values_list("status", flat=True)
+    )
     if statuses and statuses <= {PoolRound.Status.PUBLISHED}:
         status = Round.Status.PUBLISHED
     elif statuses and statuses <= set(PLAYED):
@@ -71,24 +74,38 @@ def _round_status_refresh(round: Round, now: datetime) -> None:
     round.status = status
 
 
+def _pool_round_to_arbitrate(pk: int) -> PoolRound:
+    """The pool round with its round, season and pool, and the number of its pool's earliest
+    round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
+    one query: what :func:`_check_ready` needs."""
+    earlier = (
+        PoolRound.objects.filter(
+            pool_id=OuterRef("pool_id"), round__number__lt=OuterRef("round__number")
+        )
+        .exclude(status__in=PLAYED)
+        .order_by("round__number")
+        .values("round__number")[:1]
+    )
+    return (
+        PoolRound.objects.select_related("round__season", "pool")
+        .annotate(earlier_unplayed=Subquery(earlier))
+        .get(pk=pk)
+    )
+
+
 def _check_ready(pool_round: PoolRound, now: datetime) -> None:
-    """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds."""
+    """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds
+    (``pool_round`` as :func:`_pool_round_to_arbitrate` reads it)."""
     round = pool_round.round
     if now < round.deadline:
         raise ArbitrationTooEarly(
             _("The deadline of %(round)s has not passed yet: it cannot be arbitrated before.")
             % {"round": round}
         )
-    earlier = (
-        PoolRound.objects.filter(pool_id=pool_round.pool_id, round__number__lt=round.number)
-        .exclude(status__in=PLAYED)
-        .order_by("round__number")
-        .first()
-    )
-    if earlier is not None:
+    if pool_round.earlier_unplayed is not None:
         raise ArbitrationOutOfOrder(
             _("Round %(number)d of this pool is not arbitrated yet: arbitrate it first.")
-            % {"number": earlier.round.number}
+            % {"number": pool_round.earlier_unplayed}
         )
 
 
@@ -114,7 +131,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     the statuses.
     """
     now = timezone.now()
-    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    pool_round = _pool_round_to_arbitrate(pool_round.pk)
     if pool_round.status in PLAYED:
         return pool_round
     _check_ready(pool_round, now)
@@ -143,7 +160,19 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     # team plays several) wait for each other instead of deadlocking; the rows read under the
     # lock carry the current stocks the ledger moves below.
     fixtures = list(pool_round.fixtures.order_by("id"))
-    locked = list(_pool_entries(pool_round, fixtures, now).select_for_update(of=("self",)))
+    locked = list(
+        _pool_entries(pool_round, fixtures, now)
+        .select_for_update(of=("self",))
+        # What R14's sanction needs, read with the entries rather than a query each.
+        .annotate(
+            onr_sanctioned=Exists(
+                OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
+            ),
+            waiting_list=Exists(
+                WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
+            ),
+        )
+    )
     given = _round_input(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
@@ -192,9 +221,8 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
             if used:
                 ledger.move(entry=entries[team], kind=kind, delta=-used, reason=StockReason.PLAYED)
     onr = [entries[team] for team in teams if result.teams[team].onr]
-    if onr:
-        _onr_sanctions(onr, round, given.stocks_left, ledger, by)
-    ledger.write()
+    sanctioned = _onr_sanctions(onr, round, given.stocks_left, ledger, by)
+    ledger.write(changed=sanctioned, fields=["onr_count", "promotion_barred"])
 
     pool_round.status = PoolRound.Status.ARBITRATED
     pool_round.arbitrated_at = now
@@ -218,23 +246,17 @@ def _onr_sanctions(
     stocks_left: Mapping[str, tuple[int, int]],
     ledger: StockLedgerBatch,
     by: AbstractBaseUser | None,
-) -> list[OnrSanction]:
-    """R14 for the teams ONR in ``round`` (locked entries, in id order): the engine's sanction,
-    once a week across the championship and the WG group stage (a cup forfeit is never
-    sanctioned, R15). The stocks removed go into ``ledger``; the sanctions, the ONR counts and
-    promotion bars are written a query each.
+) -> list[Entry]:
+    """R14 for the teams ONR in ``round`` (locked entries, in id order, read with
+    ``onr_sanctioned`` and ``waiting_list``): the engine's sanction, once a week across the
+    championship and the WG group stage (a cup forfeit is never sanctioned, R15). The sanctions
+    are written in one query, the stocks removed go into ``ledger``, and the entries whose ONR
+    count and promotion bar changed are returned for the ledger to write with their balances.
 
     The stocks a sanction takes are those the team's week leaves (``stocks_left``), so the
     picks of the week's other rounds keep what R6 granted them whichever pool is arbitrated
     first. At the third ONR the replacement is only proposed: an admin confirms it (issue 5).
     """
-    waiting_list = WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING).exists()
-    # R14: already sanctioned this week (the other competition, or round 10/11).
-    sanctioned = set(
-        OnrSanction.objects.filter(entry__in=onr, week=round.week).values_list(
-            "entry_id", flat=True
-        )
-    )
     rows: list[OnrSanction] = []
     changed: list[Entry] = []
     for entry in onr:
@@ -245,10 +267,12 @@ def _onr_sanctions(
             tier=entry.division.tier,
             extra_goals=min(extra_goals, entry.extra_goals),
             great_saves=min(great_saves, entry.great_saves),
-            waiting_list=waiting_list,
+            waiting_list=entry.waiting_list,
         )
-        if sanction.onr_count == entry.onr_count or entry.pk in sanctioned:
+        if sanction.onr_count == entry.onr_count:
             continue
+        if entry.onr_sanctioned:
+            continue  # R14: already sanctioned this week (the other competition, or round 10/11).
         rows.append(
             OnrSanction(
                 entry=entry,
@@ -276,10 +300,8 @@ def _onr_sanctions(
         entry.onr_count = sanction.onr_count
         entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
         changed.append(entry)
-    if not rows:
-        return rows
-    OnrSanction.objects.bulk_create(rows)
-    Entry.objects.bulk_update(changed, ["onr_count", "promotion_barred"])
+    if rows:
+        OnrSanction.objects.bulk_create(rows)
     for row in rows:
         if row.replacement:
             audit_record(
@@ -288,7 +310,7 @@ def _onr_sanctions(
                 obj=row.entry,
                 payload={"replacement": row.replacement, "onr_sanction": row.pk},
             )
-    return rows
+    return changed
 
 
 def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:

@@ -5,7 +5,7 @@ place and record (R14).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -213,13 +213,21 @@ class StockLedgerBatch:
         self.lines.append(line)
         return line
 
-    def write(self) -> list[StockMovement]:
-        """The balances and the ledger lines, in two queries (none when nothing moved)."""
-        if self.lines:
+    def write(
+        self, *, changed: Iterable[Entry] = (), fields: Sequence[str] = ()
+    ) -> list[StockMovement]:
+        """The balances and the ledger lines, in two queries (none when nothing changed).
+
+        ``changed``: more of the caller's locked entries whose ``fields`` it changed (an ONR
+        count, a promotion bar, R14), written in the same ``UPDATE`` as the balances.
+        """
+        entries = {**self.entries, **{entry.pk: entry for entry in changed}}
+        if entries:
             Entry.objects.bulk_update(
-                sorted(self.entries.values(), key=lambda e: e.pk),
-                [kind.value for kind in StockKind],
+                sorted(entries.values(), key=lambda e: e.pk),
+                [*(kind.value for kind in StockKind), *fields],
             )
+        if self.lines:
             StockMovement.objects.bulk_create(self.lines)
         return self.lines
 

@@ -19,7 +19,6 @@ from competitions.models import (
     Pick,
     Pool,
     PoolRound,
-    Round,
     Stage,
     StockKind,
     StockMovement,
@@ -72,16 +71,24 @@ def _pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: dat
 
 def _current_picks(
     entry_ids: Sequence[int],
-    rounds: Mapping[int, Round],
+    season: Season,
+    week: int,
     bounds: Mapping[tuple[int, int], datetime],
 ) -> dict[tuple[int, int], Pick]:
-    """R12, R13: per (entry, round) the pick that counts — the latest by (received time, id)
-    among those received by the deadline, and those a referee entered after it — as it stood at
-    ``bounds[entry, round]`` (when that round was, or is being, arbitrated)."""
+    """R12, R13: per (entry, round of ``week``) the pick that counts — the latest by (received
+    time, id) among those received by the deadline, and those a referee entered after it — as
+    it stood at ``bounds[entry, round]`` (when that round was, or is being, arbitrated). Each
+    pick comes with its round."""
     latest = max(bounds.values())
     picks = (
-        Pick.objects.filter(entry_id__in=entry_ids, round_id__in=rounds, received_at__lte=latest)
+        Pick.objects.filter(
+            entry_id__in=entry_ids,
+            round__season=season,
+            round__week=week,
+            received_at__lte=latest,
+        )
         .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=Pick.Channel.REFEREE))
+        .select_related("round")
         .order_by("received_at", "id")
     )
     current: dict[tuple[int, int], Pick] = {}
@@ -147,12 +154,14 @@ def _round_input(
     )
 
     # The week's rounds each team plays (R6): this one, and those it has a game in.
-    week_rounds = {r.pk: r for r in Round.objects.filter(season=season, week=round.week)}
     bounds: dict[tuple[int, int], datetime] = {(pk, round.pk): as_of for pk in entries}
     others = (
-        Fixture.objects.filter(pool_round__round_id__in=week_rounds)
+        Fixture.objects.filter(
+            Q(home_id__in=entries) | Q(away_id__in=entries),
+            pool_round__round__season=season,
+            pool_round__round__week=round.week,
+        )
         .exclude(pool_round=pool_round)
-        .filter(Q(home_id__in=entries) | Q(away_id__in=entries))
         .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")
     )
     for home_id, away_id, round_id, arbitrated_at in others:
@@ -160,7 +169,7 @@ def _round_input(
         for entry_id in (home_id, away_id):
             if entry_id in entries:
                 bounds[entry_id, round_id] = bound
-    picks = _current_picks(list(entries), week_rounds, bounds)
+    picks = _current_picks(list(entries), season, round.week, bounds)
     parsed = {key: EnginePick.parse(pick.normalized) for key, pick in picks.items()}
     stocks = _stocks(list(entries), season, round.week, as_of)
 
@@ -178,7 +187,7 @@ def _round_input(
         goals, goals_before = stocks.get((pk, StockKind.EXTRA_GOALS), (0, 0))
         saves, saves_before = stocks.get((pk, StockKind.GREAT_SAVES), (0, 0))
         # R6: the week's requests share the stocks the team had when the week started.
-        week_picks = [(week_rounds[r], parsed[e, r]) for e, r in picks if e == pk]
+        week_picks = [(pick.round, parsed[key]) for key, pick in picks.items() if key[0] == pk]
         allotment = allot_stocks(
             [
                 StockRequest(r.engine_competition, r.number, p.extra_goals, p.great_saves)
