@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -221,15 +222,31 @@ class StockLedgerBatch:
         ``changed``: more of the caller's locked entries whose ``fields`` it changed (an ONR
         count, a promotion bar, R14), written in the same ``UPDATE`` as the balances.
         """
+        changed = list(changed)
         entries = {**self.entries, **{entry.pk: entry for entry in changed}}
-        if entries:
-            Entry.objects.bulk_update(
-                sorted(entries.values(), key=lambda e: e.pk),
-                [*(kind.value for kind in StockKind), *fields],
+        names = [kind.value for kind in StockKind if any(line.kind == kind for line in self.lines)]
+        names += fields if changed else []
+        if entries and names:
+            Entry.objects.filter(pk__in=entries).update(
+                **{name: _by_value(entries.values(), name) for name in names}
             )
         if self.lines:
             StockMovement.objects.bulk_create(self.lines)
         return self.lines
+
+
+def _by_value(entries: Iterable[Entry], field: str) -> Case:
+    """Each entry's ``field`` as held in memory, for an ``UPDATE`` of them all: one ``WHEN`` per
+    value rather than one per entry and field (``bulk_update``'s), which costs several times
+    less to build for an arbitration's dozen teams."""
+    pks: dict[object, list[int]] = {}
+    for entry in entries:
+        pks.setdefault(getattr(entry, field), []).append(entry.pk)
+    return Case(
+        *(When(pk__in=ids, then=Value(value)) for value, ids in pks.items()),
+        default=F(field),
+        output_field=Entry._meta.get_field(field),
+    )
 
 
 @transaction.atomic

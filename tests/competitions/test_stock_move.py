@@ -143,7 +143,7 @@ def test_the_database_refuses_a_negative_balance_from_a_batch(
         held.great_saves = -1  # a caller's bug: a balance written without a movement
         batch.write()
     entry.refresh_from_db()
-    assert (entry.extra_goals, entry.great_saves) == (1, 0)
+    assert (entry.extra_goals, entry.great_saves) == (1, 2)
 
 
 def _concurrently(workers: list[Callable[[], None]]) -> list[BaseException]:
