@@ -140,7 +140,7 @@ def test_the_database_refuses_a_negative_balance_from_a_batch(
         (held,) = locked(entry)
         batch = StockLedgerBatch()
         batch.move(entry=held, kind="extra_goals", delta=-1, reason="played")
-        held.great_saves = -1  # a caller's bug: a balance written without a movement
+        held.extra_goals -= 1  # a caller's bug: a balance changed beside the ledger
         batch.write()
     entry.refresh_from_db()
     assert (entry.extra_goals, entry.great_saves) == (1, 2)
