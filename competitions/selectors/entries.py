@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from competitions.models import Competition, Matrix, PoolRound, TeamResult
+from competitions.models import Competition, Matrix, MatrixCell, PoolRound, TeamResult
 from engine.season import Used
 from league.models import Entry
 
@@ -20,6 +20,18 @@ def matrix_row(*, matrix: Matrix, round_number: int) -> dict[str, int]:
     ``matrix_row``)."""
     cells = matrix.cells.filter(round_number=round_number).order_by("column")
     return {cell.column: cell.value for cell in cells}
+
+
+def season_matrix_row(
+    *, season_id: int, competition: Competition | str, round_number: int
+) -> dict[str, int]:
+    """:func:`matrix_row` of ``competition``'s matrix in the season, in one query."""
+    cells = MatrixCell.objects.filter(
+        matrix__season_id=season_id,
+        matrix__competition=Competition(competition),
+        round_number=round_number,
+    ).order_by("column")
+    return dict(cells.values_list("column", "value"))
 
 
 def _statuses(published_only: bool) -> tuple[str, ...]:

@@ -5,10 +5,12 @@ cups moved on, and publication reveals the seed (R23). Also closes rounds past t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,7 +25,7 @@ from competitions.models import (
 )
 from competitions.selectors.entries import PLAYED
 from competitions.services.cups import _cup_progress
-from competitions.services.entries import stock_move
+from competitions.services.entries import StockLedgerBatch
 from competitions.services.errors import (
     ArbitrationInProgress,
     ArbitrationOutOfOrder,
@@ -31,7 +33,7 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
-from competitions.services.round_input import _team_ids, pool_round_input
+from competitions.services.round_input import _pool_entries, _round_input, pool_round_input
 from competitions.services.setup import _log
 from competitions.signals import pool_round_published
 from engine import (
@@ -61,7 +63,9 @@ def rounds_close_due(*, now: datetime | None = None) -> int:
 
 def _round_status_refresh(round: Round, now: datetime) -> None:
     """A round is arbitrated when all its pool rounds are, published when all are published."""
-    statuses = set(PoolRound.objects.filter(round=round).values_list("status", flat=True))
+    statuses = set(
+        PoolRound.objects.filter(round=round).order_by().values_list("status", flat=True)
+    )
     if statuses and statuses <= {PoolRound.Status.PUBLISHED}:
         status = Round.Status.PUBLISHED
     elif statuses and statuses <= set(PLAYED):
@@ -74,24 +78,38 @@ def _round_status_refresh(round: Round, now: datetime) -> None:
     round.status = status
 
 
+def _pool_round_to_arbitrate(pk: int) -> PoolRound:
+    """The pool round with its round, season and pool, and the number of its pool's earliest
+    round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
+    one query: what :func:`_check_ready` needs."""
+    earlier = (
+        PoolRound.objects.filter(
+            pool_id=OuterRef("pool_id"), round__number__lt=OuterRef("round__number")
+        )
+        .exclude(status__in=PLAYED)
+        .order_by("round__number")
+        .values("round__number")[:1]
+    )
+    return (
+        PoolRound.objects.select_related("round__season", "pool")
+        .annotate(earlier_unplayed=Subquery(earlier))
+        .get(pk=pk)
+    )
+
+
 def _check_ready(pool_round: PoolRound, now: datetime) -> None:
-    """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds."""
+    """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds
+    (``pool_round`` as :func:`_pool_round_to_arbitrate` reads it)."""
     round = pool_round.round
     if now < round.deadline:
         raise ArbitrationTooEarly(
             _("The deadline of %(round)s has not passed yet: it cannot be arbitrated before.")
             % {"round": round}
         )
-    earlier = (
-        PoolRound.objects.filter(pool_id=pool_round.pool_id, round__number__lt=round.number)
-        .exclude(status__in=PLAYED)
-        .order_by("round__number")
-        .first()
-    )
-    if earlier is not None:
+    if pool_round.earlier_unplayed is not None:
         raise ArbitrationOutOfOrder(
             _("Round %(number)d of this pool is not arbitrated yet: arbitrate it first.")
-            % {"number": earlier.round.number}
+            % {"number": pool_round.earlier_unplayed}
         )
 
 
@@ -117,7 +135,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     the statuses.
     """
     now = timezone.now()
-    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    pool_round = _pool_round_to_arbitrate(pool_round.pk)
     if pool_round.status in PLAYED:
         return pool_round
     _check_ready(pool_round, now)
@@ -134,7 +152,8 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
 
 
 def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
-    """The claimed work of :func:`pool_round_arbitrate`, inside its transaction."""
+    """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
+    number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
         raise SeedCommitmentBroken(
             _("The seed of %(pool_round)s does not match its published SHA-256.")
@@ -142,15 +161,23 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
         )
     round = pool_round.round
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
-    # team plays several) wait for each other instead of deadlocking, and read their stocks.
-    fixtures = list(pool_round.fixtures.all())
-    list(
-        Entry.objects.select_for_update()
-        .filter(pk__in=_team_ids(pool_round, fixtures, now))
-        .order_by("pk")
-        .values_list("pk", flat=True)
+    # team plays several) wait for each other instead of deadlocking; the rows read under the
+    # lock carry the current stocks the ledger moves below.
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    locked = list(
+        _pool_entries(pool_round, fixtures, now)
+        .select_for_update(of=("self",))
+        # What R14's sanction needs, read with the entries rather than a query each.
+        .annotate(
+            onr_sanctioned=Exists(
+                OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
+            ),
+            waiting_list=Exists(
+                WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
+            ),
+        )
     )
-    given = pool_round_input(pool_round=pool_round, as_of=now)
+    given = _round_input(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
 
@@ -174,7 +201,6 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
             for team, played in result.teams.items()
         ]
     )
-    fixtures = list(pool_round.fixtures.order_by("id"))
     FixtureResult.objects.bulk_create(
         [
             FixtureResult(
@@ -185,27 +211,22 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
                 winner=None if match.winner is None else entries[match.winner],
                 created_at=now,
             )
-            for fixture, match in zip(fixtures, result.matches, strict=True)
+            for fixture, match in zip(given.fixtures, result.matches, strict=True)
         ]
     )
-    for team in sorted(result.teams, key=lambda t: entries[t].pk):
+    ledger = StockLedgerBatch(round=round, by=by)
+    teams = sorted(result.teams, key=lambda t: entries[t].pk)
+    for team in teams:
         played = result.teams[team]
         for kind, used in (
             (StockKind.EXTRA_GOALS, played.extra_goals_used),
             (StockKind.GREAT_SAVES, played.great_saves_used),
         ):
             if used:
-                stock_move(
-                    entry=entries[team],
-                    kind=kind,
-                    delta=-used,
-                    reason=StockReason.PLAYED,
-                    round=round,
-                    by=by,
-                )
-    for team in sorted(result.teams, key=lambda t: entries[t].pk):
-        if result.teams[team].onr:
-            _onr_sanction(entries[team], round, given.stocks_left.get(team, (0, 0)), by)
+                ledger.move(entry=entries[team], kind=kind, delta=-used, reason=StockReason.PLAYED)
+    onr = [entries[team] for team in teams if result.teams[team].onr]
+    sanctioned = _onr_sanctions(onr, round, given.stocks_left, ledger, by)
+    ledger.write(changed=sanctioned, fields=["onr_count", "promotion_barred"])
 
     pool_round.status = PoolRound.Status.ARBITRATED
     pool_round.arbitrated_at = now
@@ -225,68 +246,77 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     return pool_round
 
 
-def _onr_sanction(
-    entry: Entry, round: Round, stocks_left: tuple[int, int], by: AbstractBaseUser | None
-) -> OnrSanction | None:
-    """R14 for a team ONR in ``round``: the engine's sanction, once a week across the
-    championship and the WG group stage (a cup forfeit is never sanctioned, R15).
+def _onr_sanctions(
+    onr: list[Entry],
+    round: Round,
+    stocks_left: Mapping[str, tuple[int, int]],
+    ledger: StockLedgerBatch,
+    by: AbstractBaseUser | None,
+) -> list[Entry]:
+    """R14 for the teams ONR in ``round`` (locked entries, in id order, read with
+    ``onr_sanctioned`` and ``waiting_list``): the engine's sanction, once a week across the
+    championship and the WG group stage (a cup forfeit is never sanctioned, R15). The sanctions
+    are written in one query, the stocks removed go into ``ledger``, and the entries whose ONR
+    count and promotion bar changed are returned for the ledger to write with their balances.
 
-    The stocks it takes are those the team's week leaves (``stocks_left``), so the picks of the
-    week's other rounds keep what R6 granted them whichever pool is arbitrated first. At the
-    third ONR the replacement is only proposed: an admin confirms it (issue 5).
+    The stocks a sanction takes are those the team's week leaves (``stocks_left``), so the
+    picks of the week's other rounds keep what R6 granted them whichever pool is arbitrated
+    first. At the third ONR the replacement is only proposed: an admin confirms it (issue 5).
     """
-    extra_goals, great_saves = stocks_left
-    sanction = onr_sanction(
-        onr_before=entry.onr_count,
-        onr_in=[round.engine_competition],
-        tier=entry.division.tier,
-        extra_goals=min(extra_goals, entry.extra_goals),
-        great_saves=min(great_saves, entry.great_saves),
-        waiting_list=WaitingListEntry.objects.filter(
-            status=WaitingListEntry.Status.WAITING
-        ).exists(),
-    )
-    if sanction.onr_count == entry.onr_count:
-        return None
-    if OnrSanction.objects.filter(entry=entry, week=round.week).exists():
-        return None  # R14: already sanctioned this week (the other competition, or round 10/11).
-    row = OnrSanction.objects.create(
-        entry=entry,
-        week=round.week,
-        round=round,
-        onr_count=sanction.onr_count,
-        extra_goals_removed=sanction.extra_goals_removed,
-        great_saves_removed=sanction.great_saves_removed,
-        barred_from_promotion=sanction.barred_from_promotion,
-        replacement=sanction.replacement.value if sanction.replacement else "",
-    )
-    for kind, removed in (
-        (StockKind.EXTRA_GOALS, sanction.extra_goals_removed),
-        (StockKind.GREAT_SAVES, sanction.great_saves_removed),
-    ):
-        if removed:
-            stock_move(
-                entry=entry,
-                kind=kind,
-                delta=-removed,
-                reason=StockReason.ONR_SANCTION,
-                round=round,
-                note=f"ONR {sanction.onr_count}",
-                by=by,
-            )
-    entry.onr_count = sanction.onr_count
-    entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
-    Entry.objects.filter(pk=entry.pk).update(
-        onr_count=entry.onr_count, promotion_barred=entry.promotion_barred
-    )
-    if sanction.replacement is not None:
-        audit_record(
-            actor=by,
-            action="onr_replacement_proposed",
-            obj=entry,
-            payload={"replacement": sanction.replacement.value, "onr_sanction": row.pk},
+    rows: list[OnrSanction] = []
+    changed: list[Entry] = []
+    for entry in onr:
+        extra_goals, great_saves = stocks_left.get(entry.team.slug, (0, 0))
+        sanction = onr_sanction(
+            onr_before=entry.onr_count,
+            onr_in=[round.engine_competition],
+            tier=entry.division.tier,
+            extra_goals=min(extra_goals, entry.extra_goals),
+            great_saves=min(great_saves, entry.great_saves),
+            waiting_list=entry.waiting_list,
         )
-    return row
+        if sanction.onr_count == entry.onr_count:
+            continue
+        if entry.onr_sanctioned:
+            continue  # R14: already sanctioned this week (the other competition, or round 10/11).
+        rows.append(
+            OnrSanction(
+                entry=entry,
+                week=round.week,
+                round=round,
+                onr_count=sanction.onr_count,
+                extra_goals_removed=sanction.extra_goals_removed,
+                great_saves_removed=sanction.great_saves_removed,
+                barred_from_promotion=sanction.barred_from_promotion,
+                replacement=sanction.replacement.value if sanction.replacement else "",
+            )
+        )
+        for kind, removed in (
+            (StockKind.EXTRA_GOALS, sanction.extra_goals_removed),
+            (StockKind.GREAT_SAVES, sanction.great_saves_removed),
+        ):
+            if removed:
+                ledger.move(
+                    entry=entry,
+                    kind=kind,
+                    delta=-removed,
+                    reason=StockReason.ONR_SANCTION,
+                    note=f"ONR {sanction.onr_count}",
+                )
+        entry.onr_count = sanction.onr_count
+        entry.promotion_barred = entry.promotion_barred or sanction.barred_from_promotion
+        changed.append(entry)
+    if rows:
+        OnrSanction.objects.bulk_create(rows)
+    for row in rows:
+        if row.replacement:
+            audit_record(
+                actor=by,
+                action="onr_replacement_proposed",
+                obj=row.entry,
+                payload={"replacement": row.replacement, "onr_sanction": row.pk},
+            )
+    return changed
 
 
 def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:

@@ -55,9 +55,13 @@ def _next_round(pool_round: PoolRound, games: int) -> Round:
     """The competition's next round (created when the calendar has not got it yet)."""
     round = pool_round.round
     number = round.number + 1
-    found = Round.objects.filter(
-        season_id=round.season_id, competition=round.competition, number=number
-    ).first()
+    found = (
+        Round.objects.filter(
+            season_id=round.season_id, competition=round.competition, number=number
+        )
+        .select_related("season")
+        .first()
+    )
     if found is not None:
         return found
     stage = (

@@ -20,7 +20,7 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 from competitions import selectors
 from competitions.models import PoolRound
 from competitions.selectors.entries import PLAYED
-from competitions.services.arbitration import _check_ready
+from competitions.services.arbitration import _check_ready, _pool_round_to_arbitrate
 from competitions.services.errors import REFUSALS, ArbitrationQueueUnavailable, ArbitrationRefused
 from league.models import AuditLog
 from league.services import audit_record
@@ -62,7 +62,7 @@ def pool_round_arbitration_request(
     """
 
     now = timezone.now()
-    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    pool_round = _pool_round_to_arbitrate(pool_round.pk)
     if pool_round.status in PLAYED:
         return ArbitrationRequest(pool_round=pool_round, task_id=None)
     _check_ready(pool_round, now)

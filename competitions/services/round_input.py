@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import F, Q, Sum
+from django.db.models import F, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from competitions import selectors
@@ -16,16 +16,14 @@ from competitions.models import (
     Competition,
     Fixture,
     FixtureResult,
-    Matrix,
     Pick,
     Pool,
     PoolRound,
-    Round,
     Stage,
     StockKind,
     StockMovement,
 )
-from competitions.selectors.entries import PLAYED
+from competitions.selectors.entries import PLAYED, season_matrix_row
 from competitions.services.errors import NotArbitrated
 from engine import Competition as EngineCompetition
 from engine import Pick as EnginePick
@@ -49,6 +47,8 @@ class RoundInput:
     """The pick each team plays (R12, R13); ``None``: ONR or a dummy team."""
     stocks_left: Mapping[str, tuple[int, int]]
     """Per team, the extra goals and great saves its whole week leaves (R6), for R14."""
+    fixtures: Sequence[Fixture]
+    """The pool round's games, in the order of the engine's ``fixtures`` (by id)."""
 
 
 def _playing_at(as_of: datetime) -> Q:
@@ -58,32 +58,37 @@ def _playing_at(as_of: datetime) -> Q:
     )
 
 
-def _team_ids(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> list[int]:
-    """R2: the crowding pool's entries — a division's teams in the championship, the teams of the
-    round's games in a cup (the WG's group rounds: all twelve)."""
-    ids = {f.home_id for f in fixtures} | {f.away_id for f in fixtures}
+def _pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> QuerySet:
+    """R2: the crowding pool's entries, by id, with their team and division — a division's teams
+    in the championship, the teams of the round's games in a cup (the WG's group rounds: all
+    twelve). One query; the arbitration locks them with it."""
+    playing = Q(pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures})
     pool = pool_round.pool
     if pool.competition == Competition.CHAMPIONSHIP:
-        ids |= set(
-            Entry.objects.filter(season_id=pool.season_id, division_id=pool.division_id)
-            .filter(_playing_at(as_of))
-            .values_list("pk", flat=True)
-        )
-    return sorted(ids)
+        playing |= Q(season_id=pool.season_id, division_id=pool.division_id) & _playing_at(as_of)
+    return Entry.objects.filter(playing).select_related("team", "division").order_by("pk")
 
 
 def _current_picks(
     entry_ids: Sequence[int],
-    rounds: Mapping[int, Round],
+    season: Season,
+    week: int,
     bounds: Mapping[tuple[int, int], datetime],
 ) -> dict[tuple[int, int], Pick]:
-    """R12, R13: per (entry, round) the pick that counts — the latest by (received time, id)
-    among those received by the deadline, and those a referee entered after it — as it stood at
-    ``bounds[entry, round]`` (when that round was, or is being, arbitrated)."""
+    """R12, R13: per (entry, round of ``week``) the pick that counts — the latest by (received
+    time, id) among those received by the deadline, and those a referee entered after it — as
+    it stood at ``bounds[entry, round]`` (when that round was, or is being, arbitrated). Each
+    pick comes with its round."""
     latest = max(bounds.values())
     picks = (
-        Pick.objects.filter(entry_id__in=entry_ids, round_id__in=rounds, received_at__lte=latest)
+        Pick.objects.filter(
+            entry_id__in=entry_ids,
+            round__season=season,
+            round__week=week,
+            received_at__lte=latest,
+        )
         .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=Pick.Channel.REFEREE))
+        .select_related("round")
         .order_by("received_at", "id")
     )
     current: dict[tuple[int, int], Pick] = {}
@@ -125,16 +130,21 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
     arbitrated changes nothing), dummy teams (R14), the WG knockout's group goals (R8), the
     matrix row (R19) and the seed (R23).
     """
+    fixtures = list(pool_round.fixtures.order_by("id"))
+    entries = list(_pool_entries(pool_round, fixtures, as_of))
+    return _round_input(pool_round, as_of, fixtures, entries)
+
+
+def _round_input(
+    pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[Entry]
+) -> RoundInput:
+    """:func:`pool_round_input` from the pool round's ``fixtures`` (by id) and its entries
+    (:func:`_pool_entries`, which the arbitration reads locked) — a constant number of queries
+    whatever the week (a replaced team's lineage aside, R14)."""
     round = pool_round.round
     season = round.season
     competition = Competition(round.competition)
-    fixtures = list(pool_round.fixtures.order_by("id"))
-    entries = {
-        entry.pk: entry
-        for entry in Entry.objects.filter(pk__in=_team_ids(pool_round, fixtures, as_of))
-        .select_related("team", "division")
-        .order_by("pk")
-    }
+    entries = {entry.pk: entry for entry in rows}
     slug = {pk: entry.team.slug for pk, entry in entries.items()}
     used = selectors.entries_used(
         entries=entries.values(),
@@ -144,12 +154,14 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
     )
 
     # The week's rounds each team plays (R6): this one, and those it has a game in.
-    week_rounds = {r.pk: r for r in Round.objects.filter(season=season, week=round.week)}
     bounds: dict[tuple[int, int], datetime] = {(pk, round.pk): as_of for pk in entries}
     others = (
-        Fixture.objects.filter(pool_round__round_id__in=week_rounds)
+        Fixture.objects.filter(
+            Q(home_id__in=entries) | Q(away_id__in=entries),
+            pool_round__round__season=season,
+            pool_round__round__week=round.week,
+        )
         .exclude(pool_round=pool_round)
-        .filter(Q(home_id__in=entries) | Q(away_id__in=entries))
         .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")
     )
     for home_id, away_id, round_id, arbitrated_at in others:
@@ -157,7 +169,7 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
         for entry_id in (home_id, away_id):
             if entry_id in entries:
                 bounds[entry_id, round_id] = bound
-    picks = _current_picks(list(entries), week_rounds, bounds)
+    picks = _current_picks(list(entries), season, round.week, bounds)
     parsed = {key: EnginePick.parse(pick.normalized) for key, pick in picks.items()}
     stocks = _stocks(list(entries), season, round.week, as_of)
 
@@ -175,7 +187,7 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
         goals, goals_before = stocks.get((pk, StockKind.EXTRA_GOALS), (0, 0))
         saves, saves_before = stocks.get((pk, StockKind.GREAT_SAVES), (0, 0))
         # R6: the week's requests share the stocks the team had when the week started.
-        week_picks = [(week_rounds[r], parsed[e, r]) for e, r in picks if e == pk]
+        week_picks = [(pick.round, parsed[key]) for key, pick in picks.items() if key[0] == pk]
         allotment = allot_stocks(
             [
                 StockRequest(r.engine_competition, r.number, p.extra_goals, p.great_saves)
@@ -208,34 +220,42 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
         for pk, goals in _group_goals(pool_round.pool, entries.values()).items():
             teams[slug[pk]] = teams[slug[pk]]._replace(group_goals=goals)
 
-    matrix = Matrix.objects.get(season=season, competition=competition)
     return RoundInput(
         round=EngineRound(
             competition=round.engine_competition,
             seed=pool_round.seed,
-            matrix_row=selectors.matrix_row(matrix=matrix, round_number=round.number),
+            matrix_row=season_matrix_row(
+                season_id=season.pk, competition=competition, round_number=round.number
+            ),
             teams=teams,
             fixtures=[(slug[f.home_id], slug[f.away_id]) for f in fixtures],
         ),
         entries={slug[pk]: entry for pk, entry in entries.items()},
         picks=round_picks,
         stocks_left=stocks_left,
+        fixtures=fixtures,
     )
 
 
 def _group_goals(pool: Pool, entries: Iterable[Entry]) -> dict[int, int]:
     """R8: goals each team (and the team it replaced, R14) scored in the WG's group games."""
+    owner: dict[int, int] = {}
     goals: dict[int, int] = {}
     for entry in entries:
-        lineage = [e.pk for e in selectors.entry_lineage(entry=entry)]
-        results = FixtureResult.objects.filter(
-            fixture__pool_round__pool=pool,
-            fixture__pool_round__round__stage=Stage.GROUP,
-            fixture__pool_round__status__in=PLAYED,
-        )
-        home = results.filter(fixture__home_id__in=lineage).aggregate(n=Sum("home_goals"))["n"]
-        away = results.filter(fixture__away_id__in=lineage).aggregate(n=Sum("away_goals"))["n"]
-        goals[entry.pk] = (home or 0) + (away or 0)
+        goals[entry.pk] = 0
+        for ancestor in selectors.entry_lineage(entry=entry):
+            owner[ancestor.pk] = entry.pk
+    results = FixtureResult.objects.filter(
+        Q(fixture__home_id__in=owner) | Q(fixture__away_id__in=owner),
+        fixture__pool_round__pool=pool,
+        fixture__pool_round__round__stage=Stage.GROUP,
+        fixture__pool_round__status__in=PLAYED,
+    ).values_list("fixture__home_id", "fixture__away_id", "home_goals", "away_goals")
+    for home_id, away_id, home_goals, away_goals in results:
+        if home_id in owner:
+            goals[owner[home_id]] += home_goals
+        if away_id in owner:
+            goals[owner[away_id]] += away_goals
     return goals
 
 

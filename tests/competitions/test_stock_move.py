@@ -7,10 +7,12 @@ import time
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from competitions.models import StockKind, StockMovement, StockReason
 from competitions.services import StockBelowZero, stock_move
+from competitions.services.entries import StockLedgerBatch
 from league.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +79,71 @@ def test_the_two_stocks_are_separate(enter_team: Callable[..., Entry]) -> None:
         stock_move(entry=entry, kind="extra_goals", delta=-1, reason="played")
     entry.refresh_from_db()
     assert (entry.extra_goals, entry.great_saves) == (0, 0)
+
+
+def locked(*entries: Entry) -> list[Entry]:
+    """The entries read again under a lock, as an arbitration holds them."""
+    pks = [entry.pk for entry in entries]
+    rows = Entry.objects.select_for_update().select_related("team").filter(pk__in=pks)
+    return sorted(rows, key=lambda e: pks.index(e.pk))
+
+
+def test_a_batch_writes_every_movement_in_order_in_two_queries(
+    enter_team: Callable[..., Entry], admin_user: object
+) -> None:
+    teams = [enter_team(f"Team {code:02d}", code=code, extra_goals=3, great_saves=2)
+             for code in range(1, 7)]  # fmt: skip
+    with transaction.atomic():
+        entries = locked(*teams)
+        batch = StockLedgerBatch(by=admin_user)
+        for entry in entries:
+            batch.move(entry=entry, kind="extra_goals", delta=-1, reason="played")
+            batch.move(entry=entry, kind="great_saves", delta=-2, reason="played")
+        batch.move(entry=entries[0], kind="extra_goals", delta=-2, reason="onr_sanction", note="x")
+        with CaptureQueriesContext(connection) as queries:
+            batch.write()
+    assert len(queries) == 2
+    first = Entry.objects.get(pk=teams[0].pk)
+    assert (first.extra_goals, first.great_saves) == (0, 0)
+    assert ledger(first, StockKind.EXTRA_GOALS) == [
+        (3, 3, "season_start"), (-1, 2, "played"), (-2, 0, "onr_sanction")
+    ]  # fmt: skip
+    for team in teams[1:]:
+        team.refresh_from_db()
+        assert (team.extra_goals, team.great_saves) == (2, 0)
+        assert ledger(team, StockKind.GREAT_SAVES) == [(2, 2, "season_start"), (-2, 0, "played")]
+    assert StockMovement.objects.filter(created_by=admin_user).count() == 13
+
+
+def test_a_batch_refuses_a_stock_below_zero_and_nothing_is_written(
+    enter_team: Callable[..., Entry],
+) -> None:
+    one, two = enter_team("Sleigh Dogs", code=1, extra_goals=1), enter_team("Snowmen", code=2)
+    with transaction.atomic():
+        first, second = locked(one, two)
+        batch = StockLedgerBatch()
+        batch.move(entry=first, kind="extra_goals", delta=-1, reason="played")
+        with pytest.raises(StockBelowZero, match="Snowmen"):
+            batch.move(entry=second, kind="extra_goals", delta=-1, reason="played")
+    one.refresh_from_db()
+    assert one.extra_goals == 1
+    assert len(ledger(one, StockKind.EXTRA_GOALS)) == 1
+    assert len(ledger(two, StockKind.EXTRA_GOALS)) == 1
+
+
+def test_the_database_refuses_a_negative_balance_from_a_batch(
+    enter_team: Callable[..., Entry],
+) -> None:
+    """The in-memory check is the first guard; the database's constraint is the last (R6)."""
+    entry = enter_team("Sleigh Dogs", code=1, extra_goals=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        (held,) = locked(entry)
+        batch = StockLedgerBatch()
+        batch.move(entry=held, kind="extra_goals", delta=-1, reason="played")
+        held.extra_goals -= 1  # a caller's bug: a balance changed beside the ledger
+        batch.write()
+    entry.refresh_from_db()
+    assert (entry.extra_goals, entry.great_saves) == (1, 2)
 
 
 def _concurrently(workers: list[Callable[[], None]]) -> list[BaseException]:
