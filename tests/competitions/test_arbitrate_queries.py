@@ -22,7 +22,8 @@ from competitions.models import Competition, PoolRound, TeamResult
 from competitions.services import pool_round_arbitrate
 
 DIVISION_QUERIES = 20
-"""A championship division's arbitration, without ONR team (one of them moves the public pages' version: « played, being checked »)."""
+"""A championship division's arbitration, without ONR team (one of them moves the public
+pages' version: « played, being checked »)."""
 
 ONR_QUERIES = 1
 """What a division with ONR teams adds: their sanctions, in one insert (R14)."""
