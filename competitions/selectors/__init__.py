@@ -18,6 +18,7 @@ from competitions.selectors.feeds import (
 from competitions.selectors.picks import (
     EntryChoices,
     choices_any,
+    cup_eliminated,
     entries_choices,
     entries_stocks,
     entry_choices,
@@ -113,6 +114,7 @@ __all__ = [
     "TableLine",
     "arbitration_refusal",
     "choices_any",
+    "cup_eliminated",
     "entries_choices",
     "entries_holders",
     "entries_lineages",

@@ -13,6 +13,7 @@ from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
 from competitions.models import (
     Competition,
     Fixture,
+    FixtureResult,
     Pick,
     Pool,
     PoolRound,
@@ -224,6 +225,31 @@ def entry_pool(*, entry: Entry, competition: Competition | str) -> Pool | None:
 def _lineage_ids(entry: Entry) -> list[int]:
     # R14: a replacement plays where the team it replaced was.
     return [e.pk for e in entry_lineage(entry=entry)]
+
+
+def cup_eliminated(*, pool: Pool) -> set[int]:
+    """The entries a cup's *published* games put out (two queries): the losers of its published
+    knockout games that did not go on as lucky losers (R15, R17). Arbitrated but unpublished
+    rounds put nobody out."""
+    games = list(
+        FixtureResult.objects.filter(
+            fixture__pool_round__pool=pool,
+            fixture__pool_round__status=PoolRound.Status.PUBLISHED,
+        )
+        .exclude(fixture__pool_round__round__stage=Stage.GROUP)
+        .values_list("fixture__pool_round_id", "fixture__home_id", "fixture__away_id", "winner_id")
+    )
+    went_on = set(
+        PoolRound.qualified.through.objects.filter(
+            poolround_id__in={pool_round for pool_round, _, _, _ in games}
+        ).values_list("poolround_id", "entry_id")
+    )
+    out = set()
+    for pool_round, home, away, winner in games:
+        for entry in (home, away):
+            if entry != winner and (pool_round, entry) not in went_on:
+                out.add(entry)
+    return out
 
 
 def entry_pools(*, entry: Entry) -> dict[str, Pool]:

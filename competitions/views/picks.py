@@ -30,6 +30,7 @@ from competitions.selectors import (
     EntryChoices,
     OpenRound,
     choices_any,
+    cup_eliminated,
     entry_choices,
     entry_choices_everywhere,
     entry_opponents,
@@ -364,14 +365,18 @@ def infos(request: HttpRequest, competition: str, pool: str) -> HttpResponse:
         "extra_time_values": extra_time_values,
         "shootout_values": shootout_values,
         "has_great_saves": rules.great_saves,
-        "rows": [
-            {
-                "row": row,
-                "columns": row.column_flags(rules.columns),
-                "extra_time": row.counts(extra_time_values, row.choices.extra_time),
-                "shootout": row.counts(shootout_values, row.choices.shootout),
-            }
-            for row in rows
-        ],
     }
+    # A cup's teams still in first; those its published games put out are folded away.
+    out = cup_eliminated(pool=here) if here.competition == Competition.KDH else set()
+    lines = [
+        {
+            "row": row,
+            "columns": row.column_flags(rules.columns),
+            "extra_time": row.counts(extra_time_values, row.choices.extra_time),
+            "shootout": row.counts(shootout_values, row.choices.shootout),
+        }
+        for row in rows
+    ]
+    context["rows"] = [line for line in lines if line["row"].entry.pk not in out]
+    context["out_rows"] = [line for line in lines if line["row"].entry.pk in out]
     return render(request, "league/infos.html", context)

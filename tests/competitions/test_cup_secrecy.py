@@ -98,3 +98,24 @@ def test_the_next_round_s_opponent_shows_on_the_pick_page_only_once_published(
     assert "data-opponent" in card
     assert f'href="/teams/{opponent.team.slug}/"' in card
     assert f'href="/infos/kdh/kdh/#team-{opponent.team.slug}"' in card
+
+
+def test_kdh_infos_show_the_teams_still_in_first_and_fold_the_eliminated_once_published(
+    kdh: League,
+) -> None:
+    loser = loser_of_round_1(kdh)
+    visitor = Client(headers={"accept-language": "en"})
+
+    def sections() -> tuple[str, str]:
+        html = visitor.get("/infos/kdh/kdh/").content.decode()
+        main, _, folded = html.partition("data-eliminated")
+        return main, folded
+
+    main, folded = sections()
+    assert f'id="team-{loser.team.slug}"' in main and folded == ""  # not published: all in
+    competitions.pool_round_publish(pool_round=kdh.pool_round("kdh", 1), by=kdh.referee)
+    main, folded = sections()
+    assert f'id="team-{loser.team.slug}"' not in main
+    assert f'id="team-{loser.team.slug}"' in folded
+    losers = Fixture.objects.filter(pool_round=kdh.pool_round("kdh", 1)).count()
+    assert f"{losers} teams out of the cup" in folded
