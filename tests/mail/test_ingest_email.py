@@ -575,3 +575,22 @@ def test_a_real_process_stores_the_pick_and_mails_the_reply(
     refused = manage("ingest_email", stdin=(EML / "kdh-great-save.eml").read_bytes(), env=env)
     assert refused.returncode == 0  # handled: the refusal went to the coach
     assert b"error" in refused.stdout
+
+
+def test_the_team_s_deputy_may_send_its_picks_by_email_recorded_as_theirs(
+    league: EmailLeague,
+) -> None:
+    deputy = User.objects.create_user("sleigh-deputy", email="sleigh-deputy@example.org")
+    Team.objects.filter(pk=league.entry.team_id).update(deputy=deputy)
+    raw = (
+        (EML / "fr-championship.eml")
+        .read_bytes()
+        .replace(COACH.encode(), b"sleigh-deputy@example.org")
+    )
+    ingest(raw)
+    pick = Pick.objects.get()
+    assert (pick.entry, pick.entered_by, pick.channel) == (league.entry, deputy, "email")
+    # Removed, the deputy's emails are a stranger's: nothing is stored.
+    Team.objects.filter(pk=league.entry.team_id).update(deputy=None)
+    ingest(raw.replace(b"fr-championship.1@", b"fr-championship.2@"))
+    assert Pick.objects.count() == 1
