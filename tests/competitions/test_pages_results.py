@@ -86,6 +86,9 @@ def test_the_page_is_in_french_too(client: Client, week: RulesWeek) -> None:
     assert "Résultats" in html
     assert "But bonus (*) : Freezing Ass." in html
     assert game_lines(html)[:5] == RULES_LINES[:5]  # the notation and AP are the same in French
+    # The fair-dice panel is French to its last paragraph (how to redo the dice by hand).
+    assert "Les dés sont assez simples pour être refaits à la main" in html
+    assert "The dice are simple enough" not in html
 
 
 def test_a_coach_sees_their_own_game_first(
