@@ -260,6 +260,11 @@ class PublicRead:
     public_hit: Any = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # The renderer first, as DRF's own initial() does: an error reading the version (the
+        # database out of reach) must reach the exception handling with a renderer to answer.
+        self.format_kwarg = self.get_format_suffix(**kwargs)  # type: ignore[attr-defined]
+        negotiated = self.perform_content_negotiation(request)  # type: ignore[attr-defined]
+        request.accepted_renderer, request.accepted_media_type = negotiated
         self.public_key = _key("api", request._request)
         self.public_hit = _get(self.public_key) if self.public_key is not None else None
         super().initial(request, *args, **kwargs)  # type: ignore[misc]

@@ -35,6 +35,7 @@ from league.services import audit_record
 from mail.models import EmailKind, OutboundEmail
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.celery import app as celery_app
+from matrixhockey.errors import DATABASE_DOWN
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -255,9 +256,16 @@ def email_pick_receipt_queue(*, pick: Pick) -> None:
         try:
             # By its registered name: the task module imports this one.
             celery_app.tasks[RECEIPT_TASK].delay(pick_id)
+            return
+        except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
+            logger.warning("The receipt of pick %s was not written: %s", pick_id, error)
+            return
         except Exception:  # the broker is down: the outbox row is written here instead
             logger.exception("Could not queue the receipt of pick %s; writing it now", pick_id)
+        try:
             email_pick_receipt_send(pick_id=pick_id)
+        except DATABASE_DOWN as error:
+            logger.warning("The receipt of pick %s was not written: %s", pick_id, error)
 
     transaction.on_commit(enqueue, robust=True)
 

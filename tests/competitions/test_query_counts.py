@@ -80,7 +80,7 @@ PAGES: dict[str, Page] = {
     "api season": Page(lambda week: "/api/seasons/1/", 4),
     # The admin's match list, the coach's pick page.
     "admin fixtures": Page(lambda week: "/admin/competitions/fixture/", 8, who="admin"),
-    "picks": Page(lambda week: "/picks/", 19, who="coach"),
+    "picks": Page(lambda week: "/picks/", 21, who="coach"),
     # A team's page (its coach also reads the ledger there), the WG race.
     "team": Page(lambda week: "/teams/{team}/", 22),
     "team for its coach": Page(lambda week: "/teams/{team}/", 32, who="coach"),

@@ -22,7 +22,7 @@ import psycopg2
 import pytest
 from django.db import connections
 
-from tests.conftest import database_problem
+from tests.conftest import database_problem, redis_problem, redis_url
 from tests.faults.conftest import need
 from tests.faults.services import (
     SITE_PORT,
@@ -119,6 +119,7 @@ def site(
     pg_bin: Path, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Site]:
     need(database_problem())
+    need(redis_problem())
     logs = tmp_path_factory.mktemp("site")
     postgres = PrivatePostgres(pg_bin)
     server = None
@@ -132,6 +133,8 @@ def site(
         )  # fmt: skip
         env = base_env(
             DATABASE_URL=postgres.url(DATABASE),
+            # As in production: tasks (the receipts) go to the broker; no worker is needed here.
+            REDIS_URL=redis_url(),
             API_THROTTLE_USER="100000/minute",
             API_THROTTLE_ANON="100000/minute",
             EMAIL_BACKEND="file",

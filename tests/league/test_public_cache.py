@@ -70,8 +70,10 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
 
 
 def version() -> tuple[int, int]:
-    row = PublicVersion.objects.get(pk=1)
-    return row.published, row.statuses
+    # The migration's row; a test that empties the tables (a live server's) takes it away, and
+    # the first bump makes it again.
+    row = PublicVersion.objects.filter(pk=1).first()
+    return (0, 0) if row is None else (row.published, row.statuses)
 
 
 def anonymous() -> Client:
