@@ -28,7 +28,8 @@ from competitions.selectors.entries import entry_lineage
 from competitions.selectors.picks import entry_stocks
 from competitions.selectors.results import GameResult, PlayedPick
 from competitions.selectors.standings import pool_standings
-from league.models import Division, Entry, Season, Team
+from engine.week import onr_sanction
+from league.models import Division, Entry, Season, Team, WaitingListEntry
 
 KNOCKOUT_ENDINGS = frozenset(
     {Decided.EXTRA_TIME, Decided.SHOOTOUT, Decided.DIE, Decided.FORFEIT, Decided.GROUP_GOALS}
@@ -255,28 +256,31 @@ def team_season(*, entry: Entry) -> TeamSeason:
     )
 
 
-def next_onr(*, division: Division, onr_count: int, extra_goals: int, great_saves: int) -> NextOnr:
-    """What one more championship ONR costs a team with ``onr_count`` of them (R14)."""
-    number = onr_count + 1
-    if number == 1:
-        return NextOnr(
-            number=1,
-            extra_goals=min(1, extra_goals),
-            great_saves=min(1, great_saves),
-            barred=False,
-            replaced=False,
-        )
-    if number == 2:
-        return NextOnr(
-            number=2, extra_goals=extra_goals, great_saves=great_saves, barred=True, replaced=False
-        )
+def next_onr(
+    *,
+    division: Division,
+    onr_count: int,
+    extra_goals: int,
+    great_saves: int,
+    waiting_list: bool = True,
+) -> NextOnr:
+    """What one more championship ONR costs a team with ``onr_count`` of them: the engine's
+    R14 sanction (:func:`engine.week.onr_sanction`), as it would be applied."""
+    sanction = onr_sanction(
+        onr_before=onr_count,
+        onr_in=[Competition.CHAMPIONSHIP.value],
+        tier=division.tier,
+        extra_goals=extra_goals,
+        great_saves=great_saves,
+        waiting_list=waiting_list,
+    )
     return NextOnr(
-        number=number,
-        extra_goals=0,
-        great_saves=0,
-        barred=True,
-        replaced=True,
-        replacement="waiting_list" if division.tier >= 3 else "dummy",
+        number=sanction.onr_count,
+        extra_goals=sanction.extra_goals_removed,
+        great_saves=sanction.great_saves_removed,
+        barred=sanction.barred_from_promotion,
+        replaced=sanction.replacement is not None,
+        replacement=sanction.replacement.value if sanction.replacement else "",
     )
 
 
@@ -309,6 +313,9 @@ def coach_ledger(*, entry: Entry) -> CoachLedger:
             onr_count=onr_count,
             extra_goals=extra_goals,
             great_saves=great_saves,
+            waiting_list=WaitingListEntry.objects.filter(
+                status=WaitingListEntry.Status.WAITING
+            ).exists(),
         ),
         barred=barred,
         picks=picks,

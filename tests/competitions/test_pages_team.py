@@ -140,7 +140,7 @@ def test_an_unknown_team_is_not_found(desk: Desk, browser: Callable) -> None:
         (1, 0, (1, 1, False, False, "")),
         (3, 0, (0, 0, False, False, "")),  # R14 takes what is there: nothing left, nothing lost
         (1, 1, (3, 2, True, False, "")),
-        (1, 2, (0, 0, True, True, "dummy")),
+        (1, 2, (3, 2, True, True, "dummy")),  # whatever is left goes too
         (3, 2, (0, 0, True, True, "waiting_list")),
     ],
 )
