@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -36,6 +37,7 @@ from competitions.models import (
 )
 from league import services as league
 from league.models import Division, Entry, Season
+from matrixhockey.celery import app
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -131,6 +133,40 @@ def english() -> Iterator[None]:
 def client() -> Client:
     """A browser that asks for English pages."""
     return Client(headers={"accept-language": "en"})
+
+
+@contextmanager
+def eager_tasks() -> Iterator[None]:
+    """Tasks run in the test's process as soon as they are queued, as without a broker (the
+    worker has its own tests)."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def eager() -> Iterator[None]:
+    """:func:`eager_tasks` for a whole test; a module asks for it with
+    ``pytestmark = pytest.mark.usefixtures("eager")``."""
+    with eager_tasks():
+        yield
+
+
+@pytest.fixture
+def open_as() -> Callable[..., Client]:
+    """``open_as(user, language="en", **client_options)``: a browser signed in as ``user``
+    (nobody when ``None``) that asks for pages in ``language``."""
+
+    def open_for(user: AbstractBaseUser | None, language: str = "en", **options: object) -> Client:
+        browser = Client(headers={"accept-language": language}, **options)
+        if user is not None:
+            browser.force_login(user)
+        return browser
+
+    return open_for
 
 
 # --- The league: a current season, its divisions, a pool ----------------------------------------

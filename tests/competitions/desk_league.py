@@ -24,6 +24,10 @@ from matrixhockey.celery import app
 from tests.competitions.arbitration_league import League, build_league
 from tests.conftest import redis_url
 
+PICKS = {"elite-01": "A++(1)", "elite-02": "K#(2)", "elite-03": "E+(X)"}
+"""The Elite's first-round picks of :func:`desk_sent`, which no page text could contain by
+chance (the others are the league's defaults)."""
+
 
 @dataclass
 class Desk:
@@ -108,12 +112,9 @@ def running_worker(*, concurrency: int = 1, purge: bool = True) -> Iterator[Work
         app.conf.update(saved)
 
 
-@contextmanager
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in the test's process, as without a broker (the worker has its own tests)."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
+def desk_sent(*, season: Season, divisions: dict[str, Division]) -> Desk:
+    """The desk with the Elite's first round sent: :data:`PICKS`, defaults for the others, and
+    no pick from elite-07."""
+    made = desk_build(season=season, divisions=divisions)
+    made.league.send_all("elite", 1, picks=PICKS, skip=["elite-07"])
+    return made

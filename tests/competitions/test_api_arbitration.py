@@ -6,7 +6,7 @@ and the others may not. (With a real worker: ``test_api_arbitration_worker.py``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -19,17 +19,13 @@ from rest_framework.test import APIClient
 from competitions import services, tasks
 from competitions.models import Competition, FixtureResult, PoolRound, Round, TeamResult
 from league.models import AuditLog, Division, Season
-from tests.competitions.desk_league import Desk, arbitration_url, desk_build, eager_tasks
+from tests.competitions.desk_league import Desk, arbitration_url, desk_build
+
+pytestmark = pytest.mark.usefixtures("eager")
 
 ApiAs = Callable[[User | None], APIClient]
 BEFORE_PUBLISHING = {"competition", "pool", "round", "status", "seed_hash", "matches"}
 PICKS = {"elite-01": "A++(1)", "elite-02": "B#(2)", "elite-03": "E+(X)"}
-
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
 
 
 @pytest.fixture

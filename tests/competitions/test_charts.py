@@ -6,14 +6,12 @@ reader's team highlighted, labelled in both languages, and nothing the CSP would
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from xml.etree import ElementTree
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Q
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
@@ -21,39 +19,14 @@ from competitions import services
 from competitions.models import Fixture, PoolRound, StockMovement
 from competitions.selectors import pool_standings
 from competitions.selectors.charts import pool_places
-from league.models import Division, Entry, Season, Team
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from league.models import Entry, Team
+from tests.competitions.desk_league import Desk
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
-PICKS = {"elite-01": "A++(1)", "elite-02": "K#(2)", "elite-03": "E+(X)"}
 STANDINGS = "/standings/elite/"
 PAGE = "/teams/elite-01/"
 NS = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
-
-
-@pytest.fixture
-def desk(season: Season, divisions: dict[str, Division]) -> Desk:
-    made = desk_build(season=season, divisions=divisions)
-    made.league.send_all("elite", 1, picks=PICKS, skip=["elite-07"])
-    return made
-
-
-@pytest.fixture
-def browser() -> Callable[..., Client]:
-    def open_as(user: User | None, language: str = "en") -> Client:
-        client = Client(headers={"accept-language": language})
-        if user is not None:
-            client.force_login(user)
-        return client
-
-    return open_as
 
 
 def publish(desk: Desk, number: int) -> PoolRound:
@@ -136,7 +109,7 @@ def places_now(desk: Desk) -> dict[str, int]:
 
 
 def test_the_places_chart_draws_one_line_per_team_at_its_place_after_each_published_round(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     publish(desk, 1)
     after_one = places_now(desk)
@@ -144,7 +117,7 @@ def test_the_places_chart_draws_one_line_per_team_at_its_place_after_each_publis
     publish(desk, 2)
     after_two = places_now(desk)
 
-    svg = svg_of(browser(None).get(STANDINGS).content.decode(), "places")
+    svg = svg_of(open_as(None).get(STANDINGS).content.decode(), "places")
     assert len(lines(svg)) == 12 == len(series(svg))
     drawn = dict(zip(legends(svg), (values(serie) for serie in series(svg)), strict=True))
     assert drawn == {name: [after_one[name], after_two[name]] for name in after_two}
@@ -152,26 +125,26 @@ def test_the_places_chart_draws_one_line_per_team_at_its_place_after_each_publis
     assert not any("highlight" in classes(node) for node in svg.iter())  # a visitor's page
 
 
-def test_the_reader_s_team_is_the_highlighted_line(desk: Desk, browser: Callable) -> None:
+def test_the_reader_s_team_is_the_highlighted_line(desk: Desk, open_as: Callable) -> None:
     publish(desk, 1)
-    html = browser(desk.coach).get(STANDINGS).content.decode()
+    html = open_as(desk.coach).get(STANDINGS).content.decode()
     svg = svg_of(html, "places")
     marked = highlighted(svg)
     own = Team.objects.get(slug="elite-01").name
     assert len(marked) == 1 and legends(svg)[marked[0]] == own
     assert "has-highlight" in classes(svg)
     assert re.search(rf'<tr class="highlight"><th scope="row">{re.escape(own)}</th>', html)
-    other = svg_of(browser(desk.other_coach).get(STANDINGS).content.decode(), "places")
+    other = svg_of(open_as(desk.other_coach).get(STANDINGS).content.decode(), "places")
     assert [legends(other)[i] for i in highlighted(other)] == [
         Team.objects.get(slug="elite-02").name
     ]
 
 
 def test_the_team_page_draws_its_goals_for_and_against_per_published_round(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     pool_round = publish(desk, 1)
-    html = browser(None).get(PAGE).content.decode()
+    html = open_as(None).get(PAGE).content.decode()
     svg = svg_of(html, "goals")
     entry = desk.league.entries["elite-01"]
     fixture = Fixture.objects.select_related("result").get(
@@ -186,10 +159,10 @@ def test_the_team_page_draws_its_goals_for_and_against_per_published_round(
 
 
 def test_the_coach_s_ledger_draws_the_stocks_left_after_each_published_round(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     publish(desk, 1)
-    html = browser(desk.coach).get(PAGE).content.decode()
+    html = open_as(desk.coach).get(PAGE).content.decode()
     ledger = html.split('id="ledger"', 1)[1]
     svg = svg_of(ledger, "stocks")
     now = Entry.objects.get(team__slug="elite-01")
@@ -203,27 +176,27 @@ def test_the_coach_s_ledger_draws_the_stocks_left_after_each_published_round(
     desk.league.send_all("elite", 2, picks={"elite-01": "B#(2)"})
     publish(desk, 2)
     svg = svg_of(
-        browser(desk.coach).get(PAGE).content.decode().split('id="ledger"', 1)[1], "stocks"
+        open_as(desk.coach).get(PAGE).content.decode().split('id="ledger"', 1)[1], "stocks"
     )
     extra, saves = (values(serie) for serie in series(svg))
     assert (extra, saves) == ([2, 0, 0], [2, 2, 1])  # a great save in round 2 (R6)
     desk.league.send_all("elite", 3)
     publish(desk, 3)
     svg = svg_of(
-        browser(desk.coach).get(PAGE).content.decode().split('id="ledger"', 1)[1], "stocks"
+        open_as(desk.coach).get(PAGE).content.decode().split('id="ledger"', 1)[1], "stocks"
     )
     assert [values(serie) for serie in series(svg)] == [[2, 0, 0, 0], [2, 2, 1, 1]]  # unspent
     assert x_labels(series(svg)[0])[-1] == "Ch. 3"
     for who in (None, desk.other_coach, desk.visitor):
-        assert 'data-chart="stocks"' not in browser(who).get(PAGE).content.decode()
+        assert 'data-chart="stocks"' not in open_as(who).get(PAGE).content.decode()
 
 
-def test_an_arbitrated_unpublished_round_changes_no_chart(desk: Desk, browser: Callable) -> None:
+def test_an_arbitrated_unpublished_round_changes_no_chart(desk: Desk, open_as: Callable) -> None:
     publish(desk, 1)
 
     def drawn() -> list[object]:
-        standings = browser(desk.coach).get(STANDINGS).content.decode()
-        page = browser(desk.coach).get(PAGE).content.decode()
+        standings = open_as(desk.coach).get(STANDINGS).content.decode()
+        page = open_as(desk.coach).get(PAGE).content.decode()
         return [
             (legends(svg), [values(s) for s in series(svg)], [x_labels(s) for s in series(svg)])
             for svg in (
@@ -240,10 +213,10 @@ def test_an_arbitrated_unpublished_round_changes_no_chart(desk: Desk, browser: C
     assert drawn() == before
 
 
-def test_no_chart_before_the_first_published_round(desk: Desk, browser: Callable) -> None:
+def test_no_chart_before_the_first_published_round(desk: Desk, open_as: Callable) -> None:
     services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
-    assert 'data-chart="places"' not in browser(desk.coach).get(STANDINGS).content.decode()
-    page = browser(desk.coach).get(PAGE).content.decode()
+    assert 'data-chart="places"' not in open_as(desk.coach).get(STANDINGS).content.decode()
+    page = open_as(desk.coach).get(PAGE).content.decode()
     assert 'data-chart="goals"' not in page
     svg = svg_of(page, "stocks")  # the season's start only
     assert [values(serie) for serie in series(svg)] == [[2], [2]]
@@ -251,12 +224,12 @@ def test_no_chart_before_the_first_published_round(desk: Desk, browser: Callable
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_each_chart_has_a_title_and_a_description_in_the_reader_s_language(
-    desk: Desk, browser: Callable, language: str
+    desk: Desk, open_as: Callable, language: str
 ) -> None:
     publish(desk, 1)
     pages = (
-        browser(desk.coach, language).get(STANDINGS).content.decode(),
-        browser(desk.coach, language).get(PAGE).content.decode(),
+        open_as(desk.coach, language).get(STANDINGS).content.decode(),
+        open_as(desk.coach, language).get(PAGE).content.decode(),
     )
     with translation.override(language):
         titles = {
@@ -275,10 +248,10 @@ def test_each_chart_has_a_title_and_a_description_in_the_reader_s_language(
         assert svg.get("viewBox") and svg.get("width") is None  # it fills its box on a phone
 
 
-def test_the_charts_carry_nothing_the_csp_blocks(desk: Desk, browser: Callable) -> None:
+def test_the_charts_carry_nothing_the_csp_blocks(desk: Desk, open_as: Callable) -> None:
     publish(desk, 1)
     for url in (STANDINGS, PAGE):
-        response = browser(desk.coach).get(url)
+        response = open_as(desk.coach).get(url)
         assert "style-src 'self'" in response["Content-Security-Policy"]
         html = response.content.decode()
         for key in ("places",) if url == STANDINGS else ("goals", "stocks"):

@@ -3,53 +3,18 @@ recorded as entered by them — until the coach removes them; and the others may
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from competitions.models import Pick, Pool, Round
-from league.models import AuditLog, Entry, Team
-from matrixhockey.celery import app
-from tests.competitions.open_rounds import OpenLeague, open_league
-from tests.conftest import ResultRecorder
+from competitions.models import Pick, Round
+from league.models import AuditLog, Team
+from tests.competitions.open_rounds import OpenLeague
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
-
-
-@pytest.fixture
-def league(
-    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
-) -> OpenLeague:
-    return open_league(
-        season=season,
-        coach_entry=Entry.objects.get(team__coach=coach),
-        other_entry=Entry.objects.get(team__coach=other_coach),
-        elite=elite_pool,
-        record_played=record_played,
-    )
-
-
-@pytest.fixture
-def signed_in() -> Callable[[User], Client]:
-    def sign_in(user: User) -> Client:
-        browser = Client(headers={"accept-language": "en"})
-        browser.force_login(user)
-        return browser
-
-    return sign_in
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 
 @pytest.fixture
@@ -70,14 +35,14 @@ def send(browser: Client, round: Round, column: str = "B") -> object:
 
 
 def test_the_coach_names_a_deputy_by_email_who_then_sends_picks_as_themselves(
-    league: OpenLeague, coach: User, friend: User, signed_in: Callable
+    league: OpenLeague, coach: User, friend: User, open_as: Callable
 ) -> None:
-    html = name_deputy(signed_in(coach), "friend@example.org")
+    html = name_deputy(open_as(coach), "friend@example.org")
     assert "friend is now your deputy" in html
     assert Team.objects.get(slug="sleigh-dogs").deputy == friend
     assert AuditLog.objects.filter(action="team_deputy_set", actor=coach).count() == 1
 
-    deputy = signed_in(friend)
+    deputy = open_as(friend)
     page = deputy.get("/picks/").content.decode()
     assert "Sleigh Dogs" in page and 'id="round-championship-3"' in page
     response = send(deputy, league.this_week)
@@ -87,13 +52,13 @@ def test_the_coach_names_a_deputy_by_email_who_then_sends_picks_as_themselves(
 
 
 def test_once_removed_the_deputy_may_not_send_any_more(
-    league: OpenLeague, coach: User, friend: User, signed_in: Callable
+    league: OpenLeague, coach: User, friend: User, open_as: Callable
 ) -> None:
-    name_deputy(signed_in(coach), "friend")
-    response = signed_in(coach).post(reverse("team_deputy_remove", args=["sleigh-dogs"]))
+    name_deputy(open_as(coach), "friend")
+    response = open_as(coach).post(reverse("team_deputy_remove", args=["sleigh-dogs"]))
     assert response.status_code == 302
     assert Team.objects.get(slug="sleigh-dogs").deputy is None
-    assert send(signed_in(friend), league.this_week).status_code == 403
+    assert send(open_as(friend), league.this_week).status_code == 403
     assert not Pick.objects.filter(round=league.this_week).exists()
 
 
@@ -107,27 +72,27 @@ def test_once_removed_the_deputy_may_not_send_any_more(
     ],
 )
 def test_a_deputy_who_cannot_be_is_refused_with_a_reason(
-    league: OpenLeague, coach: User, signed_in: Callable, who: str, message: str
+    league: OpenLeague, coach: User, open_as: Callable, who: str, message: str
 ) -> None:
-    html = name_deputy(signed_in(coach), who)
+    html = name_deputy(open_as(coach), who)
     assert message in html
     assert Team.objects.get(slug="sleigh-dogs").deputy is None
 
 
 def test_a_person_is_the_deputy_of_one_team_at_most(
-    league: OpenLeague, coach: User, other_coach: User, friend: User, signed_in: Callable
+    league: OpenLeague, coach: User, other_coach: User, friend: User, open_as: Callable
 ) -> None:
-    name_deputy(signed_in(other_coach), "friend", team="freezing-ass")
-    assert "already another team" in name_deputy(signed_in(coach), "friend")
+    name_deputy(open_as(other_coach), "friend", team="freezing-ass")
+    assert "already another team" in name_deputy(open_as(coach), "friend")
     assert Team.objects.get(slug="sleigh-dogs").deputy is None
 
 
 @pytest.mark.parametrize("who", ["other_coach", "referee", "visitor", "friend", "admin_user"])
 def test_only_the_coach_chooses_the_deputy(
-    league: OpenLeague, signed_in: Callable, who: str, request: pytest.FixtureRequest
+    league: OpenLeague, open_as: Callable, who: str, request: pytest.FixtureRequest
 ) -> None:
     user = request.getfixturevalue(who)
-    html = name_deputy(signed_in(user), "visitor" if who != "visitor" else "friend")
+    html = name_deputy(open_as(user), "visitor" if who != "visitor" else "friend")
     assert "Only the team" in html
     assert Team.objects.get(slug="sleigh-dogs").deputy is None
 
@@ -138,9 +103,9 @@ def test_a_visitor_not_signed_in_is_sent_to_sign_in(league: OpenLeague, client: 
 
 
 def test_the_deputy_form_is_on_the_coach_s_team_page_only(
-    league: OpenLeague, coach: User, friend: User, signed_in: Callable
+    league: OpenLeague, coach: User, friend: User, open_as: Callable
 ) -> None:
-    assert 'id="deputy"' in signed_in(coach).get("/teams/sleigh-dogs/").content.decode()
-    name_deputy(signed_in(coach), "friend")
-    assert 'id="deputy"' not in signed_in(friend).get("/teams/sleigh-dogs/").content.decode()
+    assert 'id="deputy"' in open_as(coach).get("/teams/sleigh-dogs/").content.decode()
+    name_deputy(open_as(coach), "friend")
+    assert 'id="deputy"' not in open_as(friend).get("/teams/sleigh-dogs/").content.decode()
     assert 'id="deputy"' not in Client().get("/teams/sleigh-dogs/").content.decode()

@@ -20,7 +20,7 @@ from competitions.models import Fixture, OnrSanction, PoolRound
 from league import services as league
 from league.models import AuditLog, Division, Entry, Season, Team, WaitingListEntry
 from tests.competitions.arbitration_league import League, build_league
-from tests.competitions.desk_league import eager_tasks
+from tests.conftest import eager_tasks
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC
 
 import pytest
@@ -14,41 +14,15 @@ from django.test import Client
 from django.urls import reverse
 
 from competitions import services as competitions
-from competitions.models import Competition, Pick, Pool, Round
+from competitions.models import Competition, Pick, Round
 from competitions.services import pick_submit
-from league.models import Entry, Profile, Team
+from league.models import Profile, Team
 from mail.models import OutboundEmail
-from matrixhockey.celery import app
-from tests.competitions.open_rounds import PARIS, OpenLeague, open_league, paris_17h
-from tests.conftest import ResultRecorder
+from tests.competitions.open_rounds import PARIS, OpenLeague, paris_17h
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 PICKS = "/picks/"
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """Receipt emails are delivered in the test's process, as soon as they are queued."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
-
-
-@pytest.fixture
-def league(
-    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
-) -> OpenLeague:
-    return open_league(
-        season=season,
-        coach_entry=Entry.objects.get(team__coach=coach),
-        other_entry=Entry.objects.get(team__coach=other_coach),
-        elite=elite_pool,
-        record_played=record_played,
-    )
 
 
 @pytest.fixture

@@ -5,47 +5,21 @@ others may not."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
 from django.db.models import Q
-from django.test import Client
 
 from competitions import services
 from competitions.models import Fixture, StockMovement, TeamResult
 from competitions.selectors.teams import next_onr
-from league.models import Division, Entry, Season
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from league.models import Division, Entry
+from tests.competitions.desk_league import Desk
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
-PICKS = {"elite-01": "A++(1)", "elite-02": "K#(2)", "elite-03": "E+(X)"}
 PAGE = "/teams/elite-01/"
-
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
-
-
-@pytest.fixture
-def desk(season: Season, divisions: dict[str, Division]) -> Desk:
-    made = desk_build(season=season, divisions=divisions)
-    made.league.send_all("elite", 1, picks=PICKS, skip=["elite-07"])
-    return made
-
-
-@pytest.fixture
-def browser() -> Callable[[User | None], Client]:
-    def open_as(user: User | None) -> Client:
-        client = Client(headers={"accept-language": "en"})
-        if user is not None:
-            client.force_login(user)
-        return client
-
-    return open_as
 
 
 def fact(html: str, name: str) -> str:
@@ -61,25 +35,25 @@ def opponent_of(desk: Desk, team: str) -> Entry:
 
 
 def test_an_arbitrated_round_changes_nothing_until_it_is_published(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     assert Entry.objects.get(team__slug="elite-01").extra_goals == 0  # A++ spent both
-    html = browser(None).get(PAGE).content.decode()
+    html = open_as(None).get(PAGE).content.decode()
     assert 'class="team-game' not in html
     assert "A++" not in html
     assert fact(html, "extra-goals") == "2"
     assert fact(html, "points") == "0"
-    onr = browser(None).get("/teams/elite-07/").content.decode()
+    onr = open_as(None).get("/teams/elite-07/").content.decode()
     assert fact(onr, "onr") == "0" and fact(onr, "extra-goals") == "2"
 
 
 def test_a_published_game_shows_from_the_team_s_side_with_both_picks_as_played(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     services.pool_round_publish(pool_round=pool_round, by=desk.referee)
-    html = browser(None).get(PAGE).content.decode()
+    html = open_as(None).get(PAGE).content.decode()
     own = TeamResult.objects.get(pool_round=pool_round, entry__team__slug="elite-01")
     opponent = opponent_of(desk, "elite-01")
     theirs = TeamResult.objects.get(pool_round=pool_round, entry=opponent)
@@ -91,27 +65,27 @@ def test_a_published_game_shows_from_the_team_s_side_with_both_picks_as_played(
     assert int(score.group(2)) == theirs.goals
     assert fact(html, "extra-goals") == "0"
     assert fact(html, "place") != "—"
-    onr = browser(None).get("/teams/elite-07/").content.decode()
+    onr = open_as(None).get("/teams/elite-07/").content.decode()
     assert fact(onr, "onr") == "1"  # R14: the first ONR costs one of each
     assert fact(onr, "extra-goals") == "1" and fact(onr, "great-saves") == "1"
 
 
 @pytest.mark.parametrize("who", [None, "other_coach", "referee", "visitor"])
 def test_only_the_team_s_coach_reads_its_ledger(
-    desk: Desk, browser: Callable, who: str | None, admin_user: User
+    desk: Desk, open_as: Callable, who: str | None, admin_user: User
 ) -> None:
     user = getattr(desk, who) if who else None
-    html = browser(user).get(PAGE).content.decode()
+    html = open_as(user).get(PAGE).content.decode()
     assert 'id="ledger"' not in html
     assert "A++(1)" not in html  # not even the team's own unpublished pick
-    assert 'id="ledger"' not in browser(admin_user).get(PAGE).content.decode()
+    assert 'id="ledger"' not in open_as(admin_user).get(PAGE).content.decode()
 
 
 def test_the_coach_s_ledger_lists_published_movements_and_every_pick_sent(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
-    coach = browser(desk.coach)
+    coach = open_as(desk.coach)
     html = coach.get(PAGE).content.decode()
     ledger = html.split('id="ledger"', 1)[1]
     assert re.findall(r'data-reason="(\w+)"', ledger) == ["season_start", "season_start"]
@@ -128,8 +102,8 @@ def test_the_coach_s_ledger_lists_published_movements_and_every_pick_sent(
     assert "not yet published" not in ledger
 
 
-def test_an_unknown_team_is_not_found(desk: Desk, browser: Callable) -> None:
-    response = browser(None).get("/teams/no-such-team/")
+def test_an_unknown_team_is_not_found(desk: Desk, open_as: Callable) -> None:
+    response = open_as(None).get("/teams/no-such-team/")
     assert response.status_code == 404
     assert "no-such-team" in response.content.decode()
 
@@ -159,11 +133,11 @@ def test_the_next_onr_costs_what_r14_says(
 
 
 def test_team_names_link_to_their_page_in_standings_results_and_infos(
-    desk: Desk, browser: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     services.pool_round_publish(pool_round=pool_round, by=desk.referee)
-    visitor = browser(None)
+    visitor = open_as(None)
     for url in (
         "/standings/elite/",
         "/results/championship/elite/1/",

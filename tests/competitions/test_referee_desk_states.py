@@ -18,7 +18,8 @@ from competitions import selectors, services
 from competitions.models import PoolRound, TeamResult
 from league.models import AuditLog, Division, Season
 from league.services import audit_record
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from tests.competitions.desk_league import Desk, desk_build
+from tests.conftest import eager_tasks
 
 DESK_URL = "/referee/championship/elite/1/"
 ARBITRATE_URL = "/referee/championship/elite/1/arbitrate/"

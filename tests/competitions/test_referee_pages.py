@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -16,36 +16,12 @@ from django.utils import timezone
 
 from competitions import services
 from competitions.models import Competition, LatePick, Pick, Pool, PoolRound, Round, TeamResult
-from league.models import Division, Season
 from mail.models import OutboundEmail
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from tests.competitions.desk_league import PICKS, Desk
 
-# Picks no page text could contain by chance.
-PICKS = {"elite-01": "A++(1)", "elite-02": "K#(2)", "elite-03": "E+(X)"}
+pytestmark = pytest.mark.usefixtures("eager")
+
 DESK_URL = "/referee/championship/elite/1/"
-
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
-
-
-@pytest.fixture
-def desk(season: Season, divisions: dict[str, Division]) -> Desk:
-    made = desk_build(season=season, divisions=divisions)
-    made.league.send_all("elite", 1, picks=PICKS, skip=["elite-07"])
-    return made
-
-
-@pytest.fixture
-def signed_in() -> Callable[[User], Client]:
-    def sign_in(user: User, **kwargs: object) -> Client:
-        browser = Client(headers={"accept-language": "en"}, **kwargs)
-        browser.force_login(user)
-        return browser
-
-    return sign_in
 
 
 def text_of(response: object) -> str:
@@ -70,8 +46,8 @@ def assert_no_pick_shown(html: str) -> None:
 # --- The list of pools --------------------------------------------------------------------------
 
 
-def test_a_referee_sees_their_pools_rounds_this_week_first(desk: Desk, signed_in: Callable) -> None:
-    response = signed_in(desk.referee).get(reverse("referee"))
+def test_a_referee_sees_their_pools_rounds_this_week_first(desk: Desk, open_as: Callable) -> None:
+    response = open_as(desk.referee).get(reverse("referee"))
     assert response.status_code == 200
     html = text_of(response)
     weeks = re.findall(r'id="week-(\d+)"', html)
@@ -83,22 +59,22 @@ def test_a_referee_sees_their_pools_rounds_this_week_first(desk: Desk, signed_in
     assert_no_pick_shown(html)
 
 
-def test_the_current_week_is_the_first_not_yet_published(desk: Desk, signed_in: Callable) -> None:
+def test_the_current_week_is_the_first_not_yet_published(desk: Desk, open_as: Callable) -> None:
     pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     services.pool_round_publish(pool_round=pool_round, by=desk.referee)
-    html = text_of(signed_in(desk.referee).get(reverse("referee")))
+    html = text_of(open_as(desk.referee).get(reverse("referee")))
     assert re.findall(r'id="week-(\d+)"', html)[:2] == ["2", "3"]
     assert re.findall(r'id="week-(\d+)"', html)[-1] == "1"  # the past, last
 
 
-def test_staff_see_every_pool(desk: Desk, signed_in: Callable, admin_user: User) -> None:
-    html = text_of(signed_in(admin_user).get(reverse("referee")))
+def test_staff_see_every_pool(desk: Desk, open_as: Callable, admin_user: User) -> None:
+    html = text_of(open_as(admin_user).get(reverse("referee")))
     assert DESK_URL in html and "/referee/championship/d2a/1/" in html
 
 
 @pytest.mark.parametrize("who", ["coach", "other_coach", "visitor"])
-def test_people_who_referee_nothing_have_no_desk(desk: Desk, signed_in: Callable, who: str) -> None:
-    assert signed_in(getattr(desk, who)).get(reverse("referee")).status_code == 403
+def test_people_who_referee_nothing_have_no_desk(desk: Desk, open_as: Callable, who: str) -> None:
+    assert open_as(getattr(desk, who)).get(reverse("referee")).status_code == 403
 
 
 def test_visitors_who_are_not_signed_in_are_sent_to_sign_in(desk: Desk, client: Client) -> None:
@@ -112,11 +88,11 @@ def test_visitors_who_are_not_signed_in_are_sent_to_sign_in(desk: Desk, client: 
 
 
 def test_the_desk_shows_when_and_how_each_pick_came_never_what(
-    desk: Desk, signed_in: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     round = desk.league.round(Competition.CHAMPIONSHIP, 1)
     desk.league.send("elite-03", Competition.CHAMPIONSHIP, 1, "J(2)", channel=Pick.Channel.EMAIL)
-    response = signed_in(desk.referee).get(DESK_URL)
+    response = open_as(desk.referee).get(DESK_URL)
     assert response.status_code == 200
     html = text_of(response)
     assert_no_pick_shown(html)
@@ -137,10 +113,10 @@ def pool_round_hash(desk: Desk) -> str:
 
 
 def test_a_late_pick_waits_with_its_team_and_time_but_not_the_pick(
-    desk: Desk, signed_in: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     late = late_pick(desk)
-    html = text_of(signed_in(desk.referee).get(DESK_URL))
+    html = text_of(open_as(desk.referee).get(DESK_URL))
     assert "Late picks received by email" in html
     assert reverse("referee_late_pick", args=[late.pk, "accept"]) in html
     assert reverse("referee_late_pick", args=[late.pk, "reject"]) in html
@@ -150,27 +126,27 @@ def test_a_late_pick_waits_with_its_team_and_time_but_not_the_pick(
 
 
 def test_before_the_deadline_the_arbitrate_button_is_disabled(
-    desk: Desk, signed_in: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     Round.objects.filter(pk=desk.league.round(Competition.CHAMPIONSHIP, 1).pk).update(
         deadline=timezone.now() + timedelta(days=1)
     )
-    html = text_of(signed_in(desk.referee).get(DESK_URL))
+    html = text_of(open_as(desk.referee).get(DESK_URL))
     assert "Picks are still open" in html
     assert reverse("referee_arbitrate", args=["championship", "elite", 1]) not in html
 
 
 @pytest.mark.parametrize("who", ["coach", "other_coach", "other_referee", "visitor"])
-def test_others_may_not_see_the_desk(desk: Desk, signed_in: Callable, who: str) -> None:
-    assert signed_in(getattr(desk, who)).get(DESK_URL).status_code == 403
+def test_others_may_not_see_the_desk(desk: Desk, open_as: Callable, who: str) -> None:
+    assert open_as(getattr(desk, who)).get(DESK_URL).status_code == 403
 
 
-def test_staff_may_see_any_desk(desk: Desk, signed_in: Callable, admin_user: User) -> None:
-    assert signed_in(admin_user).get(DESK_URL).status_code == 200
+def test_staff_may_see_any_desk(desk: Desk, open_as: Callable, admin_user: User) -> None:
+    assert open_as(admin_user).get(DESK_URL).status_code == 200
 
 
-def test_an_unknown_pool_round_is_404(desk: Desk, signed_in: Callable) -> None:
-    browser = signed_in(desk.referee)
+def test_an_unknown_pool_round_is_404(desk: Desk, open_as: Callable) -> None:
+    browser = open_as(desk.referee)
     assert browser.get("/referee/championship/d3a/1/").status_code == 404
     assert browser.get("/referee/championship/elite/12/").status_code == 404
 
@@ -188,11 +164,11 @@ def publish_url(number: int = 1) -> str:
 
 def test_arbitrating_from_the_desk_shows_the_scores_with_the_played_picks_to_check(
     desk: Desk,
-    signed_in: Callable,
+    open_as: Callable,
     client: Client,
     django_capture_on_commit_callbacks: Callable,
 ) -> None:
-    browser = signed_in(desk.referee)
+    browser = open_as(desk.referee)
     with django_capture_on_commit_callbacks(execute=True):
         response = browser.post(arbitrate_url())
     assert response.status_code == 302 and response.url == DESK_URL
@@ -210,19 +186,19 @@ def test_arbitrating_from_the_desk_shows_the_scores_with_the_played_picks_to_che
     # Nobody else sees them before publication: not a referee of another pool, not the public.
     elsewhere = User.objects.create_user("d2a-only")
     Pool.objects.get(division__slug="d2a", competition="championship").referees.add(elsewhere)
-    assert signed_in(elsewhere).get(DESK_URL).status_code == 403
+    assert open_as(elsewhere).get(DESK_URL).status_code == 403
     public = text_of(client.get("/results/championship/elite/1/"))
     assert not any(f"[{d}]" in public for d in played.values_list("display", flat=True))
     assert_no_pick_shown(public)
 
 
 def test_a_round_still_open_says_until_when_not_waiting_for_arbitration(
-    desk: Desk, signed_in: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     round = desk.league.round(Competition.CHAMPIONSHIP, 2)
     Round.objects.filter(pk=round.pk).update(deadline=timezone.now() + timedelta(days=3))
     round.refresh_from_db()
-    html = text_of(signed_in(desk.referee).get(reverse("referee")))
+    html = text_of(open_as(desk.referee).get(reverse("referee")))
     week_2 = html.split('id="week-2"')[1].split('id="week-')[0]
     assert "open until" in week_2 and "waiting for arbitration" not in week_2
     day = timezone.localtime(round.deadline).strftime("%A")
@@ -232,9 +208,9 @@ def test_a_round_still_open_says_until_when_not_waiting_for_arbitration(
 
 
 def test_a_second_click_on_arbitrate_shows_the_state_not_a_second_result(
-    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+    desk: Desk, open_as: Callable, django_capture_on_commit_callbacks: Callable
 ) -> None:
-    browser = signed_in(desk.referee)
+    browser = open_as(desk.referee)
     with django_capture_on_commit_callbacks(execute=True):
         browser.post(arbitrate_url())
     arbitrated_at = desk.pool_round(1).arbitrated_at
@@ -247,9 +223,9 @@ def test_a_second_click_on_arbitrate_shows_the_state_not_a_second_result(
 
 
 def test_while_the_worker_arbitrates_the_desk_says_so_and_reloads(
-    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+    desk: Desk, open_as: Callable, django_capture_on_commit_callbacks: Callable
 ) -> None:
-    browser = signed_in(desk.referee)
+    browser = open_as(desk.referee)
     with django_capture_on_commit_callbacks(execute=False):  # the worker has not run yet
         response = browser.post(arbitrate_url(), follow=True)
     html = text_of(response)
@@ -259,17 +235,17 @@ def test_while_the_worker_arbitrates_the_desk_says_so_and_reloads(
     assert arbitrate_url() not in html  # no second button while it runs
 
 
-def test_an_arbitration_refused_says_why(desk: Desk, signed_in: Callable) -> None:
-    response = signed_in(desk.referee).post(arbitrate_url(2), follow=True)
+def test_an_arbitration_refused_says_why(desk: Desk, open_as: Callable) -> None:
+    response = open_as(desk.referee).post(arbitrate_url(2), follow=True)
     assert "Round 1 of this pool is not arbitrated yet" in text_of(response)
     assert desk.pool_round(2).status == PoolRound.Status.PENDING
 
 
 def test_a_refusal_recorded_by_the_worker_shows_on_the_desk(
-    desk: Desk, signed_in: Callable, django_capture_on_commit_callbacks: Callable
+    desk: Desk, open_as: Callable, django_capture_on_commit_callbacks: Callable
 ) -> None:
     PoolRound.objects.filter(pk=desk.pool_round(1).pk).update(seed_hash="0" * 64)
-    browser = signed_in(desk.referee)
+    browser = open_as(desk.referee)
     with django_capture_on_commit_callbacks(execute=True):
         browser.post(arbitrate_url())
     html = text_of(browser.get(DESK_URL))
@@ -277,9 +253,9 @@ def test_a_refusal_recorded_by_the_worker_shows_on_the_desk(
     assert arbitrate_url() in html  # it may be asked again
 
 
-def test_publishing_from_the_desk_shows_the_played_picks(desk: Desk, signed_in: Callable) -> None:
+def test_publishing_from_the_desk_shows_the_played_picks(desk: Desk, open_as: Callable) -> None:
     services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
-    browser = signed_in(desk.referee)
+    browser = open_as(desk.referee)
     response = browser.post(publish_url(), follow=True)
     html = text_of(response)
     assert desk.pool_round(1).status == PoolRound.Status.PUBLISHED
@@ -296,33 +272,31 @@ def test_publishing_from_the_desk_shows_the_played_picks(desk: Desk, signed_in: 
     assert desk.pool_round(1).published_by == desk.referee
 
 
-def test_publishing_before_arbitration_says_so(desk: Desk, signed_in: Callable) -> None:
-    html = text_of(signed_in(desk.referee).post(publish_url(), follow=True))
+def test_publishing_before_arbitration_says_so(desk: Desk, open_as: Callable) -> None:
+    html = text_of(open_as(desk.referee).post(publish_url(), follow=True))
     assert "not been arbitrated" in html
     assert desk.pool_round(1).status == PoolRound.Status.PENDING
 
 
 @pytest.mark.parametrize("who", ["coach", "other_coach", "other_referee", "visitor"])
-def test_others_may_neither_arbitrate_nor_publish(
-    desk: Desk, signed_in: Callable, who: str
-) -> None:
-    browser = signed_in(getattr(desk, who))
+def test_others_may_neither_arbitrate_nor_publish(desk: Desk, open_as: Callable, who: str) -> None:
+    browser = open_as(getattr(desk, who))
     assert browser.post(arbitrate_url()).status_code == 403
     services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     assert browser.post(publish_url()).status_code == 403
     assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
 
 
-def test_the_buttons_need_the_csrf_token(desk: Desk, signed_in: Callable) -> None:
-    browser = signed_in(desk.referee, enforce_csrf_checks=True)
+def test_the_buttons_need_the_csrf_token(desk: Desk, open_as: Callable) -> None:
+    browser = open_as(desk.referee, enforce_csrf_checks=True)
     assert browser.post(arbitrate_url()).status_code == 403
     assert desk.pool_round(1).status == PoolRound.Status.PENDING
     page = browser.get(DESK_URL).content.decode()
     assert "csrfmiddlewaretoken" in page
 
 
-def test_the_buttons_only_answer_post(desk: Desk, signed_in: Callable) -> None:
-    browser = signed_in(desk.referee)
+def test_the_buttons_only_answer_post(desk: Desk, open_as: Callable) -> None:
+    browser = open_as(desk.referee)
     assert browser.get(arbitrate_url()).status_code == 405
     assert browser.get(publish_url()).status_code == 405
 
@@ -334,9 +308,9 @@ def decide_url(late: LatePick, decision: str) -> str:
     return reverse("referee_late_pick", args=[late.pk, decision])
 
 
-def test_accepting_a_late_pick_enters_it_as_the_referee(desk: Desk, signed_in: Callable) -> None:
+def test_accepting_a_late_pick_enters_it_as_the_referee(desk: Desk, open_as: Callable) -> None:
     late = late_pick(desk)
-    response = signed_in(desk.referee).post(decide_url(late, "accept"), follow=True)
+    response = open_as(desk.referee).post(decide_url(late, "accept"), follow=True)
     html = text_of(response)
     assert response.redirect_chain[-1][0] == DESK_URL
     assert "The late pick of Elite 07 was entered." in html
@@ -350,9 +324,9 @@ def test_accepting_a_late_pick_enters_it_as_the_referee(desk: Desk, signed_in: C
     assert_no_pick_shown(html)
 
 
-def test_rejecting_a_late_pick_tells_its_coach(desk: Desk, signed_in: Callable) -> None:
+def test_rejecting_a_late_pick_tells_its_coach(desk: Desk, open_as: Callable) -> None:
     late = late_pick(desk, team="elite-01")
-    response = signed_in(desk.referee).post(decide_url(late, "reject"), follow=True)
+    response = open_as(desk.referee).post(decide_url(late, "reject"), follow=True)
     assert "rejected; its coach is told" in text_of(response)
     late.refresh_from_db()
     assert late.status == LatePick.Status.REJECTED
@@ -360,18 +334,18 @@ def test_rejecting_a_late_pick_tells_its_coach(desk: Desk, signed_in: Callable) 
 
 
 def test_a_late_pick_that_does_not_read_is_refused_without_quoting_it(
-    desk: Desk, signed_in: Callable
+    desk: Desk, open_as: Callable
 ) -> None:
     late = late_pick(desk, notation="Z+(9)")
-    html = text_of(signed_in(desk.referee).post(decide_url(late, "accept"), follow=True))
+    html = text_of(open_as(desk.referee).post(decide_url(late, "accept"), follow=True))
     assert "was not entered: the pick does not read" in html
     assert "Z+(9)" not in html
     assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.PENDING
 
 
-def test_a_late_pick_is_decided_once(desk: Desk, signed_in: Callable) -> None:
+def test_a_late_pick_is_decided_once(desk: Desk, open_as: Callable) -> None:
     late = late_pick(desk)
-    browser = signed_in(desk.referee)
+    browser = open_as(desk.referee)
     browser.post(decide_url(late, "accept"))
     html = text_of(browser.post(decide_url(late, "reject"), follow=True))
     assert "already decided" in html
@@ -379,16 +353,16 @@ def test_a_late_pick_is_decided_once(desk: Desk, signed_in: Callable) -> None:
 
 
 @pytest.mark.parametrize("who", ["coach", "other_coach", "other_referee", "visitor"])
-def test_others_may_not_decide_on_late_picks(desk: Desk, signed_in: Callable, who: str) -> None:
+def test_others_may_not_decide_on_late_picks(desk: Desk, open_as: Callable, who: str) -> None:
     late = late_pick(desk)
     for decision in ("accept", "reject"):
-        assert signed_in(getattr(desk, who)).post(decide_url(late, decision)).status_code == 403
+        assert open_as(getattr(desk, who)).post(decide_url(late, decision)).status_code == 403
     assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.PENDING
 
 
-def test_an_unknown_decision_is_404(desk: Desk, signed_in: Callable) -> None:
+def test_an_unknown_decision_is_404(desk: Desk, open_as: Callable) -> None:
     late = late_pick(desk)
-    assert signed_in(desk.referee).post(decide_url(late, "maybe")).status_code == 404
+    assert open_as(desk.referee).post(decide_url(late, "maybe")).status_code == 404
 
 
 def test_visitors_who_are_not_signed_in_press_no_button(desk: Desk, client: Client) -> None:
@@ -402,10 +376,10 @@ def test_visitors_who_are_not_signed_in_press_no_button(desk: Desk, client: Clie
     assert LatePick.objects.get(pk=late.pk).status == LatePick.Status.PENDING
 
 
-def test_the_seed_stays_off_the_desk_until_publication(desk: Desk, signed_in: Callable) -> None:
+def test_the_seed_stays_off_the_desk_until_publication(desk: Desk, open_as: Callable) -> None:
     # R23: the seed's hash is public from the start, the seed itself only once published.
     services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     pool_round = desk.pool_round(1)
-    html = text_of(signed_in(desk.referee).get(DESK_URL))
+    html = text_of(open_as(desk.referee).get(DESK_URL))
     assert pool_round.seed_hash in html
     assert pool_round.seed not in html

@@ -4,7 +4,6 @@ refusal as final. (A real worker on Redis: ``test_tasks_worker.py``.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -14,13 +13,9 @@ from django.utils import timezone
 from competitions import services, tasks
 from competitions.models import Competition, PoolRound, Round, TeamResult
 from league.models import AuditLog, Division, Season
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from tests.competitions.desk_league import Desk, desk_build
 
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
+pytestmark = pytest.mark.usefixtures("eager")
 
 
 @pytest.fixture

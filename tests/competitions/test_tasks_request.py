@@ -3,7 +3,7 @@ queued when the transaction commits, recorded; the state the desk shows (running
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -13,13 +13,9 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 from competitions import selectors, services, tasks
 from competitions.models import Competition, PoolRound, Round, TeamResult
 from league.models import AuditLog, Division, Season
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from tests.competitions.desk_league import Desk, desk_build
 
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
+pytestmark = pytest.mark.usefixtures("eager")
 
 
 @pytest.fixture

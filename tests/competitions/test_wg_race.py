@@ -4,7 +4,6 @@ only, through the engine's own ``qualifiers`` — with a team qualified twice fr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.db.models import Q
@@ -15,15 +14,9 @@ from competitions.models import Fixture, FixtureResult, TeamResult
 from competitions.selectors.standings import pool_standings
 from competitions.selectors.wg_race import wg_race
 from league.models import Division, Season
-from tests.competitions.desk_league import Desk, desk_build, eager_tasks
+from tests.competitions.desk_league import Desk, desk_build
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def eager() -> Iterator[None]:
-    with eager_tasks():
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,26 +22,14 @@ from mail import emails
 from mail.models import EmailPreferences, Mailing, OutboundEmail
 from mail.preferences import email_preferences_save, email_wanted, unsubscribe_url
 from mail.weekly import reminders_send, weekly_emails_send
-from matrixhockey.celery import app
 from tests.competitions.results_league import RulesWeek, rules_week
 from tests.conftest import TeamMaker
 from tests.mail.weekly_league import FRIDAY, WEDNESDAY, WeekLeague, recipients, week_league
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 Capture = Callable[..., object]
 ONE_CLICK = "List-Unsubscribe=One-Click"
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in the test's process (the worker path has its own tests)."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
 
 
 @pytest.fixture

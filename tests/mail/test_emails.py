@@ -3,7 +3,7 @@ outbox, sent once the transaction commits; the pick receipt goes to the team's c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,20 +14,8 @@ from competitions.services import pick_record
 from league.models import Entry, Language, Profile
 from mail import emails
 from mail.models import OutboundEmail
-from matrixhockey.celery import app
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in the test's process (the worker path has its own tests)."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,8 +41,7 @@ from competitions.models import (
 from competitions.services import late_pick_accept, late_pick_reject
 from league.models import AuditLog, Entry, Profile, Season, Team
 from mail.models import InboundEmail, OutboundEmail
-from matrixhockey.celery import app
-from tests.conftest import TeamMaker
+from tests.conftest import TeamMaker, eager_tasks
 
 EML = Path(__file__).parent / "fixtures" / "eml"
 ROOT = Path(__file__).resolve().parents[2]
@@ -273,17 +271,6 @@ def test_a_message_received_after_the_deadline_goes_to_the_referees_queue(
     assert "« Championnat : E+(1) »" in reply.body_text
     [line] = inbound("<late.1@mail.example.org>").report
     assert (line["status"], line["pick"], line["round"]) == ("late", "E+(1)", 1)
-
-
-@contextmanager
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in the test's process, as soon as they are queued."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
 
 
 @pytest.fixture

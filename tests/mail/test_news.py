@@ -5,7 +5,7 @@ news, once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
@@ -20,23 +20,12 @@ from mail.models import Mailing, OutboundEmail
 from mail.news import news_emails_send
 from mail.preferences import email_preferences_save
 from mail.weekly import weekly_emails_send
-from matrixhockey.celery import app
 from tests.conftest import TeamMaker
 from tests.mail.weekly_league import PARIS, WEDNESDAY, WeekLeague, emails_to, week_league
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 Capture = Callable[..., object]
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks() -> Iterator[None]:
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
 
 
 def post(title: str, *, at: datetime | None = None) -> News:

@@ -1,0 +1,38 @@
+"""The competitions' shared set-ups; a module that needs another league of the same name
+defines its own fixture."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from competitions.models import Pool
+from league.models import Division, Entry, Season
+from tests.competitions.desk_league import Desk, desk_sent
+from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.conftest import ResultRecorder
+
+
+@pytest.fixture
+def desk(season: Season, divisions: dict[str, Division]) -> Desk:
+    """The referee's desk league with the Elite's first round sent (:func:`desk_sent`)."""
+    return desk_sent(season=season, divisions=divisions)
+
+
+@pytest.fixture
+def league(
+    season: Season,
+    coach: User,
+    other_coach: User,
+    elite_pool: Pool,
+    record_played: ResultRecorder,
+) -> OpenLeague:
+    """The open-rounds league (:func:`~tests.competitions.open_rounds.open_league`): the
+    coach's and the other coach's teams with this week's and later rounds open."""
+    return open_league(
+        season=season,
+        coach_entry=Entry.objects.get(team__coach=coach),
+        other_entry=Entry.objects.get(team__coach=other_coach),
+        elite=elite_pool,
+        record_played=record_played,
+    )
