@@ -9,7 +9,7 @@ calendar apps update the event rather than add a second one. Times carry their T
 VTIMEZONE of the season's zone (Europe/Paris): 17:00 stays 17:00 across a change of hour.
 
 The private address signs the person and their :class:`~competitions.models.CalendarFeedKey`
-(``django.core.signing``, its own salt, like ``league.links``' pick link but without an expiry:
+(``matrixhockey.tokens``, its own salt, like ``league.links``' pick link but without an expiry:
 a subscription is polled for months); a new key makes the old address answer 404.
 """
 
@@ -23,9 +23,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core import signing
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import capfirst
@@ -35,6 +33,7 @@ from icalendar import Alarm, Calendar, Event, vDuration
 from competitions.models import CalendarFeedKey, Competition, Round, Stage
 from league.models import Season, Team
 from matrixhockey.site import site_url
+from matrixhockey.tokens import TokenInvalid, person_token, person_token_read
 
 FEED_SALT = "competitions.feeds.coach-calendar"
 REMINDER_BEFORE = timedelta(days=1)
@@ -49,10 +48,6 @@ class FeedInvalid(Exception):
     """The address is forged, altered, renewed since, or no coach's."""
 
 
-def _signer() -> signing.Signer:
-    return signing.Signer(salt=FEED_SALT)
-
-
 def _key(user: AbstractBaseUser) -> str:
     row = CalendarFeedKey.objects.filter(user=user).first()
     return row.key if row is not None else ""
@@ -60,7 +55,7 @@ def _key(user: AbstractBaseUser) -> str:
 
 def coach_feed_token(user: AbstractBaseUser) -> str:
     """The signed token of ``user``'s private feed address."""
-    return _signer().sign_object({"u": user.pk, "k": _key(user)}, compress=True)
+    return person_token(salt=FEED_SALT, user=user, word=_key(user))
 
 
 def coach_feed_url(user: AbstractBaseUser) -> str:
@@ -83,14 +78,11 @@ class FeedHolder:
 def coach_feed_check(token: str) -> FeedHolder:
     """The coach whose feed ``token`` opens, or :class:`FeedInvalid`."""
     try:
-        data = _signer().unsign_object(token)
-    except (signing.BadSignature, ValueError) as error:
+        user, key = person_token_read(salt=FEED_SALT, token=token, active_only=True)
+    except TokenInvalid as error:
         raise FeedInvalid(str(error)) from error
-    if not isinstance(data, dict) or not isinstance(data.get("k"), str):
-        raise FeedInvalid("not a calendar address")
-    user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
-    if user is None or not hmac.compare_digest(data["k"], _key(user)):
-        raise FeedInvalid("no such person, or the address was renewed")
+    if not hmac.compare_digest(key, _key(user)):
+        raise FeedInvalid("the address was renewed")
     team = Team.objects.filter(coach=user).first()
     if team is None:
         raise FeedInvalid("not a coach")

@@ -15,32 +15,29 @@ urlpatterns = [
     path("accounts/login/", views.SignInView.as_view(), name="sign_in"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="sign_out"),
     path("accounts/", views.account, name="account"),
-    path(
-        "accounts/password/",
-        views_accounts.PasswordChangeView.as_view(),
-        name="password_change",
-    ),
-    # « Forgot your password? »; an invitation's link and the reset email's link both land on
-    # password_reset_confirm (Django's reset token).
-    path(
-        "accounts/password_reset/",
-        views_accounts.PasswordResetView.as_view(),
-        name="password_reset",
-    ),
-    path(
-        "accounts/password_reset/done/",
-        views_accounts.PasswordResetDoneView.as_view(),
-        name="password_reset_done",
-    ),
-    path(
-        "accounts/reset/<uidb64>/<token>/",
-        views_accounts.PasswordResetConfirmView.as_view(),
-        name="password_reset_confirm",
-    ),
-    path(
-        "accounts/reset/done/",
-        views_accounts.PasswordResetCompleteView.as_view(),
-        name="password_reset_complete",
+    # A password: a change; « Forgot your password? »; an invitation's link and the reset
+    # email's link both land on password_reset_confirm (Django's reset token).
+    *(
+        path(route, view.as_view(), name=name)
+        for route, view, name in (
+            ("accounts/password/", views_accounts.PasswordChangeView, "password_change"),
+            ("accounts/password_reset/", views_accounts.PasswordResetView, "password_reset"),
+            (
+                "accounts/password_reset/done/",
+                views_accounts.PasswordResetDoneView,
+                "password_reset_done",
+            ),
+            (
+                "accounts/reset/<uidb64>/<token>/",
+                views_accounts.PasswordResetConfirmView,
+                "password_reset_confirm",
+            ),
+            (
+                "accounts/reset/done/",
+                views_accounts.PasswordResetCompleteView,
+                "password_reset_complete",
+            ),
+        )
     ),
     # The header's switch: Django's set_language, saved in the profile too (before i18n/).
     path("i18n/setlang/", views_accounts.language_set, name="set_language"),
