@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from django.core.cache import cache
 
-from matrixhockey.celery import app
+from tests.conftest import eager_tasks
 
 
 @pytest.fixture
@@ -15,10 +15,8 @@ def delivered() -> Iterator[None]:
     """Outbox emails go out in the test's process (locmem backend), and the rate limits'
     counters start afresh (they live in the cache, shared by a run's tests)."""
     cache.clear()
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
     try:
-        yield
+        with eager_tasks():
+            yield
     finally:
-        app.conf.task_always_eager = saved
         cache.clear()
