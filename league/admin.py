@@ -5,12 +5,14 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+from django.forms import ModelForm
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from league import services
 from league.models import AuditLog, Division, News, Profile, Season, Team, WaitingListEntry
+from league.public_cache import public_version_bump
 from matrixhockey.admin import ReadOnlyAdmin
 
 
@@ -95,6 +97,20 @@ class NewsAdmin(admin.ModelAdmin):
     date_hierarchy = "published_at"
     readonly_fields = ["emailed_at"]
     actions = ["email_now"]
+
+    # The home page shows the news: a kept copy of it must not outlive a change
+    # (league.public_cache). Each runs inside the admin's transaction.
+    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        public_version_bump()
+
+    def delete_model(self, request: HttpRequest, obj: Model) -> None:
+        super().delete_model(request, obj)
+        public_version_bump()
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[News]) -> None:
+        super().delete_queryset(request, queryset)
+        public_version_bump()
 
     @admin.action(description=_("Email the selected news to every coach now"))
     def email_now(self, request: HttpRequest, queryset: QuerySet[News]) -> None:

@@ -24,7 +24,7 @@ from competitions import services as competitions
 from competitions.models import Competition
 from competitions.services.season_start import season_prepare_calendar
 from league import services as league
-from league.models import Division, PublicVersion, Season
+from league.models import Division, News, PublicVersion, Season
 from league.public_cache import VERSION_KEY, public_cache_forget, public_version
 from tests.competitions.desk_league import Desk, desk_build
 from tests.conftest import redis_problem, redis_url, services_required
@@ -319,3 +319,31 @@ def test_a_process_trusts_the_version_it_read_for_a_second_and_its_own_bump_at_o
     with django_capture_on_commit_callbacks(execute=True):
         assert competitions.rounds_close_due() > 0
     assert queries(visitor, "/api/standings/elite/") > 0
+
+
+def test_news_saved_or_deleted_in_the_admin_shows_on_the_kept_home_page_at_once(
+    public_cache: None,
+    desk: Desk,
+    admin_client: Client,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    visitor = anonymous()
+    assert "Rink closed" not in visitor.get("/").content.decode()
+    fields = {
+        "title_fr": "Patinoire fermée",
+        "title_en": "Rink closed",
+        "body_fr": "Pour travaux.",
+        "body_en": "For works.",
+        "published_at_0": "2026-01-01",
+        "published_at_1": "12:00:00",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post("/admin/league/news/add/", fields)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert "Rink closed" in visitor.get("/").content.decode()
+
+    news = News.objects.get(title_en="Rink closed")
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(f"/admin/league/news/{news.pk}/delete/", {"post": "yes"})
+    assert not News.objects.exists()
+    assert "Rink closed" not in visitor.get("/").content.decode()
