@@ -8,7 +8,7 @@ Nothing here reads a result: a pool round's status is the public one
 played », « played, being checked », « published »), so an arbitrated round shows no score and
 no played pick before its publication (R23); a cup opponent shows only once its draw is public
 (:func:`~competitions.selectors.picks.entry_opponents`, :func:`entry_plays_rounds`). A constant
-number of queries whatever the week: one for everyone's part, eight at most for a coach's.
+number of queries whatever the week: two for everyone's part, eight at most for a coach's.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def _order(pool_round: PoolRound) -> tuple[int, int, int, str]:
 
 
 def week_glance(*, season: Season, now: datetime | None = None) -> WeekGlance:
-    """``season``'s week at ``now`` (default: now), from one query (every pool round of the
-    season with its round and division): the next deadline and its rounds, the pools of the
+    """``season``'s week at ``now`` (default: now), from two queries (the season's rounds, and
+    its pool rounds with their round and division): the next deadline and its rounds, the pools of the
     week whose deadline passed last with their public statuses (while one of them is not
     published), and the latest week's published pool rounds."""
     now = now or timezone.now()
@@ -85,7 +85,8 @@ def week_glance(*, season: Season, now: datetime | None = None) -> WeekGlance:
         PoolRound.objects.filter(pool__season=season).select_related("round", "pool__division"),
         key=_order,
     )
-    rounds = {pool_round.round_id: pool_round.round for pool_round in pool_rounds}.values()
+    # A cup's later rounds have no pool round before their draw: the rounds are read apart.
+    rounds = list(Round.objects.filter(season=season).order_by("deadline"))
     ahead = [round for round in rounds if round.deadline > now]
     next_deadline = min((round.deadline for round in ahead), default=None)
     next_rounds = sorted(

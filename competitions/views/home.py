@@ -62,12 +62,18 @@ class _Words:
             PoolRound.Status.PUBLISHED: _("published"),
         }
         self.round = _("%(competition)s, round %(number)d")
+        self.number = _("round %(number)d")
 
-    def title(self, round: Round) -> str:
-        title = self.round % {
-            "competition": self.competitions.get(round.competition, round.competition),
-            "number": round.number,
-        }
+    def title(self, round: Round, *, named: bool = True) -> str:
+        """The round in words: « KDH cup, round 3 · round of 32 »; without the competition's
+        name (``named=False``) where the pool already says it: « round 3 · round of 32 »."""
+        if named:
+            title = self.round % {
+                "competition": self.competitions.get(round.competition, round.competition),
+                "number": round.number,
+            }
+        else:
+            title = self.number % {"number": round.number}
         if round.competition != Competition.CHAMPIONSHIP:
             title = f"{title} · {self.stages.get(round.stage, round.stage)}"
         return title
@@ -77,7 +83,7 @@ class _Words:
         return PoolLine(
             pool_round=pool_round,
             name=pool.division.name if pool.division else self.competitions[pool.competition],
-            title=self.title(pool_round.round),
+            title=self.title(pool_round.round, named=pool.division is not None),
             status=status,
             label=self.statuses.get(status, status),
         )
