@@ -123,6 +123,10 @@ def _week(request: HttpRequest, season: Season) -> dict[str, object]:
         "played": [words.pool(pool.pool_round, pool.status) for pool in glance.played],
         "played_published": any(pool.published for pool in glance.played),
         "results": [words.pool(pool_round) for pool_round in glance.results],
+        "results_published_at": max(
+            (pool_round.published_at for pool_round in glance.results if pool_round.published_at),
+            default=None,
+        ),
         "coach": coach,
         "coach_games": [GameLine(game=game, title=words.title(game.round)) for game in coach.games]
         if coach is not None

@@ -82,6 +82,8 @@ def test_the_week_at_a_glance_fits_and_shows_the_countdown_in_the_visitor_s_time
     expect(page.locator("#glance-deadline [data-local]")).to_be_visible()
     fits(page)
     screenshot(page, f"home-coach-{size}", full_page=True)
+    page.locator("#glance-title").scroll_into_view_if_needed()
+    screenshot(page, f"home-coach-{size}-glance")
     assert not [text for text in messages if "Content Security Policy" in text]
 
 

@@ -142,9 +142,9 @@ class TestTheDeadline:
         )
         assert "data-local hidden" in card
         assert (
-            "Championship, round 4 · KDH cup, round 3 · round of 32 · WG cup, round 2 · group stage"
-            in card
-        )
+            "<li>Championship, round 4</li><li>KDH cup, round 3 · round of 32</li>"
+            "<li>WG cup, round 2 · group stage</li>"
+        ) in card
 
     def test_the_countdown_counts_from_now_to_the_next_deadline(self, week_3: DemoLeague) -> None:
         deadline = week_round(week_3, Competition.CHAMPIONSHIP, 4).deadline
