@@ -77,8 +77,8 @@ def _order(pool_round: PoolRound) -> tuple[int, int, int, str]:
 
 def week_glance(*, season: Season, now: datetime | None = None) -> WeekGlance:
     """``season``'s week at ``now`` (default: now), from two queries (the season's rounds, and
-    its pool rounds with their round and division): the next deadline and its rounds, the pools of the
-    week whose deadline passed last with their public statuses (while one of them is not
+    its pool rounds with their round and division): the next deadline and its rounds, the pools
+    of the week whose deadline passed last with their public statuses (while one of them is not
     published), and the latest week's published pool rounds."""
     now = now or timezone.now()
     pool_rounds = sorted(

@@ -35,6 +35,8 @@ from league.services import team_deputy_set
 
 PARIS = ZoneInfo("Europe/Paris")
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+POOL_ROUND_LINK = re.compile(r'href="(/results/(?:championship|kdh|wg)/[a-z0-9-]+/\d+/)"')
+"""A link to a pool's round of results (not to a week's)."""
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +183,7 @@ class TestThePools:
     def test_the_latest_results_are_week_2_s_published_pools(self, week_3: DemoLeague) -> None:
         card = section(home(visitor()), "glance-results")
         assert '<a href="/results/week/1/2/">Week 2</a>' in card
-        links = re.findall(r'href="(/results/(?:championship|kdh|wg)/[a-z0-9-]+/\d+/)"', card)
+        links = POOL_ROUND_LINK.findall(card)
         assert sorted(links) == sorted(
             [
                 f"/results/championship/{d}/2/"
@@ -218,9 +220,7 @@ class TestThePools:
         assert 'data-pool="elite" data-status="published"' in played
         assert 'data-pool="d2a" data-status="closed"' in played
         assert '<a href="/results/week/1/3/">Week 3</a>' in results
-        assert re.findall(r'href="(/results/(?:championship|kdh|wg)/[a-z0-9-]+/\d+/)"', results) == [
-            "/results/championship/elite/3/"
-        ]
+        assert POOL_ROUND_LINK.findall(results) == ["/results/championship/elite/3/"]
 
     def test_a_visitor_sees_no_coach_block(self, week_3: DemoLeague) -> None:
         html = home(visitor())
