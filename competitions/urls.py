@@ -1,14 +1,15 @@
-"""The competitions' pages: results, standings and cups for everyone; the coach's picks and
-infos équipes."""
+"""The competitions' pages: the home page (the week at a glance, the news, the divisions),
+results, standings and cups for everyone; the coach's picks and infos équipes."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from competitions.views import feeds, picks, seasons, teams
+from competitions.views import feeds, home, picks, seasons, teams
 from competitions.views import public as views
 
 urlpatterns = [
+    path("", home.home, name="home"),
     path("results/", views.results_latest, name="results_latest"),
     path("results/week/<int:season>/<int:week>/", views.results_week, name="results_week"),
     path(

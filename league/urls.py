@@ -1,6 +1,7 @@
-"""The registry's pages: the divisions, signing in (with the one-click pick link), a password
-(an invitation's first one, a forgotten one, a change), « My account », the language switch and
-« Join the league »."""
+"""The registry's pages: signing in (with the one-click pick link), a password (an
+invitation's first one, a forgotten one, a change), « My account », the language switch and
+« Join the league ». The home page, with the divisions, is the competitions' (the week at a
+glance is theirs)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from django.urls import path
 from league import views, views_accounts, views_join, views_team
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", views.SignInView.as_view(), name="sign_in"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="sign_out"),

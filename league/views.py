@@ -1,4 +1,4 @@
-"""The registry's pages: the divisions, signing in (with the one-click pick link too) and
+"""The registry's pages: signing in (with the one-click pick link too) and
 « My account ».
 """
 
@@ -19,26 +19,9 @@ from django.utils.translation import gettext as _
 from league.forms import ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check, waiting_place_path
 from league.models import Profile, Team
-from league.public_cache import public_page
-from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
-from league.selectors import news_latest, season_current, season_divisions, user_waiting_entries
+from league.selectors import user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
-
-
-@public_page
-def home(request: HttpRequest) -> HttpResponse:
-    """The divisions and their teams of the current season, or of ``?season=N`` (an unknown one
-    is a 404); without a current season, the page says so."""
-    season = season_asked(request) if request.GET.get(SEASON_PARAMETER) else season_current()
-    divisions = season_divisions(season=season) if season is not None else []
-    context = {
-        "season": season,
-        "season_query": season_query(season) if season is not None else "",
-        "divisions": divisions,
-        "news": news_latest(language=translation.get_language()),
-    }
-    return render(request, "league/home.html", context)
 
 
 def healthz(request: HttpRequest) -> HttpResponse:

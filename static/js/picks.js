@@ -1,79 +1,18 @@
-/* The pick page's small helpers: countdowns and local times, the pick preview, the steppers,
-   one submission per click, copying the receipt. The page works without them. */
+/* The pick page's small helpers: the pick preview, the steppers, one submission per click,
+   copying the receipt, closing a week's forms at its deadline (countdown.js counts down and
+   shows the visitor's own time). The page works without them. */
 (function () {
   "use strict";
 
-  var labelsNode = document.getElementById("countdown-labels");
-  var labels = labelsNode ? JSON.parse(labelsNode.textContent) : {};
-  var lang = document.documentElement.lang || undefined;
-
-  function pad(n) { return (n < 10 ? "0" : "") + n; }
-
-  function remaining(ms) {
-    var s = Math.floor(ms / 1000);
-    var d = Math.floor(s / 86400); s -= d * 86400;
-    var h = Math.floor(s / 3600); s -= h * 3600;
-    var m = Math.floor(s / 60); s -= m * 60;
-    var parts = [];
-    if (d) parts.push(d + "\u00a0" + labels.days);
-    if (d || h) parts.push((d ? pad(h) : h) + "\u00a0" + labels.hours);
-    parts.push(((d || h) ? pad(m) : m) + "\u00a0" + labels.minutes);
-    if (!d) parts.push(pad(s) + "\u00a0" + labels.seconds);
-    return parts.join(" ");
-  }
-
-  /* Deadlines: the server wrote Paris time; add the visitor's own time when it differs. */
-  var countdowns = Array.prototype.slice.call(document.querySelectorAll("[data-countdown]"));
-  countdowns.forEach(function (box) {
-    var deadline = new Date(box.getAttribute("data-deadline"));
-    box._deadline = deadline;
-    var local = box.querySelector("[data-local]");
-    if (!local || !window.Intl) return;
-    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    var league = box.closest("[data-zone]");
-    var paris = "Europe/Paris";
-    var format = function (tz) {
-      return new Intl.DateTimeFormat(lang, {
-        weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit",
-        timeZone: tz
-      }).format(deadline);
-    };
-    if (zone && format(zone) !== format(league ? league.getAttribute("data-zone") : paris)) {
-      local.querySelector("[data-local-text]").textContent = format(zone) + " (" + zone + ")";
-      local.hidden = false;
-    }
-  });
-
-  function closeForms(box) {
-    var week = box.closest(".week");
+  /* countdown.js counts the deadlines down; once one passes, its week's forms close. */
+  document.addEventListener("deadline-passed", function (event) {
+    var week = event.target.closest(".week");
     if (!week) return;
     week.querySelectorAll("[data-pick-form] button[type=submit]").forEach(function (button) {
       button.disabled = true;
       button.textContent = button.getAttribute("data-closed");
     });
-  }
-
-  function tick() {
-    var now = Date.now();
-    countdowns.forEach(function (box) {
-      var text = box.querySelector("[data-countdown-text]");
-      var left = box._deadline.getTime() - now;
-      if (left <= 0) {
-        if (!box.classList.contains("is-closed")) {
-          box.classList.add("is-closed");
-          text.textContent = labels.closed;
-          closeForms(box);
-        }
-        return;
-      }
-      box.classList.toggle("is-soon", left < 3600 * 1000);
-      text.textContent = remaining(left);
-    });
-  }
-  if (countdowns.length) {
-    tick();
-    setInterval(tick, 1000);
-  }
+  });
 
   /* The pick as the tiles and steppers say it (R10), or as typed. */
   document.querySelectorAll("[data-pick-form]").forEach(function (form) {

@@ -148,6 +148,21 @@ def test_the_deadline_counts_down_and_shows_the_visitor_s_own_time(
     expect(countdown).not_to_have_text(f"{days}\u00a0d {hours:02d}\u00a0h {minutes:02d}\u00a0min")
 
 
+def test_the_week_s_forms_close_when_its_deadline_passes_on_screen(
+    browser: Launch, live_server: LiveServer, league: OpenLeague
+) -> None:
+    page = browser()
+    page.clock.install()
+    sign_in(page, live_server, "en")
+    box = page.locator("section:has(#week-3) [data-countdown]")
+    send = this_week_card(page).get_by_role("button", name="Send this pick")
+    expect(send).to_be_enabled()
+    left = league.this_week.deadline - timezone.now()
+    page.clock.fast_forward(int(left.total_seconds() * 1000) + 2_000)
+    expect(box.locator("[data-countdown-text]")).to_have_text("Deadline passed: picks are closed.")
+    expect(this_week_card(page).locator("button[type=submit]")).to_be_disabled()
+
+
 def test_a_visitor_in_paris_is_not_shown_the_same_time_twice(
     browser: Launch, live_server: LiveServer, league: OpenLeague
 ) -> None:

@@ -44,7 +44,8 @@ class Page:
 
 
 PAGES: dict[str, Page] = {
-    "home": Page(lambda week: "/", 5),
+    "home": Page(lambda week: "/", 6),
+    "home for a coach": Page(lambda week: "/", 18, who="coach"),
     # The results: the latest published week, a pool's round, the cup's round, the API's.
     "results latest": Page(lambda week: "/results/", 4, status=302),
     "results week": Page(lambda week: f"/results/week/1/{week - 1}/", 10),
