@@ -22,7 +22,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from competitions.models import Competition, Decided, Fixture, Pool, PoolMember, PoolRound, Round
 from competitions.models import Stage as StageChoice
@@ -281,7 +280,8 @@ def _slots(
         for entry in byes
     ]
     drawn = games is not None or fixtures is not None
-    missing = (shape.games or 0) - sum(slot.kind is not SlotKind.BYE for slot in slots)
+    # A bye takes a slot of its own: the team without a game is the slot's half (R15).
+    missing = (shape.games or 0) - len(slots)
     filler = SlotKind.VACANT if drawn else SlotKind.EMPTY
     return (*slots, *(BracketSlot(kind=filler) for _ in range(max(0, missing))))
 
@@ -389,10 +389,8 @@ def _bracket(columns: list[BracketRound], members: list[Entry], team: str | None
         + [side.team for column in columns for slot in column.slots for side in slot.sides]
     )
     final = rounds[-1] if rounds and rounds[-1].published else None
-    winner = next(
-        (side.entry for slot in (final.slots if final else ()) for side in slot.sides if side.goes_on),
-        None,
-    )
+    slots = final.slots if final is not None else ()
+    winner = next((side.entry for slot in slots for side in slot.sides if side.goes_on), None)
     return Bracket(
         qualifying=qualifying,
         rounds=rounds,

@@ -37,8 +37,8 @@ from competitions.selectors import (
     wg_group_standings,
 )
 from competitions.selectors.charts import pool_places
-from competitions.views.bracket import kdh_bracket_context
 from competitions.services import pool_round_input_document
+from competitions.views.bracket import kdh_bracket_context
 from league.models import Entry, Season
 from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
@@ -337,9 +337,7 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         template = "standings/wg.html"
     else:
         context.update(
-            kdh_bracket_context(
-                request, pool=found, entry=entry, season_query=season_query(season)
-            )
+            kdh_bracket_context(request, pool=found, entry=entry, season_query=season_query(season))
         )
         template = "standings/kdh.html"
     return render(request, template, context)
