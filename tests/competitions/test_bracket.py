@@ -27,6 +27,8 @@ from competitions.models import Fixture, FixtureResult, Pool, PoolRound
 from competitions.selectors.bracket import SlotKind, kdh_bracket
 from league.models import Division, Entry, Season
 from tests.competitions.arbitration_league import League, add_kdh, build_league
+from tests.competitions.results_league import bracket_columns as columns
+from tests.competitions.results_league import bracket_slots as slots
 
 KDH_SLOTS = {1: 20, 2: 32, 3: 16, 4: 8, 5: 4, 6: 2, 7: 1}
 """R17: 84 teams, 20 qualifying games, then 64 → 1."""
@@ -38,26 +40,6 @@ def _client() -> Client:
 
 def _text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-
-
-def columns(html: str) -> dict[int, str]:
-    """Each round's column of the page (its HTML), by round number."""
-    parts = re.split(r'<section class="bracket-round', html)[1:]
-    found = {}
-    for part in parts:
-        number = int(re.search(r'id="round-(\d+)"', part).group(1))  # type: ignore[union-attr]
-        found[number] = part.split("</section>", 1)[0]
-    return found
-
-
-def slots(column: str) -> list[tuple[str, str]]:
-    """A column's slots: (classes, text)."""
-    return [
-        (classes, _text(body))
-        for classes, body in re.findall(
-            r'<li class="slot ([^"]*)">(.*?)</li>', column, flags=re.DOTALL
-        )
-    ]
 
 
 def bracket_part(html: str) -> str:
