@@ -168,10 +168,6 @@ class Bracket:
         return (*((self.qualifying,) if self.qualifying else ()), *self.rounds)
 
     @property
-    def current(self) -> BracketRound | None:
-        return next((column for column in self.columns if column.current), None)
-
-    @property
     def followed_exempt(self) -> bool:
         return self.followed is not None and any(
             entry.team_id == self.followed.pk for entry in self.exempt
@@ -388,8 +384,9 @@ def _bracket(columns: list[BracketRound], members: list[Entry], team: str | None
         [entry.team for entry in members]
         + [side.team for column in columns for slot in column.slots for side in slot.sides]
     )
+    # The last round is the final once the field is known; without it, only a one-game round.
     final = rounds[-1] if rounds and rounds[-1].published else None
-    slots = final.slots if final is not None else ()
+    slots = final.slots if final is not None and len(final.slots) == 1 else ()
     winner = next((side.entry for slot in slots for side in slot.sides if side.goes_on), None)
     return Bracket(
         qualifying=qualifying,

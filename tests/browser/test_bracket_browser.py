@@ -103,12 +103,12 @@ def test_the_bracket_fits_opens_at_the_current_round_and_takes_the_keyboard(
     assert current.get_attribute("id") == "round-3"  # the semi-finals, drawn
     box = current.bounding_box()
     assert box is not None
-    assert 0 <= box["x"] and box["x"] + box["width"] <= width + 1
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
     assert box["y"] < page.viewport_size["height"]  # type: ignore[index]
     # The followed team's semi-final is outlined.
     assert current.locator(".slot.is-followed").count() == 1
 
     focused = _tab_to_a_game(page)
     assert focused["outline"] == "solid" and focused["width"] >= 2  # type: ignore[operator]
-    assert 0 <= focused["left"] and focused["right"] <= width + 1  # type: ignore[operator]
+    assert focused["left"] >= 0 and focused["right"] <= width + 1  # type: ignore[operator]
     screenshot(page, f"bracket-{size}-focus")
