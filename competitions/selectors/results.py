@@ -50,6 +50,14 @@ def _labels(language: str | None) -> dict[str, dict[str, str]]:
     }
 
 
+def decided_marks(*, decided: Iterable[str]) -> list[tuple[str, str]]:
+    """The mark shown after a score and its words, in the active language, for each of
+    ``decided`` (a :class:`~competitions.models.Decided` value): a legend's lines."""
+    language = get_language()
+    marks, labels = _marks(language), _labels(language)["decided"]
+    return [(marks[value], labels[value]) for value in decided if value in marks]
+
+
 @dataclass(frozen=True)
 class PlayedPick:
     """What one team played in a pool round and scored, as the arbitration stored it."""

@@ -38,6 +38,7 @@ from competitions.selectors import (
 )
 from competitions.selectors.charts import pool_places
 from competitions.services import pool_round_input_document
+from competitions.views.bracket import kdh_bracket_context
 from league.models import Entry, Season
 from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
@@ -335,7 +336,9 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         )
         template = "standings/wg.html"
     else:
-        context["rounds"] = _cup_rounds(found, None)
+        context.update(
+            kdh_bracket_context(request, pool=found, entry=entry, season_query=season_query(season))
+        )
         template = "standings/kdh.html"
     return render(request, template, context)
 

@@ -155,3 +155,22 @@ def game_lines(html: str) -> list[str]:
     """The games of a results page as text, one line each (tags dropped, spaces collapsed)."""
     items = re.findall(r'<li class="game[^"]*">(.*?)</li>', html, flags=re.DOTALL)
     return [" ".join(unescape(re.sub(r"<[^>]+>", "", item)).split()) for item in items]
+
+
+def bracket_columns(html: str) -> dict[int, str]:
+    """Each round's column of the KDH bracket (its HTML), by round number."""
+    found = {}
+    for part in re.split(r'<section class="bracket-round', html)[1:]:
+        number = int(re.search(r'id="round-(\d+)"', part).group(1))  # type: ignore[union-attr]
+        found[number] = part.split("</section>", 1)[0]
+    return found
+
+
+def bracket_slots(column: str) -> list[tuple[str, str]]:
+    """A bracket column's slots: their classes and their text (tags dropped, spaces collapsed)."""
+    return [
+        (classes, " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split()))
+        for classes, body in re.findall(
+            r'<li class="slot ([^"]*)">(.*?)</li>', column, flags=re.DOTALL
+        )
+    ]

@@ -1,8 +1,10 @@
 """The cups' pages (``/standings/kdh/``, ``/standings/wg/``): the KDH bracket round by round, the
 WG's groups and knockout — a round's games once published, the next round's pairings only once
-the round that drew them is published (R17, R23)."""
+the round that drew them is published (R17, R23). The bracket's own page is test_bracket.py."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,7 +13,7 @@ from django.test import Client
 from competitions import services as competitions
 from league.models import Division, Season
 from tests.competitions.arbitration_league import League, add_kdh, add_wg, build_league
-from tests.competitions.results_league import game_lines
+from tests.competitions.results_league import bracket_columns, bracket_slots, game_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -29,19 +31,22 @@ def test_the_kdh_bracket_shows_each_round_once_published(client: Client, made: L
     assert "Qualifying round" in html
     # Round 1's pairings are public, its results are not; round 2's pairings would tell the
     # winners, so they wait for the publication.
-    lines = game_lines(html)
-    assert len(lines) == 4
-    assert all(line.endswith(": to come") and "[" not in line for line in lines)
-    assert "Drawn when the previous round is published." in html
+    found = bracket_columns(html)
+    assert [len(bracket_slots(column)) for column in found.values()] == [4, 4, 2, 1]
+    qualifying = bracket_slots(found[1])
+    assert all(kind == "slot-drawn" and text.endswith(" to come") for kind, text in qualifying)
+    assert all(kind == "slot-empty" for kind, _ in bracket_slots(found[2]))
+    assert "Drawn when the previous round is published." in found[2]
 
     competitions.pool_round_publish(pool_round=made.pool_round("kdh", 1), by=made.referee)
-    html = client.get("/standings/kdh/").content.decode()
-    lines = game_lines(html)
-    played = [line for line in lines if "[" in line]
-    assert len(played) == 4  # the qualifying round in the rules' display
+    found = bracket_columns(client.get("/standings/kdh/").content.decode())
+    played = bracket_slots(found[1])
+    assert [kind for kind, _ in played] == ["slot-game"] * 4  # with their scores
+    assert all(re.search(r"\d", text) for _, text in played)
     following = made.games("kdh", 2)
-    assert len(lines) == 4 + len(following)
-    assert "4 teams go on." in html
+    drawn = [text for kind, text in bracket_slots(found[2]) if kind == "slot-drawn"]
+    assert len(drawn) == len(following) == 4
+    assert "4 teams go on." in found[1]
 
 
 def test_the_wg_page_shows_its_three_groups_and_links_the_group_rounds(
