@@ -162,14 +162,21 @@ def _seconds(
 
 
 def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
-    """The semi-finals and the final week's two games, each as far as the public knows it:
-    a pairing once the round whose arbitration drew it is published (R23), a result once its
-    own round is (one query)."""
+    """The semi-finals and the final week's two games, each as far as the public knows it
+    (one query): a result once its round is published; before, a pairing once the round whose
+    arbitration drew it — the pool's previous one — is published (R23), as
+    :func:`~competitions.selectors.results.pool_rounds_fixtures` tells it."""
     by_number = {round.number: round for round in rounds}
+    drawn = [round for round in rounds if round.pool_round_id]  # type: ignore[attr-defined]
     published = {
         round.number
-        for round in rounds
+        for round in drawn
         if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]
+    }
+    paired = {
+        round.number
+        for index, round in enumerate(drawn)
+        if index == 0 or drawn[index - 1].number in published
     }
     fixtures = list(
         Fixture.objects.filter(
@@ -178,7 +185,7 @@ def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
         .select_related("pool_round__round", "home__team", "away__team", "result__winner__team")
         .order_by("id")
     )
-    public = [fixture for fixture in fixtures if fixture.pool_round.round.number - 1 in published]
+    public = [fixture for fixture in fixtures if fixture.pool_round.round.number in paired]
     semis = [f for f in public if f.pool_round.round.number == wg.SEMI_FINAL_ROUND]
     final_week = {f.label: f for f in public if f.pool_round.round.number == wg.FINAL_ROUND}
 
