@@ -353,6 +353,13 @@ def test_a_semi_final_lost_by_forfeit_says_so(client: Client, made: League) -> N
     assert f"Winner: {name(made, away)}, by forfeit" in slot
 
 
+def test_the_page_speaks_french(client: Client, made: League) -> None:
+    play(made, range(1, 7))
+    html = client.get("/standings/wg/", headers={"accept-language": "fr"}).content.decode()
+    assert '<html lang="fr">' in html
+    assert "Groupe A" in html and "journée 7 · semaine 9" in html and "à venir" in html
+
+
 # --- Queries ------------------------------------------------------------------------------------
 
 
