@@ -18,7 +18,7 @@ from django.db.models import OuterRef, Subquery
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round
 from competitions.selectors.results import GameResult
 from competitions.selectors.standings import TableLine, tables_lines, wg_group_standings
-from engine import Dice, StandingRow, deciding_criterion, tie_key, wg
+from engine import TIE_CRITERIA, Dice, StandingRow, deciding_criterion, tie_key, wg
 
 NOT_STARTED = "not_started"
 """No group round is published yet: no marks."""
@@ -26,6 +26,9 @@ PROVISIONAL = "provisional"
 """Some group rounds are published: the marks are as the tables stand."""
 COMPLETE = "complete"
 """Every group round is published: the semi-finalists are known."""
+
+CRITERIA = TIE_CRITERIA
+"""R9's criteria by name, in their order (the engine's), for :attr:`SecondLine.behind_on`."""
 
 WINNER = "winner"
 BEST_SECOND = "best_second"

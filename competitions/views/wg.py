@@ -11,8 +11,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from competitions.models import Pool
-from competitions.selectors.wg_cup import COMPLETE, WgCup, wg_cup
-from engine import TIE_CRITERIA
+from competitions.selectors.wg_cup import COMPLETE, CRITERIA, WgCup, wg_cup
 
 
 def _criteria() -> list[tuple[str, str]]:
@@ -26,7 +25,7 @@ def _criteria() -> list[tuple[str, str]]:
         "goals_for": _("goals scored"),
         "goal_difference": _("goal difference"),
     }
-    return [(name, words[name]) for name in TIE_CRITERIA]
+    return [(name, words[name]) for name in CRITERIA]
 
 
 @dataclass(frozen=True)
