@@ -33,7 +33,15 @@ from engine.game import (
     round_from_json,
 )
 from engine.notation import ONR, Pick, Refusal, display, refusal, refusal_of
-from engine.standings import StandingRow, best_of, standings, standings_from_json, tie_key
+from engine.standings import (
+    TIE_CRITERIA,
+    StandingRow,
+    best_of,
+    deciding_criterion,
+    standings,
+    standings_from_json,
+    tie_key,
+)
 from engine.week import (
     Allotment,
     Grant,
@@ -48,6 +56,7 @@ __all__ = [
     "DRAWN",
     "ONR",
     "RULES",
+    "TIE_CRITERIA",
     "Allotment",
     "BonusDraw",
     "Competition",
@@ -77,6 +86,7 @@ __all__ = [
     "allot_stocks",
     "best_of",
     "commitment",
+    "deciding_criterion",
     "display",
     "onr_sanction",
     "play_round",

@@ -80,6 +80,33 @@ def tie_key(row: StandingRow) -> tuple[int, ...]:
     )
 
 
+TIE_CRITERIA = (
+    "points",
+    "wins",
+    "regulation_wins",
+    "losses",
+    "extra_time_losses",
+    "goals_for",
+    "goal_difference",
+)
+"""R9's criteria by name, in :func:`tie_key`'s order (each names a :class:`StandingRow` field
+or property)."""
+
+
+def deciding_criterion(better: StandingRow, other: StandingRow) -> str | None:
+    """The first of R9's criteria (:data:`TIE_CRITERIA`) that puts ``better`` ahead of
+    ``other``, or ``None`` when they are level on every one (a die decides, R9).
+
+    >>> row = lambda team, goals: StandingRow(team, 2, 7, 6, 3, 3, 1, 1, 2, goals, 9)
+    >>> deciding_criterion(row("a", 12), row("b", 10)), deciding_criterion(row("a", 9), row("b", 9))
+    ('goals_for', None)
+    """
+    for name, ahead, behind in zip(TIE_CRITERIA, tie_key(better), tie_key(other), strict=True):
+        if ahead != behind:
+            return name
+    return None
+
+
 def standings(
     teams: Iterable[str], matches: Iterable[MatchResult], dice: Dice
 ) -> list[StandingRow]:

@@ -32,13 +32,12 @@ from competitions.selectors import (
     pool_standings,
     results_weeks,
     table_lines,
-    tables_lines,
     week_results,
-    wg_group_standings,
 )
 from competitions.selectors.charts import pool_places
 from competitions.services import pool_round_input_document
 from competitions.views.bracket import kdh_bracket_context
+from competitions.views.wg import wg_standings
 from league.models import Entry, Season
 from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
@@ -325,16 +324,7 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         )
         template = "standings/division.html"
     elif found.competition == Competition.WG:
-        groups = wg_group_standings(pool=found)
-        lines = tables_lines(tables=[(found, rows) for rows in groups.values()])
-        context["groups"] = list(zip(groups, lines, strict=True))
-        context["rounds"] = _cup_rounds(found, (Stage.SEMI_FINAL, Stage.FINAL))
-        context["group_rounds"] = (
-            PoolRound.objects.filter(pool=found, round__stage=Stage.GROUP)
-            .select_related("round")
-            .order_by("round__number")
-        )
-        template = "standings/wg.html"
+        return wg_standings(request, pool=found, context=context)
     else:
         context.update(
             kdh_bracket_context(request, pool=found, entry=entry, season_query=season_query(season))

@@ -40,6 +40,7 @@ from competitions.selectors.seasons import season_record, team_honours
 from league import services as league
 from league.models import Entry, Season, Team
 from tests.competitions.results_league import bracket_columns, bracket_slots, game_lines
+from tests.competitions.test_wg_cup import slots as wg_slots
 
 pytestmark = pytest.mark.django_db
 
@@ -370,10 +371,12 @@ def test_a_past_seasons_cups_show_their_finals(archive: Archive) -> None:
     assert [bracket_slots(column) for column in kdh.values()] == [
         [("slot-game", "Boucs 2 Élans (goes on) 2 SO")]
     ]
-    wg = game_lines(client.get("/standings/wg/?season=1").content.decode())
-    assert wg == [
-        "Aigles [A(1)] – Hiboux [B(1)] : 1-2 AP · final",
-        "Dauphins [C(1)] – Élans [D(1)] : 3-0 · third-place game",
+    wg = wg_slots(client.get("/standings/wg/?season=1").content.decode())
+    assert wg[2:] == [
+        "Final round 8 · week 4 Aigles 1 Hiboux 2 AP · Winner: Hiboux, in extra time · "
+        "the round's results",
+        "Third-place game round 8 · week 4 Dauphins 3 Élans 0 Winner: Dauphins, in regulation · "
+        "the round's results",
     ]
     # Season 2 has no cup.
     assert client.get("/standings/kdh/").status_code == 404

@@ -88,6 +88,9 @@ PAGES: dict[str, Page] = {
     "team": Page(lambda week: "/teams/{team}/", 22),
     "team for its coach": Page(lambda week: "/teams/{team}/", 32, who="coach"),
     "wg race": Page(lambda week: "/wg/race/", 29),
+    # The WG cup's page for a coach of one of its teams (their row and games highlighted); its
+    # knockout stages are counted in test_wg_cup.py, the demo being in the group stage here.
+    "standings wg for a coach": Page(lambda week: "/standings/wg/", 14, who="coach"),
 }
 
 

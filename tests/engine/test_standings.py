@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from engine.dice import Dice
 from engine.errors import InputError
 from engine.game import Decided, MatchResult
-from engine.standings import StandingRow, best_of, standings, standings_from_json, tie_key
+from engine.standings import (
+    TIE_CRITERIA,
+    StandingRow,
+    best_of,
+    deciding_criterion,
+    standings,
+    standings_from_json,
+    tie_key,
+)
 
 R = Decided.REGULATION
 ET = Decided.EXTRA_TIME
@@ -197,6 +205,19 @@ def test_best_of_a_tie_goes_to_a_die() -> None:
 def test_best_of_nothing_is_refused() -> None:
     with pytest.raises(InputError):
         best_of([], Dice("s"))
+
+
+def test_the_deciding_criterion_is_the_first_that_differs() -> None:
+    assert deciding_criterion(second("b", 8), second("a", 6)) == "points"
+    assert deciding_criterion(second("c", 8, goals_for=12), second("b", 8)) == "goals_for"
+    assert deciding_criterion(second("a", 6), second("b", 6)) is None
+
+
+def test_the_criteria_name_each_part_of_the_tie_key() -> None:
+    """R9: each named criterion is the row's figure that its place in the key holds."""
+    row = StandingRow("a", 1, 11, 8, 5, 4, 0, 1, 3, 12, 6)  # every figure distinct
+    figures = [getattr(row, name) for name in TIE_CRITERIA]
+    assert [abs(part) for part in tie_key(row)] == [abs(figure) for figure in figures]
 
 
 def test_tie_key_orders_by_r9() -> None:
