@@ -31,6 +31,8 @@ class Row:
     classes: set[str]
     section: str
     header: str = ""
+    badges: list[str] = field(default_factory=list)
+    """The shown text of the row header's badges (« you », « R4 »)."""
     cells: list[Cell] = field(default_factory=list)
 
 
@@ -70,6 +72,7 @@ class _Reader(HTMLParser):
         self.hidden_depth = 0
         self.span_depth = 0
         self.hidden_at: list[int] = []
+        self.badge_at: list[int] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {key: value or "" for key, value in attrs}
@@ -104,6 +107,9 @@ class _Reader(HTMLParser):
             self.span_depth += 1
             if "visually-hidden" in classes:
                 self.hidden_at.append(self.span_depth)
+            if "badge" in classes and self.in_header and self.row is not None:
+                self.badge_at.append(self.span_depth)
+                self.row.badges.append("")
 
     def handle_endtag(self, tag: str) -> None:
         if self.grid is None:
@@ -123,6 +129,8 @@ class _Reader(HTMLParser):
         elif tag == "span":
             if self.hidden_at and self.hidden_at[-1] == self.span_depth:
                 self.hidden_at.pop()
+            if self.badge_at and self.badge_at[-1] == self.span_depth:
+                self.badge_at.pop()
             self.span_depth -= 1
 
     def handle_data(self, data: str) -> None:
@@ -136,6 +144,8 @@ class _Reader(HTMLParser):
             self.grid.group_headers[-1] += data.strip()
         elif self.in_header and self.row is not None:
             self.row.header += data
+            if self.badge_at and not self.hidden_at:
+                self.row.badges[-1] += data.strip()
         elif self.cell is not None:
             if self.hidden_at:
                 self.cell.hidden += data

@@ -173,11 +173,11 @@ def test_the_coach_s_opponents_in_the_open_rounds_come_first_and_their_own_row_i
     # start all the same (R20), so round 3's opponent shows.
     assert found.slugs[:9] == met
     assert found.slugs[9:] == sorted(played | {"elite-01"})
-    assert found.row(met[0]).header.split()[-1] == "R3"
+    assert found.row(met[0]).badges == ["R3"]
     assert "your opponent:" in found.row(met[0]).header
     assert "opponent" in found.row(met[-1]).classes
     mine = found.row("elite-01")
-    assert mine.classes == {"mine"} and mine.header.split()[-1] == "you"
+    assert mine.classes == {"mine"} and mine.badges == ["you"]
     assert [row.id for row in found.rows if "mine" in row.classes] == ["team-elite-01"]
 
 
@@ -214,7 +214,7 @@ def test_the_grid_speaks_french(made: League, elite_coach: User) -> None:
     html = french.get(ELITE).content.decode()
     assert 'lang="fr"' in html
     assert "Prolongation" in html  # the extra-time group, from the catalogue
-    assert grid(html).row("elite-01").header.split()[-1] == "vous"
+    assert grid(html).row("elite-01").badges == ["vous"]
 
 
 # --- The KDH: the teams out folded, opponents from published draws only -------------------------
@@ -274,5 +274,5 @@ def test_a_kdh_opponent_comes_first_once_the_round_it_was_drawn_from_is_publishe
     found = grid(client.get(KDH).content.decode())
     assert found.group_headers == ["Your next opponents", "Other teams"]
     assert found.slugs[0] == game.away.team.slug
-    assert found.row(game.away.team.slug).header.split()[-1] == "R2"
+    assert found.row(game.away.team.slug).badges == ["R2"]
     assert PoolRound.objects.get(pk=kdh.pool_round("kdh", 1).pk).status == "published"

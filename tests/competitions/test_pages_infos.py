@@ -139,7 +139,8 @@ def test_the_signed_in_coach_s_team_is_marked(client: Client, league, coach: Use
     client.force_login(coach)
     html = client.get(ELITE).content.decode()
     assert "mine" in row(html, "sleigh-dogs").classes
-    assert "you" in row(html, "sleigh-dogs").header.split()
+    assert row(html, "sleigh-dogs").badges == ["you"]
+    assert row(html, "freezing-ass").badges == []
     assert "mine" not in row(html, "freezing-ass").classes
 
 
