@@ -133,6 +133,7 @@ def test_the_kdh_shows_its_own_quotas_and_shootout_values_and_no_great_saves(
     ]
     assert '<abbr title="great saves">#</abbr>' not in html
     assert "Shootout" in html
+    assert grid(html).caption == "What each team can still play — KDH cup"
 
 
 def test_the_signed_in_coach_s_team_is_marked(client: Client, league, coach: User) -> None:
