@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from competitions import services as competitions
 from competitions.models import Competition, Fixture, PoolRound, Round
-from competitions.selectors import pool_infos_grid
+from competitions.selectors import entry_opponents, pool_infos_grid
 from league.models import Division, Entry, Season, Team
 from tests.competitions.arbitration_league import League, add_kdh, build_league, plain_pick
 from tests.competitions.infos_html import grid, grids
@@ -179,6 +179,19 @@ def test_the_coach_s_opponents_in_the_open_rounds_come_first_and_their_own_row_i
     mine = found.row("elite-01")
     assert mine.classes == {"mine"} and mine.badges == ["you"]
     assert [row.id for row in found.rows if "mine" in row.classes] == ["team-elite-01"]
+
+
+def test_the_championship_s_calendar_stays_public_while_a_round_awaits_publication(
+    made: League,
+) -> None:
+    # R20: the championship's games are known from the start; only a cup's later rounds are
+    # drawn by an arbitration (and wait for its publication, R23).
+    assert made.pool_round("elite", 2).status == PoolRound.Status.ARBITRATED
+    rounds = list(Round.objects.filter(season=made.season, competition=CHAMPIONSHIP))
+    opponents = entry_opponents(entry=made.entry("elite-01"), rounds=rounds)
+    assert {
+        round.number: opponents[round.pk].team.slug for round in rounds if round.pk in opponents
+    } == {number: opponent(made, "elite", number, "elite-01") for number in range(1, 12)}
 
 
 def test_a_round_whose_deadline_passed_no_longer_puts_its_opponent_first(
