@@ -73,7 +73,6 @@ class InfosGrid:
     ``out``: the KDH's teams its published games put out (R15, R17), folded on the page.
     """
 
-    season: Season
     pool: Pool
     pools: list[Pool]
     """Every pool of the season, for the links between them."""
@@ -194,9 +193,9 @@ def pool_infos_grid(
     For ``user`` coaching (or deputising for) a team of the pool, that team's row is marked and
     the teams it meets in the pool's open rounds come first, in the order it meets them: the
     drawn games only, and of a cup only those drawn from published rounds
-    (:func:`entry_opponents`). Five queries for a division (the season's pools, the teams, what
-    they used, their stocks' movements), two more for the KDH's teams put out, three more for a
-    coach of the pool.
+    (:func:`entry_opponents`). Four queries for a division (the season's pools, the teams, what
+    they used, their stocks' movements), a cup's members besides, two more for the KDH's teams
+    put out, three more for a coach of the pool.
     """
     try:
         competition = Competition(competition)
@@ -237,7 +236,6 @@ def pool_infos_grid(
     opponents.sort(key=lambda line: line.meets)
     rules = competition.rules
     return InfosGrid(
-        season=season,
         pool=pool,
         pools=pools,
         columns=tuple(rules.columns),
