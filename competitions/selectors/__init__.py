@@ -15,6 +15,7 @@ from competitions.selectors.feeds import (
     season_rounds_calendar,
     team_entry_current,
 )
+from competitions.selectors.infos import InfosCell, InfosGrid, InfosLine, pool_infos_grid
 from competitions.selectors.picks import (
     EntryChoices,
     choices_any,
@@ -106,6 +107,9 @@ __all__ = [
     "DeskWeek",
     "EntryChoices",
     "GameResult",
+    "InfosCell",
+    "InfosGrid",
+    "InfosLine",
     "OpenRound",
     "OpenWeek",
     "PlayedPick",
@@ -141,6 +145,7 @@ __all__ = [
     "pool_entries",
     "pool_find",
     "pool_infos",
+    "pool_infos_grid",
     "pool_round_arbitration_state",
     "pool_round_find",
     "pool_round_fixtures",

@@ -271,8 +271,9 @@ def entry_pools(*, entry: Entry) -> dict[str, Pool]:
 def entry_opponents(
     *, entry: Entry, rounds: list[Round], pools: dict[str, Pool] | None = None
 ) -> dict[int, Entry]:
-    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: a
-    cup game drawn from an arbitrated, unpublished round is not (see :func:`entry_plays_round`).
+    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: the
+    championship's and the WG groups' always (R20), a cup game drawn from an arbitrated,
+    unpublished round not (see :func:`entry_plays_round`).
     Three queries whatever the number of rounds (two given the team's ``pools``)."""
     pools = entry_pools(entry=entry) if pools is None else pools
     if not rounds or not pools:
@@ -290,8 +291,12 @@ def entry_opponents(
         pool_round__pool__in=pools.values(),
         pool_round__round__in=rounds,
     ).select_related("home__team", "away__team", "pool_round__round"):
+        # R20: the championship's and the WG groups' games are known from the start; a cup's
+        # later rounds are drawn by an arbitration, public once it is published (R23).
+        round = fixture.pool_round.round
+        drawn_later = round.stage not in (Stage.REGULAR, Stage.GROUP)
         secret = secrets.get(fixture.pool_round.pool_id)
-        if secret is not None and fixture.pool_round.round.number > secret:
+        if drawn_later and secret is not None and round.number > secret:
             continue
         opponents[fixture.pool_round.round_id] = (
             fixture.away if fixture.home_id in mine else fixture.home

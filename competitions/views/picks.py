@@ -30,13 +30,12 @@ from competitions.selectors import (
     EntryChoices,
     OpenRound,
     choices_any,
-    cup_eliminated,
     entry_choices,
     entry_choices_everywhere,
     entry_opponents,
     entry_pools,
     pick_round_find,
-    pool_infos,
+    pool_infos_grid,
     team_rounds_open,
 )
 from competitions.selectors.season_desk import FINISHED, season_desk
@@ -287,22 +286,6 @@ def _warn_repeats(request: HttpRequest, *, round: Round, pick: Pick) -> None:
         )
 
 
-@dataclass
-class InfosRow:
-    """One team's line of « infos équipes »: what it has left after the published rounds."""
-
-    entry: Entry
-    choices: EntryChoices
-    is_mine: bool
-
-    def column_flags(self, columns: tuple[str, ...]) -> list[tuple[str, bool]]:
-        left = set(self.choices.columns)
-        return [(c, c in left) for c in columns]
-
-    def counts(self, values: list[str], left: dict[str, int]) -> list[tuple[str, int]]:
-        return [(v, left.get(v, 0)) for v in values]
-
-
 @public_page
 def infos_index(request: HttpRequest) -> HttpResponse:
     """Infos équipes: the coach's own division, or the Elite (of ``?season=N``, else the
@@ -325,58 +308,16 @@ def infos_index(request: HttpRequest) -> HttpResponse:
 
 @public_page
 def infos(request: HttpRequest, competition: str, pool: str) -> HttpResponse:
-    """« Infos équipes » (public): for every team of a pool, the columns, extra-time and shootout
-    values and stocks it has left after the *published* rounds — nothing of unpublished ones.
-    Any season: ``?season=N``, else the current one."""
+    """« Infos équipes » (public): a pool's teams × the columns, extra-time (and shootout) values
+    and stocks, each cell saying whether the team can still play it after the *published*
+    rounds — nothing of unpublished ones. A signed-in coach of the pool sees their team's
+    opponents in the open rounds first and their own row marked. Any season: ``?season=N``,
+    else the current one."""
     season = season_asked(request)
-    table = pool_infos(season=season, competition=competition, pool_slug=pool)
-    if table is None:
-        raise Http404(_("No such pool this season."))
-    competition = Competition(competition)
-    rules = competition.rules
-    entries = {
-        e.team.slug: e
-        for e in Entry.objects.filter(
-            season=season, team__slug__in=list(table), replaced_at__isnull=True
-        ).select_related("team", "division")
-    }
-    mine = request.user.pk if request.user.is_authenticated else None
-    rows = [
-        InfosRow(entry=entries[slug], choices=choices, is_mine=entries[slug].team.coach_id == mine)
-        for slug, choices in table.items()
-        if slug in entries
-    ]
-    extra_time_values = sorted(rules.extra_time_quota, key=lambda v: (v == "X", v))
-    shootout_values = sorted(rules.shootout_quota or {}, key=lambda v: (v == "X", v))
-    pools = list(
-        Pool.objects.filter(season=season)
-        .select_related("division")
-        .order_by("competition", "division__tier", "division__group")
+    grid = pool_infos_grid(
+        season=season, competition=competition, pool_slug=pool, user=request.user
     )
-    here = next(p for p in pools if p.competition == competition and p.slug == pool)
-    context = {
-        "season": season,
-        "season_query": season_query(season),
-        "competition": competition,
-        "pool_slug": pool,
-        "pool_name": here.division.name if here.division else competition.label,
-        "pools": pools,
-        "columns": rules.columns,
-        "extra_time_values": extra_time_values,
-        "shootout_values": shootout_values,
-        "has_great_saves": rules.great_saves,
-    }
-    # A cup's teams still in first; those its published games put out are folded away.
-    out = cup_eliminated(pool=here) if here.competition == Competition.KDH else set()
-    lines = [
-        {
-            "row": row,
-            "columns": row.column_flags(rules.columns),
-            "extra_time": row.counts(extra_time_values, row.choices.extra_time),
-            "shootout": row.counts(shootout_values, row.choices.shootout),
-        }
-        for row in rows
-    ]
-    context["rows"] = [line for line in lines if line["row"].entry.pk not in out]
-    context["out_rows"] = [line for line in lines if line["row"].entry.pk in out]
+    if grid is None:
+        raise Http404(_("No such pool this season."))
+    context = {"grid": grid, "season": season, "season_query": season_query(season)}
     return render(request, "league/infos.html", context)

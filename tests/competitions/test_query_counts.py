@@ -72,6 +72,8 @@ PAGES: dict[str, Page] = {
     "infos elite": Page(lambda week: "/infos/championship/elite/", 10),
     "infos kdh": Page(lambda week: "/infos/kdh/kdh/", 10),
     "infos wg": Page(lambda week: "/infos/wg/wg/", 10),
+    "infos elite for a coach": Page(lambda week: "/infos/championship/elite/", 13, who="coach"),
+    "infos kdh for a coach": Page(lambda week: "/infos/kdh/kdh/", 16, who="coach"),
     "api infos elite": Page(lambda week: "/api/infos/championship/elite/", 8),
     "api infos kdh": Page(lambda week: "/api/infos/kdh/kdh/", 8),
     # The seasons and their honours.
