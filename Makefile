@@ -1,7 +1,7 @@
 # Matrix Hockey league server. On a fresh machine:
 #   make run    serve the league at http://127.0.0.1:8000 (SQLite, eager Celery, console email)
-#   make test   install Chromium and Dovecot when missing, run every test (PostgreSQL and Redis on
-#               127.0.0.1 unless DATABASE_URL/REDIS_URL)
+#   make test   install Chromium, Dovecot and the Node tools (Lighthouse) when missing, run every
+#               test (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL)
 #   make lint   ruff check and ruff format --check
 
 SHELL := /bin/bash
@@ -17,7 +17,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_DATABASE_URL := postgresql://postgres@127.0.0.1:5432/matrixhockey
 TEST_REDIS_URL := redis://127.0.0.1:6379/15
 
-.PHONY: help install messages run test-packages test lint
+.PHONY: help install messages run test-packages node-packages test lint
 
 help:
 	@echo "make run    serve the demo league at http://127.0.0.1:8000"
@@ -64,11 +64,28 @@ test-packages:
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y "$${missing[@]}"; \
 	fi
 
+# Lighthouse (tests/browser/test_lighthouse.py) is a Node package pinned in package.json, installed
+# from package-lock.json by `npm ci` when node_modules is missing or older than the lock. The
+# lock keeps no registry addresses (.npmrc: omit-lockfile-registry-resolved), so npm fetches
+# from whichever registry it is configured for. package.json's overrides pin the two packages
+# that Lighthouse's trace engine asks for as "latest": otherwise `npm ci` refuses the lock as
+# soon as a newer one is published.
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "Installing Node.js and npm for Lighthouse (tests/browser/test_lighthouse.py)"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $@
+
+node-packages: $(NODE_STAMP)
+
 # The engine's branch coverage is a gate of its own; the rest of the suite runs either way and
 # prints its 20 slowest tests.
 test: export DATABASE_URL ?= $(TEST_DATABASE_URL)
 test: export REDIS_URL ?= $(TEST_REDIS_URL)
-test: messages test-packages
+test: messages test-packages node-packages
 	@status=0; \
 	$(PY) -m pytest tests/engine --cov=engine --cov-branch --cov-fail-under=100 || status=1; \
 	$(PY) -m pytest tests --ignore=tests/engine --durations=20 || status=1; \

@@ -9,6 +9,8 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 ROBOTS = """User-agent: *
+Allow: /accounts/login/
+Allow: /accounts/password_reset/
 Disallow: /admin/
 Disallow: /desk/
 Disallow: /referee/
@@ -27,5 +29,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @require_safe
 @cache_control(max_age=86400, public=True)
 def robots(request: HttpRequest) -> HttpResponse:
-    """Public pages may be indexed; desks, accounts, picks and the API may not."""
+    """Public pages may be indexed, the sign-in and forgotten-password pages among them (the
+    longest matching rule wins, RFC 9309); desks, the rest of accounts (a reset link's token,
+    « My account »), picks and the API may not."""
     return HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.db import connections
+from django.test.utils import modify_settings
 from playwright.sync_api import BrowserContext, Page, sync_playwright
+from pytest_django import DjangoDbBlocker
+from pytest_django.live_server_helper import LiveServer
 
+from competitions.demo import DemoLeague, demo_load
+from league.models import Entry
 from matrixhockey.celery import app
-from tests.conftest import services_required
+from tests.conftest import database_problem, services_required
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -36,6 +43,9 @@ PHONE = {
 }
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/matrixhockey-screenshots"))
+DEMO_WEEK = 6
+"""The demo league the public pages are checked on: weeks 1–5 published (the KDH at its
+quarter-finals, the WG three group rounds in), week 6 played and waiting for its referee."""
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -101,3 +111,70 @@ def screenshot(page: Page, name: str, *, full_page: bool = False) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+@dataclass(frozen=True)
+class DemoSite:
+    """The demo league at :data:`DEMO_WEEK`, served by a live server of its own."""
+
+    url: str
+    league: DemoLeague
+    team: str
+    """The slug of the Elite's first team (code 1)."""
+
+    def public_pages(self) -> dict[str, str]:
+        """Every public page, by name: its path on the site. ``/results/`` and ``/infos/``
+        redirect to a week and to the Elite's infos; the last one answers 404."""
+        week = DEMO_WEEK
+        return {
+            "home": "/",
+            "standings elite": "/standings/elite/",
+            "standings kdh": "/standings/kdh/",
+            "standings wg": "/standings/wg/",
+            "results latest": "/results/",
+            "results week waiting": f"/results/week/1/{week}/",
+            "results elite round": f"/results/championship/elite/{week - 1}/",
+            "results kdh round": f"/results/kdh/kdh/{week - 2}/",
+            "infos index": "/infos/",
+            "infos kdh": "/infos/kdh/kdh/",
+            "seasons": "/seasons/",
+            "season": "/seasons/1/",
+            "season team": f"/seasons/teams/{self.team}/",
+            "team": f"/teams/{self.team}/",
+            "wg race": "/wg/race/",
+            "sign in": "/accounts/login/",
+            "join": "/join/",
+            "password reset": "/accounts/password_reset/",
+            "not found": "/no-such-page/",
+        }
+
+
+@pytest.fixture(scope="module")
+def demo_site(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoSite]:
+    """The demo league loaded once for a module's tests, committed and served by
+    pytest-django's live server on a port of its own. (The ``live_server`` fixture flushes the
+    database after every test: the pages of a module are read, never changed, so they share one
+    load.) Afterwards the database is flushed and given back the rows the migrations made, as
+    Django's serialized rollback does: the module marks its tests
+    ``django_db(serialized_rollback=True)`` so that they are kept at the session's start."""
+    problem = database_problem()
+    if problem is not None:
+        if services_required():
+            pytest.fail(f"REQUIRE_SERVICES=1 and {problem}", pytrace=False)
+        pytest.skip(problem)
+    connection = connections["default"]
+    assert connection.settings_dict["NAME"].startswith("test_"), "not on a test database"
+    with django_db_blocker.unblock(), modify_settings(ALLOWED_HOSTS={"append": "localhost"}):
+        league = demo_load(week=DEMO_WEEK)
+        first = Entry.objects.select_related("team").get(
+            season=league.season, division__slug="elite", code=1
+        )
+        server = LiveServer("localhost")
+        try:
+            yield DemoSite(url=server.url, league=league, team=first.team.slug)
+        finally:
+            server.stop()
+            kept = getattr(connection, "_test_serialized_contents", None)
+            call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=bool(kept))
+            if kept:
+                connection.creation.deserialize_db_from_string(kept)

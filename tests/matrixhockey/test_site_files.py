@@ -33,6 +33,9 @@ def test_robots_keeps_crawlers_out_of_desks_accounts_and_the_api(client: Client)
     for path in ("/admin/", "/desk/", "/referee/", "/accounts/", "/picks/", "/api/"):
         assert f"Disallow: {path}" in body
     assert "Disallow: /\n" not in body  # the public pages stay open
+    # The sign-in and forgotten-password pages are public pages like the others.
+    for path in ("/accounts/login/", "/accounts/password_reset/"):
+        assert f"Allow: {path}" in body
 
 
 @pytest.mark.parametrize(("language", "words"), [("en", "play-by-email"), ("fr", "par e-mail")])
