@@ -106,6 +106,41 @@ def browser(tmp_path: Path) -> Iterator[Launch]:
             connections.close_all()
 
 
+SCROLLERS = ".scroller, .table-scroll, .chips"
+"""The designated scrollers (docs/ARCHITECTURE.md, « Pages on a phone »)."""
+
+OVERFLOWING = """(scrollers) => {
+  const width = document.documentElement.clientWidth;
+  const passes = (element) => {
+    const box = element.getBoundingClientRect();
+    return (box.width > 0 || box.height > 0) && box.right > width + 0.5;
+  };
+  const found = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const parent = element.parentElement;
+    if (parent && parent.closest(scrollers)) continue;  // inside a scroller
+    if (!passes(element) || (parent && parent !== document.body && passes(parent))) continue;
+    const box = element.getBoundingClientRect();
+    const name = element.tagName.toLowerCase()
+      + (element.id ? "#" + element.id : "")
+      + [...element.classList].map((c) => "." + c).join("");
+    const text = (element.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 60);
+    found.push(`${name} ends at ${Math.round(box.right)}px: «${text}»`);
+  }
+  return {found, scrollWidth: document.documentElement.scrollWidth, width};
+}"""
+
+
+def overflowing(page: Page) -> list[str]:
+    """What passes the right edge of ``page``'s screen outside a designated scroller (and the
+    page's own width when it scrolls sideways); empty when the page fits."""
+    seen = page.evaluate(OVERFLOWING, SCROLLERS)
+    problems = list(seen["found"])
+    if seen["scrollWidth"] > seen["width"]:
+        problems.insert(0, f"the page is {seen['scrollWidth']}px wide for {seen['width']}px")
+    return problems
+
+
 def screenshot(page: Page, name: str, *, full_page: bool = False) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"

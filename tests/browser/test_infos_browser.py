@@ -12,17 +12,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from competitions.demo import PASSWORD, demo_load
-from tests.browser.conftest import Launch, screenshot
+from tests.browser.conftest import Launch, overflowing, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-TOO_WIDE = """() => {
-  // Every element wider than the screen, but the grids' own scrollers and what they hold.
-  const width = window.innerWidth;
-  return [...document.body.querySelectorAll("*")]
-    .filter(e => !e.closest(".infos-scroll") && e.getBoundingClientRect().width > width + 0.5)
-    .map(e => `${e.tagName.toLowerCase()}.${e.className}`);
-}"""
 
 FOCUSED = """() => {
   const e = document.activeElement;
@@ -44,8 +36,7 @@ FOCUSED = """() => {
 
 
 def fits_the_screen(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    assert page.evaluate(TOO_WIDE) == []
+    assert overflowing(page) == []
 
 
 def sign_in(page: Page, live_server: LiveServer, username: str) -> None:
@@ -133,8 +124,11 @@ def test_the_grid_scrolls_in_its_own_box_keeps_the_teams_in_view_and_tabs_in_ord
     ]
     # A team's link sits in the sticky column: all of it in view, on a phone too.
     assert all(f["whole"] for f in teams), [f for f in teams if not f["whole"]]
-    shadow = page.evaluate("getComputedStyle(document.activeElement).boxShadow")
-    assert shadow != "none"  # the focus shows
+    ring = page.evaluate(
+        "(s => [s.outlineStyle, parseFloat(s.outlineWidth)])"
+        "(getComputedStyle(document.activeElement))"
+    )
+    assert ring[0] == "solid" and ring[1] >= 2  # the focus shows
     fits_the_screen(page)
 
 

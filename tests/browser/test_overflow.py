@@ -8,33 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import DemoSite, Launch, screenshot
+from tests.browser.conftest import DemoSite, Launch, overflowing, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(serialized_rollback=True)]
-
-SCROLLERS = ".scroller, .table-scroll, .chips"
-"""The designated scrollers (docs/ARCHITECTURE.md, « Pages on a phone »)."""
-
-OVERFLOWING = """(scrollers) => {
-  const width = document.documentElement.clientWidth;
-  const passes = (element) => {
-    const box = element.getBoundingClientRect();
-    return (box.width > 0 || box.height > 0) && box.right > width + 0.5;
-  };
-  const found = [];
-  for (const element of document.body.querySelectorAll("*")) {
-    const parent = element.parentElement;
-    if (parent && parent.closest(scrollers)) continue;  // inside a scroller
-    if (!passes(element) || (parent && parent !== document.body && passes(parent))) continue;
-    const box = element.getBoundingClientRect();
-    const name = element.tagName.toLowerCase()
-      + (element.id ? "#" + element.id : "")
-      + [...element.classList].map((c) => "." + c).join("");
-    const text = (element.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 60);
-    found.push(`${name} ends at ${Math.round(box.right)}px: «${text}»`);
-  }
-  return {found, scrollWidth: document.documentElement.scrollWidth, width};
-}"""
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
@@ -47,10 +23,7 @@ def test_every_public_page_fits_the_screen_but_its_scrollers(
     for name, path in demo_site.public_pages().items():
         page.goto(demo_site.url + path)
         screenshot(page, f"overflow-{size}-{name.replace(' ', '-')}", full_page=True)
-        seen = page.evaluate(OVERFLOWING, SCROLLERS)
-        if seen["found"] or seen["scrollWidth"] > seen["width"]:
-            problems.append(
-                f"{name} ({path}): the page is {seen['scrollWidth']}px wide for "
-                f"{seen['width']}px\n    " + "\n    ".join(seen["found"][:10])
-            )
+        found = overflowing(page)
+        if found:
+            problems.append(f"{name} ({path}):\n    " + "\n    ".join(found[:10]))
     assert not problems, "\n".join(problems)

@@ -10,16 +10,10 @@ from pytest_django.live_server_helper import LiveServer
 
 from competitions import services as competitions
 from league.models import Division, Season
-from tests.browser.conftest import Launch, screenshot
+from tests.browser.conftest import Launch, overflowing, screenshot
 from tests.competitions.arbitration_league import add_wg, build_league
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-TOO_WIDE = """(width) => {
-  return [...document.querySelectorAll("body *")]
-    .filter((element) => element.getBoundingClientRect().width > width + 0.5)
-    .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
-}"""
 
 FOCUSED = """() => {
   const element = document.activeElement;
@@ -55,10 +49,7 @@ def test_the_wg_page_fits_the_screen_and_its_links_take_the_keyboard(
     page.goto(f"{live_server.url}/standings/wg/")
     assert page.locator(".wg-table").count() == 3
     assert page.locator(".wg-slot .goals").count() == 8  # four games played, two scores each
-    width = page.viewport_size["width"]
-    # The screen's width, not innerWidth: a phone zooms out to show a page wider than itself.
-    assert page.evaluate(TOO_WIDE, width) == []
-    assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [width] * 2
+    assert overflowing(page) == []
     screenshot(page, f"wg-{'phone' if phone else 'desktop'}", full_page=True)
 
     reached: dict[str, list[dict[str, object]]] = {}
