@@ -19,10 +19,10 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from competitions.models import Competition, PoolRound, Round, Stage
 from competitions.selectors.glance import CoachGame, coach_week, week_glance
+from competitions.views.picks import countdown_labels
 from league.models import Season
 from league.public_cache import public_page
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
@@ -131,11 +131,5 @@ def _week(request: HttpRequest, season: Season) -> dict[str, object]:
         "coach_games": [GameLine(game=game, title=words.title(game.round)) for game in coach.games]
         if coach is not None
         else [],
-        "countdown_labels": {
-            "days": pgettext("short for days, in a countdown", "d"),
-            "hours": pgettext("short for hours, in a countdown", "h"),
-            "minutes": pgettext("short for minutes, in a countdown", "min"),
-            "seconds": pgettext("short for seconds, in a countdown", "s"),
-            "closed": _("Deadline passed: picks are closed."),
-        },
+        "countdown_labels": countdown_labels(),
     }

@@ -115,6 +115,18 @@ class Refused:
     message: str
 
 
+def countdown_labels() -> dict[str, str]:
+    """The words of ``static/js/countdown.js`` in the page's language (the pick page's and the
+    home page's deadlines)."""
+    return {
+        "days": pgettext("short for days, in a countdown", "d"),
+        "hours": pgettext("short for hours, in a countdown", "h"),
+        "minutes": pgettext("short for minutes, in a countdown", "min"),
+        "seconds": pgettext("short for seconds, in a countdown", "s"),
+        "closed": _("Deadline passed: picks are closed."),
+    }
+
+
 def _anchor(round: Round) -> str:
     return f"{round.competition}-{round.number}"
 
@@ -206,13 +218,7 @@ def _picks_page(
         "zone": zone,
         "now": timezone.now(),
         "next_season": _next_season(team) if not weeks else None,
-        "countdown_labels": {
-            "days": pgettext("short for days, in a countdown", "d"),
-            "hours": pgettext("short for hours, in a countdown", "h"),
-            "minutes": pgettext("short for minutes, in a countdown", "min"),
-            "seconds": pgettext("short for seconds, in a countdown", "s"),
-            "closed": _("Deadline passed: picks are closed."),
-        },
+        "countdown_labels": countdown_labels(),
     }
     return render(request, "league/picks.html", context, status=status)
 

@@ -7,29 +7,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from competitions.models import Pool
 from competitions.services import pick_submit
-from league.models import Entry, Team
+from league.models import Team
 from tests.competitions.infos_html import Row, grid
-from tests.competitions.open_rounds import OpenLeague, open_league
-from tests.conftest import ResultRecorder
+from tests.competitions.open_rounds import OpenLeague
 
 pytestmark = pytest.mark.django_db
 
 ELITE = "/infos/championship/elite/"
-
-
-@pytest.fixture
-def league(
-    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
-) -> OpenLeague:
-    return open_league(
-        season=season,
-        coach_entry=Entry.objects.get(team__coach=coach),
-        other_entry=Entry.objects.get(team__coach=other_coach),
-        elite=elite_pool,
-        record_played=record_played,
-    )
 
 
 def row(html: str, team: str) -> Row:
