@@ -119,8 +119,8 @@ def database_recreate(url: str) -> None:
 
     parts = urlparse(url)
     name = parts.path.lstrip("/")
-    if not name.startswith(("mh_bench", "bench")):
-        raise SystemExit(f"refusing to drop {name!r}: the bench's database is named mh_bench_…")
+    if "bench" not in name:
+        raise SystemExit(f"refusing to drop {name!r}: a bench's database has bench in its name")
     connection = psycopg2.connect(
         dbname="postgres",
         user=parts.username or "postgres",

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -62,26 +62,49 @@ def rounds_close_due(*, now: datetime | None = None) -> int:
 
 
 def _round_status_refresh(round: Round, now: datetime) -> None:
-    """A round is arbitrated when all its pool rounds are, published when all are published."""
-    statuses = set(
-        PoolRound.objects.filter(round=round).order_by().values_list("status", flat=True)
-    )
-    if statuses and statuses <= {PoolRound.Status.PUBLISHED}:
-        status = Round.Status.PUBLISHED
-    elif statuses and statuses <= set(PLAYED):
-        status = Round.Status.ARBITRATED
-    elif now >= round.deadline:
-        status = Round.Status.CLOSED
-    else:
-        status = Round.Status.OPEN
-    Round.objects.filter(pk=round.pk).update(status=status)
-    round.status = status
+    """A round is arbitrated when all its pool rounds are, published when all are published;
+    otherwise closed once its deadline has passed, open before.
+
+    One ``UPDATE … RETURNING``: the database works the status out from the pool rounds'
+    statuses as this transaction sees them, and ``round`` gets it back.
+    """
+    pool_rounds = PoolRound._meta.db_table
+    played = list(PLAYED)
+    marks = ", ".join(["%s"] * len(played))
+    waiting = Round.Status.CLOSED if now >= round.deadline else Round.Status.OPEN
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # Table names from the models, values as parameters.
+            f"UPDATE {Round._meta.db_table} SET status = CASE"
+            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s) THEN %s"
+            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s AND status <> %s)"
+            " THEN %s"
+            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s"
+            f" AND status NOT IN ({marks})) THEN %s"
+            " ELSE %s END WHERE id = %s RETURNING status",
+            [
+                round.pk,
+                waiting,
+                round.pk,
+                PoolRound.Status.PUBLISHED,
+                Round.Status.PUBLISHED,
+                round.pk,
+                *played,
+                Round.Status.ARBITRATED,
+                waiting,
+                round.pk,
+            ],
+        )
+        row = cursor.fetchone()
+    if row is not None:
+        round.status = row[0]
 
 
 def _pool_round_to_arbitrate(pk: int) -> PoolRound:
-    """The pool round with its round, season and pool, and the number of its pool's earliest
-    round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
-    one query: what :func:`_check_ready` needs."""
+    """The pool round, locked, with its round, season and pool, and the number of its pool's
+    earliest round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is
+    none), in one query: the claim of :func:`pool_round_arbitrate` and what :func:`_check_ready`
+    needs."""
     earlier = (
         PoolRound.objects.filter(
             pool_id=OuterRef("pool_id"), round__number__lt=OuterRef("round__number")
@@ -92,6 +115,7 @@ def _pool_round_to_arbitrate(pk: int) -> PoolRound:
     )
     return (
         PoolRound.objects.select_related("round__season", "pool")
+        .select_for_update(of=("self",))
         .annotate(earlier_unplayed=Subquery(earlier))
         .get(pk=pk)
     )
@@ -120,13 +144,13 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     round of the pool is not arbitrated (:class:`ArbitrationOutOfOrder`). Idempotent: a pool
     round already arbitrated or published is returned as stored, never played again.
 
-    The work is claimed by a conditional update (``pending``/``void`` → ``arbitrating``) that
-    must touch exactly one row, in the same transaction as the work: a second caller's update
-    waits for the first to commit, then touches nothing, and it gets the stored result; a crash
-    rolls the claim back with everything else, so a pool round is never left half done or stuck.
-    A pool round seen ``arbitrating`` outside that transaction raises
-    :class:`ArbitrationInProgress`. A ``void`` pool round is played again once the void action
-    (issue 5) has taken its results, stock movements and sanctions back out.
+    The work is claimed by locking the pool round's row (``SELECT … FOR UPDATE``, the read
+    that finds it), in the same transaction as the work: a second caller waits for the first to
+    commit, then reads the stored status and gets the stored result; a crash rolls everything
+    back, so a pool round is never left half done or stuck. Only a ``pending`` or ``void`` pool
+    round is played; one marked ``arbitrating`` raises :class:`ArbitrationInProgress`. A
+    ``void`` pool round is played again once the void action (issue 5) has taken its results,
+    stock movements and sanctions back out.
 
     Stored in that one transaction: the team results and game results exactly as the engine
     returned them, the stocks played (``played`` movements), the draw log with the generator
@@ -135,20 +159,14 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     the statuses.
     """
     now = timezone.now()
-    pool_round = _pool_round_to_arbitrate(pool_round.pk)
-    if pool_round.status in PLAYED:
-        return pool_round
-    _check_ready(pool_round, now)
     with transaction.atomic():
-        claimed = PoolRound.objects.filter(
-            pk=pool_round.pk, status__in=[PoolRound.Status.PENDING, PoolRound.Status.VOID]
-        ).update(status=PoolRound.Status.ARBITRATING)
-        if claimed == 1:
-            return _arbitrate(pool_round, by, now)
-    pool_round.refresh_from_db()
-    if pool_round.status in PLAYED:
-        return pool_round
-    raise ArbitrationInProgress(_("This round is already being arbitrated."))
+        pool_round = _pool_round_to_arbitrate(pool_round.pk)
+        if pool_round.status in PLAYED:
+            return pool_round
+        _check_ready(pool_round, now)
+        if pool_round.status not in (PoolRound.Status.PENDING, PoolRound.Status.VOID):
+            raise ArbitrationInProgress(_("This round is already being arbitrated."))
+        return _arbitrate(pool_round, by, now)
 
 
 def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
