@@ -29,7 +29,8 @@ from competitions.selectors.entries import (
     entry_used_everywhere,
 )
 from engine.season import Used
-from league.models import Entry
+from league.models import Entry, Season
+from matrixhockey.db import fetch_models, model_columns
 
 
 def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
@@ -106,15 +107,27 @@ def choices_any(*, competition: Competition | str) -> EntryChoices:
 
 def pick_round_find(*, competition: str, number: int) -> Round | None:
     """Round ``number`` of ``competition`` in the current season, with its season, in one query:
-    the round a coach sends a pick for (``None``: no such round, or no current season)."""
+    the round a coach sends a pick for (``None``: no such round, or no current season).
+
+    Written out (:func:`matrixhockey.db.fetch_models`): every pick reads it, and building the
+    query cost several times running it."""
     if competition not in Competition.values:
         return None
-    return (
-        Round.objects.filter(season__is_current=True, competition=competition, number=number)
-        .select_related("season")
-        .order_by("pk")  # one row at most; the model's default order joins the season again
-        .first()
+    rounds, seasons = Round._meta.db_table, Season._meta.db_table
+    found = fetch_models(
+        f"SELECT {model_columns(Round, 'r')}, {model_columns(Season, 's')}"
+        f" FROM {rounds} r INNER JOIN {seasons} s ON s.id = r.season_id"
+        " WHERE s.is_current = %s AND r.competition = %s AND r.number = %s"
+        " ORDER BY r.id LIMIT 1",
+        [True, competition, number],
+        Round,
+        Season,
     )
+    if not found:
+        return None
+    round, season = found[0]
+    round.season = season
+    return round
 
 
 def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:

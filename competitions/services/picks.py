@@ -21,7 +21,8 @@ from competitions.selectors.picks import EntryChoices, entry_choices, entry_play
 from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal, refusal_of
 from engine import Pick as EnginePick
-from league.models import Entry, Team
+from league.models import Entry, Season, Team
+from matrixhockey.db import fetch_models, model_columns
 
 PICK_ROWS_HELD = ("receipt", "entry", "round", "entered_by")
 """Fields :func:`pick_record` does not validate by query: the caller passes them as rows."""
@@ -325,7 +326,7 @@ def pick_submit(
         # is found through the entry and locked in one query, then the entry locked; checked once
         # both are held (a refusal rolls back and releases them).
         pool_round = _division_pool_round_locked(team=team, round=round)
-        entry = entries.select_for_update(of=("self",)).select_related("team", "season").first()
+        entry = _entry_locked(team=team, round=round)
         _check_entry(entry=entry, team=team, round=round, competition=competition)
         _check_sender(entry=entry, pool=None, channel=channel, entered_by=entered_by)
     else:
@@ -393,6 +394,30 @@ def _division_pool_round_locked(*, team: Team, round: Round) -> PoolRound | None
         [round.pk, round.season_id, Competition.CHAMPIONSHIP, round.season_id, team.pk],
     )
     return next(iter(found), None)
+
+
+def _entry_locked(*, team: Team, round: Round) -> Entry | None:
+    """``team``'s entry in ``round``'s season (not replaced), locked ``FOR UPDATE``, with its
+    team and season, in one query — what ``entries.select_for_update(of=("self",))
+    .select_related("team", "season").first()`` reads, written out (every pick reads it)."""
+    entries, teams, seasons = Entry._meta.db_table, Team._meta.db_table, Season._meta.db_table
+    lock = " FOR UPDATE OF e" if connection.vendor == "postgresql" else ""
+    found = fetch_models(
+        f"SELECT {model_columns(Entry, 'e')}, {model_columns(Team, 't')},"
+        f" {model_columns(Season, 's')} FROM {entries} e"
+        f" INNER JOIN {teams} t ON t.id = e.team_id INNER JOIN {seasons} s ON s.id = e.season_id"
+        " WHERE e.season_id = %s AND e.team_id = %s AND e.replaced_at IS NULL"
+        f" ORDER BY e.id LIMIT 1{lock}",
+        [round.season_id, team.pk],
+        Entry,
+        Team,
+        Season,
+    )
+    if not found:
+        return None
+    entry, entry_team, season = found[0]
+    entry.team, entry.season = entry_team, season
+    return entry
 
 
 def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
