@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection, migrations, models
@@ -194,7 +194,7 @@ def _converters(model: type[models.Model]) -> list[tuple[int, list, object]]:
 
 def fetch_models(
     sql: str, params: list[object], *models_read: type[models.Model]
-) -> list[tuple[models.Model | None, ...]]:
+) -> list[tuple[Any, ...]]:
     """Run ``sql`` — selecting :func:`model_columns` of each of ``models_read`` in turn — and
     give each row as instances of them (``None`` for one whose primary key is null: an outer
     join that found nothing), as the ORM would build them, without building the query.
@@ -211,7 +211,7 @@ def fetch_models(
         specs.append((model, [field.attname for field in fields], _converters(model)))
     found = []
     for row in rows:
-        instances: list[models.Model | None] = []
+        instances: list[Any] = []
         start = 0
         for model, names, converters in specs:
             values = list(row[start : start + len(names)])
@@ -225,5 +225,39 @@ def fetch_models(
                     value = function(value, column, connection)
                 values[index] = value
             instances.append(model.from_db(connection.alias, names, values))
+        instances += row[start:]  # what the statement selects after the models' columns
         found.append(tuple(instances))
     return found
+
+
+def fetch_values(sql: str, params: list[object], fields: list[models.Field | None]) -> list[tuple]:
+    """Run ``sql`` and give its rows with each column converted as the ORM converts the model
+    field ``fields`` names for it (``None``: as the driver returns it) — a ``values_list`` of a
+    hot read, written out (see :func:`fetch_models`)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    converters = []
+    for index, field in enumerate(fields):
+        if field is None:
+            continue
+        column = field.get_col(field.model._meta.db_table)
+        functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if functions:
+            converters.append((index, functions, column))
+    if not converters:
+        return rows
+    converted = []
+    for row in rows:
+        values = list(row)
+        for index, functions, column in converters:
+            for function in functions:
+                values[index] = function(values[index], column, connection)
+        converted.append(tuple(values))
+    return converted
+
+
+def db_datetime(value: Any) -> Any:
+    """A datetime as a written-out statement's parameter, as the ORM would pass it (naive UTC on
+    SQLite, which compares texts; unchanged on PostgreSQL)."""
+    return connection.ops.adapt_datetimefield_value(value)

@@ -10,13 +10,14 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competitions.models import (
     FixtureResult,
     OnrSanction,
+    Pool,
     PoolRound,
     Round,
     StockKind,
@@ -42,9 +43,10 @@ from engine import (
     onr_sanction,
     play_round,
 )
-from league.models import Entry, WaitingListEntry
+from league.models import Entry, Season, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
+from matrixhockey.db import fetch_models, model_columns
 
 
 def rounds_close_due(*, now: datetime | None = None) -> int:
@@ -104,21 +106,37 @@ def _pool_round_to_arbitrate(pk: int) -> PoolRound:
     """The pool round, locked, with its round, season and pool, and the number of its pool's
     earliest round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is
     none), in one query: the claim of :func:`pool_round_arbitrate` and what :func:`_check_ready`
-    needs."""
-    earlier = (
-        PoolRound.objects.filter(
-            pool_id=OuterRef("pool_id"), round__number__lt=OuterRef("round__number")
-        )
-        .exclude(status__in=PLAYED)
-        .order_by("round__number")
-        .values("round__number")[:1]
+    needs.
+
+    Written out (:func:`matrixhockey.db.fetch_models`), as ``PoolRound.objects.select_related(
+    "round__season", "pool").select_for_update(of=("self",)).annotate(earlier_unplayed=…)
+    .get(pk=…)`` reads it: building that query cost more than running it."""
+    pool_rounds, rounds = PoolRound._meta.db_table, Round._meta.db_table
+    lock = " FOR UPDATE OF pr" if connection.vendor == "postgresql" else ""
+    played = [str(status) for status in PLAYED]
+    marks = ", ".join(["%s"] * len(played))
+    found = fetch_models(
+        f"SELECT {model_columns(PoolRound, 'pr')}, {model_columns(Round, 'r')},"
+        f" {model_columns(Season, 's')}, {model_columns(Pool, 'p')},"
+        f" (SELECT r2.number FROM {pool_rounds} pr2 INNER JOIN {rounds} r2 ON r2.id = pr2.round_id"
+        " WHERE pr2.pool_id = pr.pool_id AND r2.number < r.number"
+        f" AND NOT (pr2.status IN ({marks})) ORDER BY r2.number LIMIT 1)"
+        f" FROM {pool_rounds} pr INNER JOIN {rounds} r ON r.id = pr.round_id"
+        f" INNER JOIN {Season._meta.db_table} s ON s.id = r.season_id"
+        f" INNER JOIN {Pool._meta.db_table} p ON p.id = pr.pool_id WHERE pr.id = %s{lock}",
+        [*played, pk],
+        PoolRound,
+        Round,
+        Season,
+        Pool,
     )
-    return (
-        PoolRound.objects.select_related("round__season", "pool")
-        .select_for_update(of=("self",))
-        .annotate(earlier_unplayed=Subquery(earlier))
-        .get(pk=pk)
-    )
+    if not found:
+        raise PoolRound.DoesNotExist("PoolRound matching query does not exist.")
+    pool_round, round, season, pool, earlier_unplayed = found[0]
+    round.season = season
+    pool_round.round, pool_round.pool = round, pool
+    pool_round.earlier_unplayed = earlier_unplayed
+    return pool_round
 
 
 def _check_ready(pool_round: PoolRound, now: datetime) -> None:
