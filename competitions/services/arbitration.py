@@ -10,11 +10,12 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competitions.models import (
+    Competition,
+    Fixture,
     FixtureResult,
     OnrSanction,
     Pool,
@@ -34,7 +35,7 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
-from competitions.services.round_input import _pool_entries, _round_input, pool_round_input
+from competitions.services.round_input import _round_input, pool_round_input
 from competitions.services.setup import _log
 from competitions.signals import pool_round_published
 from engine import (
@@ -43,10 +44,10 @@ from engine import (
     onr_sanction,
     play_round,
 )
-from league.models import Entry, Season, WaitingListEntry
+from league.models import Division, Entry, Season, Team, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
-from matrixhockey.db import fetch_models, model_columns
+from matrixhockey.db import db_datetime, fetch_models, model_columns
 
 
 def rounds_close_due(*, now: datetime | None = None) -> int:
@@ -199,20 +200,16 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
     # team plays several) wait for each other instead of deadlocking; the rows read under the
     # lock carry the current stocks the ledger moves below.
-    fixtures = list(pool_round.fixtures.order_by("id"))
-    locked = list(
-        _pool_entries(pool_round, fixtures, now)
-        .select_for_update(of=("self",))
-        # What R14's sanction needs, read with the entries rather than a query each.
-        .annotate(
-            onr_sanctioned=Exists(
-                OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
-            ),
-            waiting_list=Exists(
-                WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
-            ),
+    fixtures = [
+        fixture
+        for (fixture,) in fetch_models(
+            f"SELECT {model_columns(Fixture, 'f')} FROM {Fixture._meta.db_table} f"
+            " WHERE f.pool_round_id = %s ORDER BY f.id",
+            [pool_round.pk],
+            Fixture,
         )
-    )
+    ]
+    locked = _entries_locked(pool_round, fixtures, now)
     given = _round_input(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
@@ -280,6 +277,58 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     # Nothing of the result is public (R23), but its status is: « played, being checked ».
     public_statuses_bump()
     return pool_round
+
+
+def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
+    """The pool's entries (:func:`competitions.services.round_input._pool_entries`, R2, R14),
+    locked in id order with their team and division, each read with what R14's sanction needs
+    (``onr_sanctioned``: sanctioned this week already; ``waiting_list``: someone waits) rather
+    than a query each.
+
+    Written out (:func:`matrixhockey.db.fetch_models`): ``_pool_entries(…).select_for_update(
+    of=("self",)).annotate(onr_sanctioned=Exists(OnrSanction…(entry, week)), waiting_list=
+    Exists(WaitingListEntry…(waiting)))`` — building that query cost more than running it."""
+    round = pool_round.round
+    pool = pool_round.pool
+    playing = sorted({f.home_id for f in fixtures} | {f.away_id for f in fixtures})
+    where: list[str] = []
+    params: list[object] = [round.week, str(WaitingListEntry.Status.WAITING)]
+    if playing:
+        where.append(f"e.id IN ({', '.join(['%s'] * len(playing))})")
+        params += playing
+    if pool.competition == Competition.CHAMPIONSHIP:
+        # _playing_at: not yet replaced, and in place (R14).
+        where.append(
+            "(e.season_id = %s AND e.division_id = %s"
+            " AND (e.replaced_at IS NULL OR e.replaced_at > %s)"
+            " AND (e.replaces_id IS NULL OR rp.replaced_at <= %s))"
+        )
+        params += [pool.season_id, pool.division_id, db_datetime(now), db_datetime(now)]
+    if not where:
+        return []
+    entries = Entry._meta.db_table
+    lock = " FOR UPDATE OF e" if connection.vendor == "postgresql" else ""
+    found = fetch_models(
+        f"SELECT {model_columns(Entry, 'e')}, {model_columns(Team, 't')},"
+        f" {model_columns(Division, 'd')},"
+        f" EXISTS (SELECT 1 FROM {OnrSanction._meta.db_table} o"
+        " WHERE o.entry_id = e.id AND o.week = %s),"
+        f" EXISTS (SELECT 1 FROM {WaitingListEntry._meta.db_table} w WHERE w.status = %s)"
+        f" FROM {entries} e INNER JOIN {Team._meta.db_table} t ON t.id = e.team_id"
+        f" INNER JOIN {Division._meta.db_table} d ON d.id = e.division_id"
+        f" LEFT OUTER JOIN {entries} rp ON rp.id = e.replaces_id"
+        f" WHERE {' OR '.join(where)} ORDER BY e.id{lock}",
+        params,
+        Entry,
+        Team,
+        Division,
+    )
+    locked = []
+    for entry, team, division, onr_sanctioned, waiting_list in found:
+        entry.team, entry.division = team, division
+        entry.onr_sanctioned, entry.waiting_list = bool(onr_sanctioned), bool(waiting_list)
+        locked.append(entry)
+    return locked
 
 
 def _onr_sanctions(
