@@ -24,10 +24,9 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.authentication import TokenAuthentication as DRFTokenAuthentication
-from rest_framework.exceptions import APIException, AuthenticationFailed, ParseError
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -106,8 +105,9 @@ def client_address(request: HttpRequest) -> str:
 class TokenAuthentication(DRFTokenAuthentication):
     """DRF's token authentication, the token and its user read in one written-out query
     (:func:`matrixhockey.db.fetch_models`): every API call with a token reads it, and building
-    ``Token.objects.select_related("user").get(key=…)`` cost several times running it. The
-    same refusals as DRF's, in its words."""
+    ``Token.objects.select_related("user").get(key=…)`` cost several times running it. A
+    token that is not there or whose user is inactive goes to DRF's own method, which refuses
+    it in its words."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         model = self.get_model()
@@ -120,12 +120,11 @@ class TokenAuthentication(DRFTokenAuthentication):
             model,
             user_model,
         )
-        if not found:
-            raise AuthenticationFailed(gettext_lazy("Invalid token."))
+        if not found or not found[0][1].is_active:
+            # Refused: DRF's own read and refusal, in its words (its catalogue's).
+            return super().authenticate_credentials(key)
         token, user = found[0]
         token.user = user
-        if not user.is_active:
-            raise AuthenticationFailed(gettext_lazy("User inactive or deleted."))
         return user, token
 
 
