@@ -103,17 +103,18 @@ def _round_status_refresh(round: Round, now: datetime) -> None:
         round.status = row[0]
 
 
-def _pool_round_to_arbitrate(pk: int) -> PoolRound:
-    """The pool round, locked, with its round, season and pool, and the number of its pool's
-    earliest round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is
-    none), in one query: the claim of :func:`pool_round_arbitrate` and what :func:`_check_ready`
-    needs.
+def _pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
+    """The pool round with its round, season and pool, and the number of its pool's earliest
+    round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
+    one query: what :func:`_check_ready` needs. ``locked``: read ``FOR UPDATE`` (PostgreSQL),
+    the claim of :func:`pool_round_arbitrate`; the request for an arbitration reads it without
+    waiting for one under way.
 
     Written out (:func:`matrixhockey.db.fetch_models`), as ``PoolRound.objects.select_related(
     "round__season", "pool").select_for_update(of=("self",)).annotate(earlier_unplayed=…)
     .get(pk=…)`` reads it: building that query cost more than running it."""
     pool_rounds, rounds = PoolRound._meta.db_table, Round._meta.db_table
-    lock = " FOR UPDATE OF pr" if connection.vendor == "postgresql" else ""
+    lock = " FOR UPDATE OF pr" if locked and connection.vendor == "postgresql" else ""
     played = [str(status) for status in PLAYED]
     marks = ", ".join(["%s"] * len(played))
     found = fetch_models(
@@ -179,7 +180,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     """
     now = timezone.now()
     with transaction.atomic():
-        pool_round = _pool_round_to_arbitrate(pool_round.pk)
+        pool_round = _pool_round_to_arbitrate(pool_round.pk, locked=True)
         if pool_round.status in PLAYED:
             return pool_round
         _check_ready(pool_round, now)
