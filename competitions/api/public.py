@@ -232,10 +232,11 @@ class PicksView(APIView):
     def _team_and_round(
         self, request: Request, competition: str, number: int
     ) -> tuple[Team, Round]:
-        team = selectors.user_team(user=request.user)
+        team, round = competition_selectors.pick_team_and_round(
+            user=request.user, competition=competition, number=number
+        )
         if team is None:
             raise PermissionDenied(_("Only a team's coach sends picks, and you coach none."))
-        round = competition_selectors.pick_round_find(competition=competition, number=number)
         if round is None:
             _current_season()  # no current season: said so (404)
             raise NotFound(_("There is no such round this season."))

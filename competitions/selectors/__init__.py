@@ -34,6 +34,7 @@ from competitions.selectors.picks import (
     pick_current,
     pick_history,
     pick_round_find,
+    pick_team_and_round,
     picks_received,
 )
 from competitions.selectors.referee import (
@@ -141,6 +142,7 @@ __all__ = [
     "pick_current",
     "pick_history",
     "pick_round_find",
+    "pick_team_and_round",
     "picks_received",
     "pool_entries",
     "pool_find",

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from competitions.models import Competition, Matrix, MatrixCell, PoolRound, TeamResult
+from django.db import connection
+
+from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round, TeamResult
 from engine.season import Used
 from league.models import Entry
 
@@ -25,13 +27,21 @@ def matrix_row(*, matrix: Matrix, round_number: int) -> dict[str, int]:
 def season_matrix_row(
     *, season_id: int, competition: Competition | str, round_number: int
 ) -> dict[str, int]:
-    """:func:`matrix_row` of ``competition``'s matrix in the season, in one query."""
-    cells = MatrixCell.objects.filter(
-        matrix__season_id=season_id,
-        matrix__competition=Competition(competition),
-        round_number=round_number,
-    ).order_by("column")
-    return dict(cells.values_list("column", "value"))
+    """:func:`matrix_row` of ``competition``'s matrix in the season, in one query.
+
+    Written out (every arbitration reads it): ``MatrixCell.objects.filter(matrix__season_id=…,
+    matrix__competition=…, round_number=…).order_by("column").values_list("column", "value")``.
+    """
+    column = connection.ops.quote_name("column")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT c.{column}, c.value FROM {MatrixCell._meta.db_table} c"
+            f" INNER JOIN {Matrix._meta.db_table} m ON m.id = c.matrix_id"
+            " WHERE m.season_id = %s AND m.competition = %s AND c.round_number = %s"
+            f" ORDER BY c.{column}",
+            [season_id, str(Competition(competition)), round_number],
+        )
+        return dict(cursor.fetchall())
 
 
 def _statuses(published_only: bool) -> tuple[str, ...]:
@@ -109,21 +119,13 @@ def _used(
         for pk, lineage in entries_lineages(entries=entries).items()
         for ancestor in lineage
     }
-    rows = TeamResult.objects.filter(
-        entry_id__in=owner,
-        pool_round__round__competition__in=competitions,
-        pool_round__status__in=_statuses(published_only),
-    )
-    if before_round is not None:
-        rows = rows.filter(pool_round__round__number__lt=before_round)
-    rows = rows.order_by("pool_round__round__number", "id").values_list(
-        "entry_id", "pool_round__round__competition", "column", "extra_time", "shootout"
-    )
     played: dict[tuple[int, str], tuple[list[str], list[str], list[str]]] = {
         (entry.pk, competition): ([], [], []) for entry in entries for competition in competitions
     }
     if competitions and entries:
-        for entry_id, competition, column, extra_time, shootout in rows:
+        for entry_id, competition, column, extra_time, shootout in _used_rows(
+            list(owner), competitions, _statuses(published_only), before_round
+        ):
             columns, extra_times, shootouts = played[(owner[entry_id], competition)]
             if column:
                 columns.append(column)
@@ -135,6 +137,41 @@ def _used(
     for (pk, competition), (columns, extra_times, shootouts) in played.items():
         used[pk][competition] = Used(tuple(columns), tuple(extra_times), tuple(shootouts))
     return used
+
+
+def _used_rows(
+    entry_ids: list[int],
+    competitions: tuple[Competition, ...],
+    statuses: tuple[str, ...],
+    before_round: int | None,
+) -> list[tuple[int, str, str, str, str]]:
+    """The team results of ``entry_ids`` in ``competitions``' pool rounds of ``statuses`` (below
+    round ``before_round``), in play order: entry, competition, column, extra time, shootout.
+
+    What ``TeamResult.objects.filter(entry_id__in=…, pool_round__round__competition__in=…,
+    pool_round__status__in=…[, pool_round__round__number__lt=…]).order_by(
+    "pool_round__round__number", "id").values_list(…)`` reads, written out: every pick and every
+    arbitration reads it, and building that query cost several times running it."""
+    quote = connection.ops.quote_name
+
+    def marks(values: tuple | list) -> str:
+        return ", ".join(["%s"] * len(values))
+
+    before = " AND r.number < %s" if before_round is not None else ""
+    sql = (
+        f"SELECT tr.entry_id, r.competition, tr.{quote('column')}, tr.extra_time, tr.shootout"
+        f" FROM {TeamResult._meta.db_table} tr"
+        f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = tr.pool_round_id"
+        f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
+        f" WHERE tr.entry_id IN ({marks(entry_ids)}) AND r.competition IN ({marks(competitions)})"
+        f" AND pr.status IN ({marks(statuses)}){before} ORDER BY r.number, tr.id"
+    )
+    params: list[object] = [*entry_ids, *map(str, competitions), *map(str, statuses)]
+    if before_round is not None:
+        params.append(before_round)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def entry_used(*, entry: Entry, competition: Competition | str, published_only: bool) -> Used:

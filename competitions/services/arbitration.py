@@ -9,14 +9,16 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competitions.models import (
+    Competition,
+    Fixture,
     FixtureResult,
     OnrSanction,
+    Pool,
     PoolRound,
     Round,
     StockKind,
@@ -33,7 +35,7 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
-from competitions.services.round_input import _pool_entries, _round_input, pool_round_input
+from competitions.services.round_input import _round_input, pool_round_input
 from competitions.services.setup import _log
 from competitions.signals import pool_round_published
 from engine import (
@@ -42,9 +44,10 @@ from engine import (
     onr_sanction,
     play_round,
 )
-from league.models import Entry, WaitingListEntry
+from league.models import Division, Entry, Season, Team, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
+from matrixhockey.db import db_datetime, fetch_models, model_columns
 
 
 def rounds_close_due(*, now: datetime | None = None) -> int:
@@ -62,39 +65,80 @@ def rounds_close_due(*, now: datetime | None = None) -> int:
 
 
 def _round_status_refresh(round: Round, now: datetime) -> None:
-    """A round is arbitrated when all its pool rounds are, published when all are published."""
-    statuses = set(
-        PoolRound.objects.filter(round=round).order_by().values_list("status", flat=True)
-    )
-    if statuses and statuses <= {PoolRound.Status.PUBLISHED}:
-        status = Round.Status.PUBLISHED
-    elif statuses and statuses <= set(PLAYED):
-        status = Round.Status.ARBITRATED
-    elif now >= round.deadline:
-        status = Round.Status.CLOSED
-    else:
-        status = Round.Status.OPEN
-    Round.objects.filter(pk=round.pk).update(status=status)
-    round.status = status
+    """A round is arbitrated when all its pool rounds are, published when all are published;
+    otherwise closed once its deadline has passed, open before.
+
+    One ``UPDATE … RETURNING``: the database works the status out from the pool rounds'
+    statuses as this transaction sees them, and ``round`` gets it back.
+    """
+    pool_rounds = PoolRound._meta.db_table
+    played = list(PLAYED)
+    marks = ", ".join(["%s"] * len(played))
+    waiting = Round.Status.CLOSED if now >= round.deadline else Round.Status.OPEN
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # Table names from the models, values as parameters.
+            f"UPDATE {Round._meta.db_table} SET status = CASE"
+            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s) THEN %s"
+            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s AND status <> %s)"
+            " THEN %s"
+            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s"
+            f" AND status NOT IN ({marks})) THEN %s"
+            " ELSE %s END WHERE id = %s RETURNING status",
+            [
+                round.pk,
+                waiting,
+                round.pk,
+                PoolRound.Status.PUBLISHED,
+                Round.Status.PUBLISHED,
+                round.pk,
+                *played,
+                Round.Status.ARBITRATED,
+                waiting,
+                round.pk,
+            ],
+        )
+        row = cursor.fetchone()
+    if row is not None:
+        round.status = row[0]
 
 
-def _pool_round_to_arbitrate(pk: int) -> PoolRound:
+def _pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
     """The pool round with its round, season and pool, and the number of its pool's earliest
     round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
-    one query: what :func:`_check_ready` needs."""
-    earlier = (
-        PoolRound.objects.filter(
-            pool_id=OuterRef("pool_id"), round__number__lt=OuterRef("round__number")
-        )
-        .exclude(status__in=PLAYED)
-        .order_by("round__number")
-        .values("round__number")[:1]
+    one query: what :func:`_check_ready` needs. ``locked``: read ``FOR UPDATE`` (PostgreSQL),
+    the claim of :func:`pool_round_arbitrate`; the request for an arbitration reads it without
+    waiting for one under way.
+
+    Written out (:func:`matrixhockey.db.fetch_models`), as ``PoolRound.objects.select_related(
+    "round__season", "pool").select_for_update(of=("self",)).annotate(earlier_unplayed=…)
+    .get(pk=…)`` reads it: building that query cost more than running it."""
+    pool_rounds, rounds = PoolRound._meta.db_table, Round._meta.db_table
+    lock = " FOR UPDATE OF pr" if locked and connection.vendor == "postgresql" else ""
+    played = [str(status) for status in PLAYED]
+    marks = ", ".join(["%s"] * len(played))
+    found = fetch_models(
+        f"SELECT {model_columns(PoolRound, 'pr')}, {model_columns(Round, 'r')},"
+        f" {model_columns(Season, 's')}, {model_columns(Pool, 'p')},"
+        f" (SELECT r2.number FROM {pool_rounds} pr2 INNER JOIN {rounds} r2 ON r2.id = pr2.round_id"
+        " WHERE pr2.pool_id = pr.pool_id AND r2.number < r.number"
+        f" AND NOT (pr2.status IN ({marks})) ORDER BY r2.number LIMIT 1)"
+        f" FROM {pool_rounds} pr INNER JOIN {rounds} r ON r.id = pr.round_id"
+        f" INNER JOIN {Season._meta.db_table} s ON s.id = r.season_id"
+        f" INNER JOIN {Pool._meta.db_table} p ON p.id = pr.pool_id WHERE pr.id = %s{lock}",
+        [*played, pk],
+        PoolRound,
+        Round,
+        Season,
+        Pool,
     )
-    return (
-        PoolRound.objects.select_related("round__season", "pool")
-        .annotate(earlier_unplayed=Subquery(earlier))
-        .get(pk=pk)
-    )
+    if not found:
+        raise PoolRound.DoesNotExist("PoolRound matching query does not exist.")
+    pool_round, round, season, pool, earlier_unplayed = found[0]
+    round.season = season
+    pool_round.round, pool_round.pool = round, pool
+    pool_round.earlier_unplayed = earlier_unplayed
+    return pool_round
 
 
 def _check_ready(pool_round: PoolRound, now: datetime) -> None:
@@ -120,13 +164,13 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     round of the pool is not arbitrated (:class:`ArbitrationOutOfOrder`). Idempotent: a pool
     round already arbitrated or published is returned as stored, never played again.
 
-    The work is claimed by a conditional update (``pending``/``void`` → ``arbitrating``) that
-    must touch exactly one row, in the same transaction as the work: a second caller's update
-    waits for the first to commit, then touches nothing, and it gets the stored result; a crash
-    rolls the claim back with everything else, so a pool round is never left half done or stuck.
-    A pool round seen ``arbitrating`` outside that transaction raises
-    :class:`ArbitrationInProgress`. A ``void`` pool round is played again once the void action
-    (issue 5) has taken its results, stock movements and sanctions back out.
+    The work is claimed by locking the pool round's row (``SELECT … FOR UPDATE``, the read
+    that finds it), in the same transaction as the work: a second caller waits for the first to
+    commit, then reads the stored status and gets the stored result; a crash rolls everything
+    back, so a pool round is never left half done or stuck. Only a ``pending`` or ``void`` pool
+    round is played; one marked ``arbitrating`` raises :class:`ArbitrationInProgress`. A
+    ``void`` pool round is played again once the void action (issue 5) has taken its results,
+    stock movements and sanctions back out.
 
     Stored in that one transaction: the team results and game results exactly as the engine
     returned them, the stocks played (``played`` movements), the draw log with the generator
@@ -135,20 +179,14 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     the statuses.
     """
     now = timezone.now()
-    pool_round = _pool_round_to_arbitrate(pool_round.pk)
-    if pool_round.status in PLAYED:
-        return pool_round
-    _check_ready(pool_round, now)
     with transaction.atomic():
-        claimed = PoolRound.objects.filter(
-            pk=pool_round.pk, status__in=[PoolRound.Status.PENDING, PoolRound.Status.VOID]
-        ).update(status=PoolRound.Status.ARBITRATING)
-        if claimed == 1:
-            return _arbitrate(pool_round, by, now)
-    pool_round.refresh_from_db()
-    if pool_round.status in PLAYED:
-        return pool_round
-    raise ArbitrationInProgress(_("This round is already being arbitrated."))
+        pool_round = _pool_round_to_arbitrate(pool_round.pk, locked=True)
+        if pool_round.status in PLAYED:
+            return pool_round
+        _check_ready(pool_round, now)
+        if pool_round.status not in (PoolRound.Status.PENDING, PoolRound.Status.VOID):
+            raise ArbitrationInProgress(_("This round is already being arbitrated."))
+        return _arbitrate(pool_round, by, now)
 
 
 def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
@@ -163,20 +201,16 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
     # team plays several) wait for each other instead of deadlocking; the rows read under the
     # lock carry the current stocks the ledger moves below.
-    fixtures = list(pool_round.fixtures.order_by("id"))
-    locked = list(
-        _pool_entries(pool_round, fixtures, now)
-        .select_for_update(of=("self",))
-        # What R14's sanction needs, read with the entries rather than a query each.
-        .annotate(
-            onr_sanctioned=Exists(
-                OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
-            ),
-            waiting_list=Exists(
-                WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
-            ),
+    fixtures = [
+        fixture
+        for (fixture,) in fetch_models(
+            f"SELECT {model_columns(Fixture, 'f')} FROM {Fixture._meta.db_table} f"
+            " WHERE f.pool_round_id = %s ORDER BY f.id",
+            [pool_round.pk],
+            Fixture,
         )
-    )
+    ]
+    locked = _entries_locked(pool_round, fixtures, now)
     given = _round_input(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
@@ -244,6 +278,58 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     # Nothing of the result is public (R23), but its status is: « played, being checked ».
     public_statuses_bump()
     return pool_round
+
+
+def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
+    """The pool's entries (:func:`competitions.services.round_input._pool_entries`, R2, R14),
+    locked in id order with their team and division, each read with what R14's sanction needs
+    (``onr_sanctioned``: sanctioned this week already; ``waiting_list``: someone waits) rather
+    than a query each.
+
+    Written out (:func:`matrixhockey.db.fetch_models`): ``_pool_entries(…).select_for_update(
+    of=("self",)).annotate(onr_sanctioned=Exists(OnrSanction…(entry, week)), waiting_list=
+    Exists(WaitingListEntry…(waiting)))`` — building that query cost more than running it."""
+    round = pool_round.round
+    pool = pool_round.pool
+    playing = sorted({f.home_id for f in fixtures} | {f.away_id for f in fixtures})
+    where: list[str] = []
+    params: list[object] = [round.week, str(WaitingListEntry.Status.WAITING)]
+    if playing:
+        where.append(f"e.id IN ({', '.join(['%s'] * len(playing))})")
+        params += playing
+    if pool.competition == Competition.CHAMPIONSHIP:
+        # _playing_at: not yet replaced, and in place (R14).
+        where.append(
+            "(e.season_id = %s AND e.division_id = %s"
+            " AND (e.replaced_at IS NULL OR e.replaced_at > %s)"
+            " AND (e.replaces_id IS NULL OR rp.replaced_at <= %s))"
+        )
+        params += [pool.season_id, pool.division_id, db_datetime(now), db_datetime(now)]
+    if not where:
+        return []
+    entries = Entry._meta.db_table
+    lock = " FOR UPDATE OF e" if connection.vendor == "postgresql" else ""
+    found = fetch_models(
+        f"SELECT {model_columns(Entry, 'e')}, {model_columns(Team, 't')},"
+        f" {model_columns(Division, 'd')},"
+        f" EXISTS (SELECT 1 FROM {OnrSanction._meta.db_table} o"
+        " WHERE o.entry_id = e.id AND o.week = %s),"
+        f" EXISTS (SELECT 1 FROM {WaitingListEntry._meta.db_table} w WHERE w.status = %s)"
+        f" FROM {entries} e INNER JOIN {Team._meta.db_table} t ON t.id = e.team_id"
+        f" INNER JOIN {Division._meta.db_table} d ON d.id = e.division_id"
+        f" LEFT OUTER JOIN {entries} rp ON rp.id = e.replaces_id"
+        f" WHERE {' OR '.join(where)} ORDER BY e.id{lock}",
+        params,
+        Entry,
+        Team,
+        Division,
+    )
+    locked = []
+    for entry, team, division, onr_sanctioned, waiting_list in found:
+        entry.team, entry.division = team, division
+        entry.onr_sanctioned, entry.waiting_list = bool(onr_sanctioned), bool(waiting_list)
+        locked.append(entry)
+    return locked
 
 
 def _onr_sanctions(

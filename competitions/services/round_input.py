@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from competitions import selectors
@@ -19,6 +19,7 @@ from competitions.models import (
     Pick,
     Pool,
     PoolRound,
+    Round,
     Stage,
     StockKind,
     StockMovement,
@@ -34,6 +35,7 @@ from engine import (
     allot_stocks,
 )
 from league.models import Entry, Season
+from matrixhockey.db import db_datetime, fetch_models, fetch_values, model_columns
 
 
 @dataclass(frozen=True)
@@ -80,23 +82,33 @@ def _current_picks(
     it stood at ``bounds[entry, round]`` (when that round was, or is being, arbitrated). Each
     pick comes with its round."""
     latest = max(bounds.values())
-    picks = (
-        Pick.objects.filter(
-            entry_id__in=entry_ids,
-            round__season=season,
-            round__week=week,
-            received_at__lte=latest,
-        )
-        .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=Pick.Channel.REFEREE))
-        .select_related("round")
-        .order_by("received_at", "id")
+    if not entry_ids:
+        return {}
+    # Written out (every arbitration reads it; building the query cost more than running it):
+    # ``Pick.objects.filter(entry_id__in=…, round__season=…, round__week=…, received_at__lte=…)
+    # .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=REFEREE))
+    # .select_related("round").order_by("received_at", "id")``.
+    picks = fetch_models(
+        f"SELECT {model_columns(Pick, 'p')}, {model_columns(Round, 'r')}"
+        f" FROM {Pick._meta.db_table} p INNER JOIN {Round._meta.db_table} r ON r.id = p.round_id"
+        f" WHERE p.entry_id IN ({_marks(entry_ids)}) AND r.season_id = %s AND r.week = %s"
+        " AND p.received_at <= %s AND (p.received_at <= r.deadline OR p.channel = %s)"
+        " ORDER BY p.received_at, p.id",
+        [*entry_ids, season.pk, week, db_datetime(latest), str(Pick.Channel.REFEREE)],
+        Pick,
+        Round,
     )
     current: dict[tuple[int, int], Pick] = {}
-    for pick in picks:
+    for pick, pick_round in picks:
+        pick.round = pick_round
         key = (pick.entry_id, pick.round_id)
         if key in bounds and pick.received_at <= bounds[key]:
             current[key] = pick
     return current
+
+
+def _marks(values: Sequence[object]) -> str:
+    return ", ".join(["%s"] * len(values))
 
 
 def _stocks(
@@ -104,14 +116,20 @@ def _stocks(
 ) -> dict[tuple[int, str], tuple[int, int]]:
     """Per (entry, stock kind), from the ledger as it stood at ``as_of``: the balance, and the
     balance at the start of ``week`` (the week's played and sanction movements taken out, R6)."""
-    rows = (
-        StockMovement.objects.filter(entry_id__in=entry_ids, created_at__lt=as_of)
-        .values("entry_id", "kind")
-        .annotate(
-            balance=Sum("delta"),
-            this_week=Sum("delta", filter=Q(round__season=season, round__week__gte=week)),
-        )
-        .values_list("entry_id", "kind", "balance", "this_week")
+    if not entry_ids:
+        return {}
+    # Written out: ``StockMovement.objects.filter(entry_id__in=…, created_at__lt=…)
+    # .values("entry_id", "kind").annotate(balance=Sum("delta"), this_week=Sum("delta",
+    # filter=Q(round__season=…, round__week__gte=…)))``.
+    rows = fetch_values(
+        "SELECT m.entry_id, m.kind, SUM(m.delta),"
+        " SUM(CASE WHEN r.season_id = %s AND r.week >= %s THEN m.delta END)"
+        f" FROM {StockMovement._meta.db_table} m"
+        f" LEFT OUTER JOIN {Round._meta.db_table} r ON r.id = m.round_id"
+        f" WHERE m.entry_id IN ({_marks(entry_ids)}) AND m.created_at < %s"
+        " GROUP BY m.entry_id, m.kind",
+        [season.pk, week, *entry_ids, db_datetime(as_of)],
+        [None, None, None, None],
     )
     return {
         (entry_id, kind): (balance, balance - (this_week or 0))
@@ -155,14 +173,23 @@ def _round_input(
 
     # The week's rounds each team plays (R6): this one, and those it has a game in.
     bounds: dict[tuple[int, int], datetime] = {(pk, round.pk): as_of for pk in entries}
+    # Written out: ``Fixture.objects.filter(Q(home_id__in=…) | Q(away_id__in=…),
+    # pool_round__round__season=…, pool_round__round__week=…).exclude(pool_round=…)
+    # .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")``.
+    ids = list(entries)
     others = (
-        Fixture.objects.filter(
-            Q(home_id__in=entries) | Q(away_id__in=entries),
-            pool_round__round__season=season,
-            pool_round__round__week=round.week,
+        fetch_values(
+            "SELECT f.home_id, f.away_id, pr.round_id, pr.arbitrated_at"
+            f" FROM {Fixture._meta.db_table} f"
+            f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = f.pool_round_id"
+            f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
+            f" WHERE (f.home_id IN ({_marks(ids)}) OR f.away_id IN ({_marks(ids)}))"
+            " AND r.season_id = %s AND r.week = %s AND NOT (f.pool_round_id = %s)",
+            [*ids, *ids, season.pk, round.week, pool_round.pk],
+            [None, None, None, PoolRound._meta.get_field("arbitrated_at")],
         )
-        .exclude(pool_round=pool_round)
-        .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")
+        if ids
+        else []
     )
     for home_id, away_id, round_id, arbitrated_at in others:
         bound = arbitrated_at if arbitrated_at is not None and arbitrated_at < as_of else as_of

@@ -34,7 +34,7 @@ from competitions.selectors import (
     entry_choices_everywhere,
     entry_opponents,
     entry_pools,
-    pick_round_find,
+    pick_team_and_round,
     pool_infos_grid,
     team_rounds_open,
 )
@@ -242,10 +242,9 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
     made under the team's lock. Only a refused pick reads what the team has left, to show the
     form again as the page shows it.
     """
-    team = _team_of(request.user)
+    team, round = pick_team_and_round(user=request.user, competition=competition, number=number)
     if team is None:
         return render(request, "league/picks_no_team.html", status=403)
-    round = pick_round_find(competition=competition, number=number)
     if round is None:
         raise Http404(_("There is no such round this season."))
     prefix = _anchor(round)

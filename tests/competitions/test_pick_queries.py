@@ -23,16 +23,16 @@ from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db
 
-API_PICK_QUERIES = 9
-"""The token and its user; the coach's team; the round with its season; BEGIN; the pool round,
-locked (found through the entry's division); the entry, locked, with its team and season; what
-the team played (R7, R19); the INSERT; COMMIT. (It was 23, the receipt email rendered and
-stored in the request.)"""
+API_PICK_QUERIES = 8
+"""The token and its user; the coach's team with the round and its season; BEGIN; the pool
+round, locked (found through the entry's division); the entry, locked, with its team and
+season; what the team played (R7, R19); the INSERT; COMMIT. (It was 23, the receipt email
+rendered and stored in the request, then 9, the team and the round read apart.)"""
 
-FORM_PICK_QUERIES = 15
-"""The session; its user; then as the API less the token (8); the team's earlier unplayed
+FORM_PICK_QUERIES = 14
+"""The session; its user; then as the API less the token (7); the team's earlier unplayed
 rounds and their picks (the R11 warning: 2); then the session's "sent" note: BEGIN, its UPDATE,
-COMMIT. (It was 29.)"""
+COMMIT. (It was 29, then 15.)"""
 
 
 @pytest.fixture

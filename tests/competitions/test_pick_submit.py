@@ -508,3 +508,69 @@ def test_two_picks_sent_at_once_are_both_stored_and_the_later_counts(
     if not same_instant:
         assert current.normalized == "A(1)"  # received later, whichever was stored last
     assert all(pick_current(entry=entry, round=championship_round) == current for _ in range(3))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_divisions_picks_do_not_wait_for_each_other(
+    coach: User,
+    other_coach: User,
+    championship_round: Round,
+    elite_pool: Pool,
+) -> None:
+    """The division's pool round is locked ``FOR SHARE`` by a pick (the arbitration, ``FOR
+    UPDATE``, still waits for it): a second team's pick goes through while the first one's
+    transaction is still open, where an exclusive lock made it wait for that commit."""
+    from django.db import transaction
+
+    competitions.pool_round_create(pool=elite_pool, round=championship_round)
+    at = championship_round.deadline - timedelta(days=1)
+    holding, second_done = threading.Event(), threading.Event()
+    order: list[str] = []
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                pick_submit(
+                    team=Team.objects.get(coach=coach),
+                    round=championship_round,
+                    notation="A(1)",
+                    channel="web",
+                    entered_by=coach,
+                    received_at=at,
+                )
+                holding.set()
+                second_done.wait(timeout=5)  # the locks are held meanwhile
+                order.append("first committed")
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            holding.set()
+            connection.close()
+
+    def second() -> None:
+        try:
+            holding.wait(timeout=10)
+            pick_submit(
+                team=Team.objects.get(coach=other_coach),
+                round=championship_round,
+                notation="B(2)",
+                channel="web",
+                entered_by=other_coach,
+                received_at=at,
+            )
+            order.append("second stored")
+            second_done.set()
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    assert order == ["second stored", "first committed"]
+    assert sorted(Pick.objects.values_list("normalized", flat=True)) == ["A(1)", "B(2)"]

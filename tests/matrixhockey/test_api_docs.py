@@ -26,7 +26,7 @@ def test_the_api_docs_load_their_scripts_from_the_site_itself(client: Client) ->
 def test_the_api_authenticates_by_token_and_session_and_throttles() -> None:
     api = settings.REST_FRAMEWORK
     assert api["DEFAULT_AUTHENTICATION_CLASSES"] == [
-        "rest_framework.authentication.TokenAuthentication",
+        "matrixhockey.api.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ]
     assert set(api["DEFAULT_THROTTLE_RATES"]) == {"anon", "user", "token"}

@@ -3,9 +3,12 @@ league's own proxies (``TRUSTED_PROXY_COUNT``, DRF's ``NUM_PROXIES``) wrote it."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+import redis
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
@@ -66,3 +69,31 @@ def test_a_bad_trusted_proxy_count_stops_the_start() -> None:
     done = run_python("import django; django.setup()", {"TRUSTED_PROXY_COUNT": "two"})
     assert done.returncode != 0
     assert "TRUSTED_PROXY_COUNT='two' is not valid" in done.stderr
+
+
+def _commands(client: redis.Redis) -> dict[str, int]:
+    stats = client.info("commandstats")
+    return {name.removeprefix("cmdstat_"): values["calls"] for name, values in stats.items()}
+
+
+@pytest.mark.skipif(not django_settings.PUBLIC_CACHE_SHARED, reason="the throttles on Redis")
+def test_on_redis_a_throttled_call_costs_one_round_trip_and_over_the_rate_a_wait(
+    api_as: Callable[[User | None], APIClient], coach: User, three_a_minute: None
+) -> None:
+    """The user's counter is a sorted set of request times, read and moved in one MULTI (DRF's
+    own throttle reads a pickled list, then writes it: two round trips); over the rate, the
+    answer says how long to wait."""
+    client = api_as(coach)
+    client.get("/api/me/")  # the token's first use
+    server = redis.Redis.from_url(django_settings.REDIS_URL)
+    before = _commands(server)
+    assert [client.get("/api/me/").status_code for _ in range(2)] == [200, 200]
+    after = _commands(server)
+    assert after.get("exec", 0) - before.get("exec", 0) == 2
+    assert after.get("set", 0) == before.get("set", 0)
+    (key,) = server.scan_iter("*throttle_user_*:times")
+    assert server.type(key) == b"zset" and server.zcard(key) == 3
+    refused = client.get("/api/me/")
+    assert refused.status_code == 429
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    assert server.zcard(key) == 3  # the refused call is not counted
