@@ -58,6 +58,9 @@ def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) 
 
 @shared_task(
     name="mail.pick_receipt_send",
+    # Nobody waits for a receipt's result: without this, queueing it would also subscribe the
+    # pick's request to the result's channel (two more Redis round trips a pick).
+    ignore_result=True,
     autoretry_for=(OperationalError,),
     retry_backoff=30,
     retry_backoff_max=600,
