@@ -3,7 +3,10 @@ on the real Redis broker: a failing mail server delays mail, it never loses it."
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -218,3 +221,41 @@ def test_a_pick_s_receipt_is_written_and_delivered_by_the_worker(
     assert email.to == ["sleigh-coach@example.org"]
     [received] = mail_server.received
     assert receipt in received.get_body(("plain",)).get_content()
+
+
+QUEUE_A_RECEIPT = """
+import os, django, redis
+django.setup()
+from matrixhockey.celery import app
+from mail.emails import RECEIPT_TASK
+server = redis.Redis.from_url(os.environ["REDIS_URL"])
+def subscribes():
+    return server.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0)
+app.tasks[RECEIPT_TASK].delay(0)  # the connections made once
+before = subscribes()
+for _ in range(5):
+    app.tasks[RECEIPT_TASK].delay(0)  # its result dropped, as a pick's request drops it
+print(subscribes() - before)
+app.control.purge()
+"""
+
+
+def test_queueing_a_picks_receipt_subscribes_to_no_result() -> None:
+    """A pick's request queues its receipt and answers: nobody reads the task's result, so the
+    request subscribes to no result channel on Redis (two round trips a pick saved, with the whole
+    league sending at once). In a process of its own, as a web server's: the test process's
+    Celery app has run workers."""
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "matrixhockey.settings",
+        "REDIS_URL": redis_url(),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", QUEUE_A_RECEIPT],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip().splitlines()[-1] == "0", done.stdout + done.stderr
