@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,7 +16,6 @@ from competitions import services as competitions
 from competitions.models import Competition, Pick, Round, Stage
 from league.models import Entry, Season
 from mail.models import OutboundEmail
-from matrixhockey.celery import app
 
 pytestmark = pytest.mark.django_db
 
@@ -33,17 +32,6 @@ def open_round(season: Season) -> Round:
         week=1,
         deadline=timezone.now() + timedelta(days=3),
     )
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in the test's process, as soon as they are queued."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
 
 
 URL = "/api/picks/championship/1/"
@@ -76,7 +64,7 @@ def test_a_pick_sent_through_the_api_gets_its_receipt_by_email_too(
     coach: User,
     open_round: Round,
     django_capture_on_commit_callbacks: Callable,
-    eager_tasks: None,
+    eager: None,
 ) -> None:
     # Written by a task queued once the pick commits (here run in the test's process).
     with django_capture_on_commit_callbacks(execute=True):

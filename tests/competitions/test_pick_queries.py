@@ -4,7 +4,7 @@ and no email written in the request (the receipt is a task queued once the pick 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,7 +17,6 @@ from rest_framework.test import APIClient
 from competitions.models import Pick, Pool, PoolRound, Round
 from league.models import Entry
 from mail.models import OutboundEmail
-from matrixhockey.celery import app
 from tests.competitions.open_rounds import OpenLeague, open_league
 from tests.conftest import ResultRecorder
 
@@ -50,17 +49,6 @@ def league(
     )
     PoolRound.objects.get_or_create(pool=elite_pool, round=league.this_week)
     return league
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Tasks run in the test's process, as soon as they are queued."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = saved
 
 
 def api_pick(client: APIClient, round: Round, pick: str) -> CaptureQueriesContext:
@@ -121,7 +109,7 @@ def test_the_request_writes_no_email_the_receipt_is_queued_once_the_pick_commits
     coach: User,
     league: OpenLeague,
     django_capture_on_commit_callbacks: Callable,
-    eager_tasks: None,
+    eager: None,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         queries = api_pick(api_as(coach), league.this_week, "F+(2)")
