@@ -222,3 +222,21 @@ def test_the_next_week_s_form_marks_what_this_week_s_pick_already_uses(
     later.get_by_role("button", name=TEXT["en"]["send"]).click()
     expect(page.get_by_text("Your pick for round 3 already uses column C")).to_be_visible()
     assert Pick.objects.filter(round=league.next_week, normalized="C(0)").exists()
+
+
+@pytest.mark.parametrize("width", [390, 1024, 1440])
+def test_the_account_link_is_named_at_every_width(
+    browser: Launch, live_server: LiveServer, league: OpenLeague, width: int
+) -> None:
+    """Only the avatar shows where the header is short of room, but the link keeps its name for
+    screen readers; the header's links fit one row on a 1440-wide screen, « My account » shown."""
+    page = browser(locale="en-GB", phone=width < 640)
+    page.set_viewport_size({"width": width, "height": 900})
+    sign_in(page, live_server, "en")
+    account = page.get_by_role("link", name="My account")
+    expect(account).to_have_count(1)
+    expect(account).to_be_visible()
+    shown = page.evaluate(
+        "getComputedStyle(document.querySelector('.account-link .visually-hidden-narrow')).width"
+    )
+    assert (shown != "1px") is (width >= 1440)
