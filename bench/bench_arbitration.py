@@ -127,6 +127,7 @@ def main() -> int:
     )
     from competitions.services import pool_round_arbitrate
     from competitions.services.round_input import pool_round_input
+    from competitions.services.verify import TEAM_RESULT_FIELDS
     from engine import play_round
     from league.models import Entry, Season
 
@@ -138,20 +139,7 @@ def main() -> int:
         for row in (
             TeamResult.objects.filter(pool_round_id__in=ids)
             .order_by("pool_round__pool__slug", "entry__team__slug")
-            .values_list(
-                "entry__team__slug",
-                "column",
-                "extra_time",
-                "shootout",
-                "extra_goals_used",
-                "great_saves_used",
-                "onr",
-                "redrawn",
-                "bonus_goal",
-                "goals",
-                "display",
-                "pick_id",
-            )
+            .values_list("entry__team__slug", *TEAM_RESULT_FIELDS, "pick_id")
         ):
             digest.update(repr(row).encode())
         for row in (

@@ -28,7 +28,7 @@ class Verification:
         return not self.differences
 
 
-_TEAM_FIELDS = (
+TEAM_RESULT_FIELDS = (
     "column",
     "extra_time",
     "shootout",
@@ -40,6 +40,8 @@ _TEAM_FIELDS = (
     "goals",
     "display",
 )
+"""What an arbitration stores of each team's game (``TeamResult``), all of which a replay must
+find again."""
 
 
 _MATCH_FIELDS = ("home", "away", "home_goals", "away_goals", "decided", "winner")
@@ -77,7 +79,7 @@ def pool_round_verify(*, pool_round: PoolRound) -> Verification:
             compare(
                 f"team {team}",
                 stored_teams[team],
-                {name: getattr(replayed, name) for name in _TEAM_FIELDS},
+                {name: getattr(replayed, name) for name in TEAM_RESULT_FIELDS},
             )
 
     fixtures = list(
