@@ -23,26 +23,12 @@ from mail.models import EmailPreferences, Mailing, OutboundEmail
 from mail.preferences import email_preferences_save, email_wanted, unsubscribe_url
 from mail.weekly import reminders_send, weekly_emails_send
 from tests.competitions.results_league import RulesWeek, rules_week
-from tests.conftest import TeamMaker
-from tests.mail.weekly_league import FRIDAY, WEDNESDAY, WeekLeague, recipients, week_league
+from tests.mail.weekly_league import FRIDAY, WEDNESDAY, WeekLeague, recipients
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
 Capture = Callable[..., object]
 ONE_CLICK = "List-Unsubscribe=One-Click"
-
-
-@pytest.fixture
-def week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
-    return week_league(
-        season=season,
-        enter_team=enter_team,
-        coach=coach,
-        other_coach=other_coach,
-        elite_pool=elite_pool,
-    )
 
 
 def stop(user: User, **choices: bool) -> None:

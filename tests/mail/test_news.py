@@ -14,14 +14,12 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from competitions.models import Pool
-from league.models import News, Profile, Season
+from league.models import News, Profile
 from mail.models import Mailing, OutboundEmail
 from mail.news import news_emails_send
 from mail.preferences import email_preferences_save
 from mail.weekly import weekly_emails_send
-from tests.conftest import TeamMaker
-from tests.mail.weekly_league import PARIS, WEDNESDAY, WeekLeague, emails_to, week_league
+from tests.mail.weekly_league import PARIS, WEDNESDAY, WeekLeague, emails_to
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
@@ -64,19 +62,6 @@ def test_without_news_the_home_page_has_no_news_section(client: Client, db: None
 
 
 # --- The Wednesday email ------------------------------------------------------------------------
-
-
-@pytest.fixture
-def week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
-    return week_league(
-        season=season,
-        enter_team=enter_team,
-        coach=coach,
-        other_coach=other_coach,
-        elite_pool=elite_pool,
-    )
 
 
 def test_the_wednesday_email_tells_the_news_posted_since_the_one_before(

@@ -11,12 +11,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from competitions import services as competition_services
-from competitions.models import Pool
 from league import services as league
 from league.models import Season
 from mail.models import Mailing, OutboundEmail
 from mail.weekly import weekly_emails_send
-from tests.conftest import TeamMaker
 from tests.mail.weekly_league import (
     DEADLINE,
     SECRET_PICKS,
@@ -25,25 +23,11 @@ from tests.mail.weekly_league import (
     emails_to,
     links_in,
     recipients,
-    week_league,
 )
 
 pytestmark = pytest.mark.django_db
 
 MISSING_HEADING = "Teams that have not sent all their picks for this week yet:"
-
-
-@pytest.fixture
-def week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
-    return week_league(
-        season=season,
-        enter_team=enter_team,
-        coach=coach,
-        other_coach=other_coach,
-        elite_pool=elite_pool,
-    )
 
 
 def missing_teams(email: OutboundEmail) -> set[str]:

@@ -12,8 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolMember, Stage
-from league.models import Season
+from competitions.models import Competition, PoolMember, Stage
 from mail.models import Mailing, OutboundEmail
 from mail.weekly import reminders_send
 from tests.conftest import TeamMaker
@@ -26,23 +25,9 @@ from tests.mail.weekly_league import (
     links_in,
     recipients,
     user,
-    week_league,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
-    return week_league(
-        season=season,
-        enter_team=enter_team,
-        coach=coach,
-        other_coach=other_coach,
-        elite_pool=elite_pool,
-    )
 
 
 def test_a_coach_who_sent_everything_gets_nothing(week: WeekLeague) -> None:
