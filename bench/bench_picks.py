@@ -13,8 +13,9 @@ The real stack, started here and stopped at the end:
   the issue's first measurement), DEBUG off, behind a pretend TLS proxy
   (``X-Forwarded-Proto``), on PostgreSQL (``ANALYZE``d after the load), with Redis
   (``--redis-url``, default db 3) as cache and Celery broker. No Celery worker: a pick's
-  receipt email is only queued by the request (a task on the broker), so the bench counts what
-  is queued and clears it;
+  receipt is only marked due by the request (a row in the pick's transaction; at most one
+  wake-up task a second per process on the broker), so the bench counts the due rows, checks
+  there is one for every pick stored, and clears the broker;
 - a second gunicorn, same workers, serving a one-line Django view (same settings, same
   middleware): the machine's ceiling, driven in the same run.
 
@@ -308,22 +309,22 @@ def queries_per_pick(league: League) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-def picks_stored(since: Any, receipts: list[str]) -> tuple[int, int]:
-    """How many web-channel picks were stored since ``since``, and how many of ``receipts``."""
+def picks_stored(since: Any, receipts: list[str]) -> tuple[int, int, int]:
+    """How many web-channel picks were stored since ``since``, how many of ``receipts``, and how
+    many of the former have their receipt due (no worker ran to write it)."""
     from competitions.models import Pick
+    from mail.models import PickReceiptDue
 
     recent = Pick.objects.filter(received_at__gte=since, channel=Pick.Channel.WEB)
-    return recent.count(), Pick.objects.filter(receipt__in=receipts).count()
+    due = PickReceiptDue.objects.filter(pick__in=recent).count()
+    return recent.count(), Pick.objects.filter(receipt__in=receipts).count(), due
 
 
-def receipts_queued(redis_url: str) -> tuple[int, int]:
-    """Receipt work left for a worker: the tasks waiting on the broker and the outbox rows."""
+def wake_ups_queued(redis_url: str) -> int:
+    """The receipt workers' wake-up tasks waiting on the broker."""
     import redis
 
-    from mail.models import OutboundEmail
-
-    tasks = redis.Redis.from_url(redis_url).llen("celery")
-    return tasks, OutboundEmail.objects.filter(template="pick-receipt").count()
+    return redis.Redis.from_url(redis_url).llen("celery")
 
 
 # --- The load: bursts of 84 at once --------------------------------------------------------------
@@ -518,8 +519,8 @@ def main() -> int:
     acknowledged = sum(
         len(b.latencies) - len(b.errors) for b in results if b.kind in ("api", "form")
     )
-    stored, stored_by_receipt = picks_stored(since, receipts)
-    tasks, outbox = receipts_queued(args.redis_url)
+    stored, stored_by_receipt, due = picks_stored(since, receipts)
+    wake_ups = wake_ups_queued(args.redis_url)
     share = api.throughput / bare_figures.throughput
     form_share = form.throughput / bare_figures.throughput
     target_share = SPEED_UP * BASELINE_SHARE
@@ -548,7 +549,10 @@ def main() -> int:
         f"picks acknowledged {acknowledged} (warm-up included), stored {stored} "
         f"(API receipts found {stored_by_receipt} of {len(receipts)})"
     )
-    print(f"receipts waiting for a worker: {tasks} tasks on the broker, {outbox} in the outbox")
+    print(
+        f"receipts due for a worker: {due} of {stored} picks stored, "
+        f"{wake_ups} wake-up tasks on the broker"
+    )
 
     redis.Redis.from_url(args.redis_url).delete("celery")
     connection.close()
@@ -563,6 +567,8 @@ def main() -> int:
             misses.append(f"{label}: {f.errors} picks not acknowledged")
     if stored < acknowledged or stored_by_receipt != len(receipts):
         misses.append(f"picks lost: {acknowledged} acknowledged, {stored} stored")
+    if due != stored:
+        misses.append(f"receipts lost: {stored} picks stored, {due} receipts due")
     if share < target_share:
         misses.append(f"API throughput {share:.2%} of the bare view < {target_share:.1%}")
     for miss in misses:

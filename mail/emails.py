@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -21,7 +22,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -32,7 +33,7 @@ from league.links import password_link
 from league.models import AuditLog, Entry, Language
 from league.selectors import season_current, user_language
 from league.services import audit_record
-from mail.models import EmailKind, OutboundEmail
+from mail.models import EmailKind, OutboundEmail, PickReceiptDue
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.celery import app as celery_app
 from matrixhockey.errors import DATABASE_DOWN
@@ -42,8 +43,12 @@ logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "mail.email_deliver"
 """The Celery task that delivers one outbox email (:func:`mail.tasks.email_deliver`)."""
-RECEIPT_TASK = "mail.pick_receipt_send"
-"""The Celery task that writes a pick's receipt into the outbox (``mail.tasks``)."""
+RECEIPTS_TASK = "mail.pick_receipts_write"
+"""The Celery task that writes the due receipts of picks into the outbox (``mail.tasks``)."""
+RECEIPTS_WAKE_EVERY = 1.0
+"""Seconds: a process asks a worker for the due receipts once in this time at most."""
+RECEIPTS_WAKE_DELAY = 2.0
+"""Seconds the worker waits before writing them; longer than :data:`RECEIPTS_WAKE_EVERY`."""
 STALE_QUEUED_AFTER = timedelta(minutes=10)
 """A queued email older than this whose task was lost (broker down) is queued again."""
 
@@ -241,46 +246,81 @@ def email_pick_receipt(*, pick: Pick) -> OutboundEmail | None:
     )
 
 
-def email_pick_receipt_queue(*, pick: Pick) -> None:
-    """Ask a worker for ``pick``'s receipt once the transaction that stored it commits.
+def email_pick_receipt_due(*, pick: Pick) -> None:
+    """Mark ``pick``'s receipt as due, in the transaction that stores the pick, and wake a worker
+    once it commits: the transactional outbox (:class:`~mail.models.PickReceiptDue`).
 
-    The request that took the pick renders nothing and writes no email: with the whole league
-    sending at once, the pick's answer waits only for the pick. If the broker cannot take the
-    task, the receipt is rendered into the outbox right away instead (its delivery is then
-    queued again by :func:`emails_requeue_stale`), so no receipt is lost to a broker that is
-    down; and nothing that fails here fails the pick, already stored and answered.
+    The request writes one row and renders nothing: with the whole league sending at once, a
+    pick's answer waits only for the pick, and no pick is stored without its receipt to come. A
+    worker writes the receipts (:func:`email_pick_receipts_write`), woken by
+    :func:`email_receipts_wake` once a second at most per process rather than once a pick; beat's
+    sweep writes any a lost wake left behind. One INSERT, written out: it is on every pick's path.
     """
-    pick_id = pick.pk
-
-    def enqueue() -> None:
-        try:
-            # By its registered name: the task module imports this one.
-            celery_app.tasks[RECEIPT_TASK].delay(pick_id)
-            return
-        except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
-            logger.warning("The receipt of pick %s was not written: %s", pick_id, error)
-            return
-        except Exception:  # the broker is down: the outbox row is written here instead
-            logger.exception("Could not queue the receipt of pick %s; writing it now", pick_id)
-        try:
-            email_pick_receipt_send(pick_id=pick_id)
-        except DATABASE_DOWN as error:
-            logger.warning("The receipt of pick %s was not written: %s", pick_id, error)
-
-    transaction.on_commit(enqueue, robust=True)
+    table = connection.ops.quote_name(PickReceiptDue._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} (pick_id) VALUES (%s)", [pick.pk])
+    transaction.on_commit(email_receipts_wake, robust=True)
 
 
-def email_pick_receipt_send(*, pick_id: int) -> OutboundEmail | None:
-    """The receipt of stored pick ``pick_id`` into the outbox (:func:`email_pick_receipt`), read
-    with everything it shows in one query. ``None`` when it has no coach to go to."""
-    pick = (
-        Pick.objects.select_related("entry__team__coach", "round__season", "entered_by")
-        .filter(pk=pick_id)
-        .first()
-    )
-    if pick is None:
-        return None
-    return email_pick_receipt(pick=pick)
+class _ReceiptsWake:
+    """When this process last asked a worker to write the due receipts (``time.monotonic``)."""
+
+    at = -RECEIPTS_WAKE_EVERY
+
+
+def email_receipts_wake() -> None:
+    """Ask a worker to write the due receipts in :data:`RECEIPTS_WAKE_DELAY` seconds, unless this
+    process asked less than :data:`RECEIPTS_WAKE_EVERY` seconds ago: that task, still to run,
+    reads this pick's row too, since the delay is the longer (it starts after the commit that
+    woke it, and after every commit of this process since). Eager tasks (``make run``, the
+    tests) write them at once, every time.
+
+    If the broker cannot take the task, the receipts are written here and now instead; nothing
+    that fails here fails the pick, already stored and answered.
+    """
+    now = time.monotonic()
+    eager = celery_app.conf.task_always_eager
+    if not eager and now - _ReceiptsWake.at < RECEIPTS_WAKE_EVERY:
+        return
+    _ReceiptsWake.at = now
+    try:
+        # By its registered name: the task module imports this one.
+        celery_app.tasks[RECEIPTS_TASK].apply_async(countdown=RECEIPTS_WAKE_DELAY)
+        return
+    except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
+        logger.warning("The due receipts were not written: %s", error)
+        return
+    except Exception:  # the broker is down: the receipts are written here instead
+        logger.exception("Could not wake a worker for the due receipts; writing them now")
+        _ReceiptsWake.at = -RECEIPTS_WAKE_EVERY
+    try:
+        email_pick_receipts_write()
+    except DATABASE_DOWN as error:
+        logger.warning("The due receipts were not written: %s", error)
+
+
+def email_pick_receipts_write(*, batch: int = 100) -> int:
+    """Write every due receipt into the outbox (:func:`email_pick_receipt`), ``batch`` at a time,
+    each batch in one transaction with the deletion of its due rows; rows another worker holds
+    are skipped (``SKIP LOCKED``), not waited for. Returns how many due rows were done (a pick
+    whose team has no coach to write to counts, and gets nothing)."""
+    done = 0
+    while True:
+        with transaction.atomic():
+            due = list(
+                PickReceiptDue.objects.select_for_update(skip_locked=True)
+                .order_by("pick_id")
+                .values_list("pick_id", flat=True)[:batch]
+            )
+            if not due:
+                return done
+            picks = Pick.objects.select_related(
+                "entry__team__coach", "round__season", "entered_by"
+            ).filter(pk__in=due)
+            for pick in picks.order_by("pk"):
+                email_pick_receipt(pick=pick)
+            PickReceiptDue.objects.filter(pick_id__in=due).delete()
+        done += len(due)
 
 
 RESULTS_EMAILED = "results_emailed"

@@ -9,12 +9,38 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import PoolRound
+from competitions.models import Pick, PoolRound
 from league.models import Language, Season
 from matrixhockey.db import choices_constraint
+
+
+class PickReceiptDue(models.Model):
+    """A stored pick whose receipt email is still to be written: the receipts' own outbox.
+
+    The row is written in the pick's transaction, so a pick is never stored without it, and
+    deleted in the transaction that writes the receipt into :class:`OutboundEmail`
+    (``emails.email_pick_receipts_write``): a receipt is written once, whichever worker gets it.
+    """
+
+    pick = models.OneToOneField(
+        Pick,
+        verbose_name=_("pick"),
+        primary_key=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    due_since = models.DateTimeField(_("due since"), db_default=Now())
+
+    class Meta:
+        verbose_name = _("receipt to write")
+        verbose_name_plural = _("receipts to write")
+
+    def __str__(self) -> str:
+        return f"{self.pick_id}"
 
 
 class OutboundEmailStatus(models.TextChoices):

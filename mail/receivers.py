@@ -10,7 +10,7 @@ from competitions.signals import late_pick_rejected, pick_received, pool_round_p
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
 from mail.emails import (
     email_late_pick_rejected,
-    email_pick_receipt_queue,
+    email_pick_receipt_due,
     email_results_published,
 )
 
@@ -26,9 +26,10 @@ def results_email_on_publish(
 
 @receiver(pick_received, dispatch_uid="mail.pick_receipt")
 def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
-    """Every pick stored for a coach gets its receipt by email, written by a worker once the
-    pick is committed (:func:`~mail.emails.email_pick_receipt_queue`): not in the request."""
-    email_pick_receipt_queue(pick=pick)
+    """Every pick stored for a coach gets its receipt by email: marked due in the pick's own
+    transaction and written by a worker (:func:`~mail.emails.email_pick_receipt_due`), not in
+    the request."""
+    email_pick_receipt_due(pick=pick)
 
 
 @receiver(late_pick_rejected, dispatch_uid="mail.late_pick_rejected")

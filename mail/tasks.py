@@ -57,20 +57,18 @@ def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) 
 
 
 @shared_task(
-    name="mail.pick_receipt_send",
-    # Nobody waits for a receipt's result: without this, queueing it would also subscribe the
-    # pick's request to the result's channel (two more Redis round trips a pick).
+    name="mail.pick_receipts_write",
     ignore_result=True,
     autoretry_for=(OperationalError,),
     retry_backoff=30,
     retry_backoff_max=600,
     max_retries=10,
 )
-def pick_receipt_send(pick_id: int) -> str:
-    """Write stored pick ``pick_id``'s receipt into the outbox, whose own task delivers it
-    (``emails.email_pick_receipt_send``); a database briefly unreachable is retried."""
-    email = emails.email_pick_receipt_send(pick_id=pick_id)
-    return "queued" if email is not None else "no coach to send to"
+def pick_receipts_write() -> int:
+    """Write the due receipts of picks into the outbox, whose own task delivers each one
+    (``emails.email_pick_receipts_write``). Woken after picks commit, at most once a second per
+    web process, and swept by beat every minute; a database briefly unreachable is retried."""
+    return emails.email_pick_receipts_write()
 
 
 @shared_task(name="mail.emails_requeue_stale")

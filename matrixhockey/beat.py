@@ -19,6 +19,13 @@ SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "mail.emails_requeue_stale",
         "schedule": crontab(minute="*/5"),
     },
+    # Every minute: the receipts of picks still due, should a worker's wake-up have been lost
+    # (the web process wakes one within seconds of a pick: ``mail.emails.email_pick_receipt_due``).
+    "pick-receipts-sweep": {
+        "task": "mail.pick_receipts_write",
+        "schedule": crontab(),
+        "options": {"expires": 50},
+    },
     # Wednesday 08:00 Paris (rules §4, "usually in the morning"): the week's rounds, deadlines and
     # links, and the teams still missing picks, to every coach.
     "weekly-email": {

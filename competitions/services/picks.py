@@ -271,10 +271,13 @@ def _check_time(
         )
 
 
+@transaction.atomic
 def pick_send(*, team: Team, round: Round, notation: str, entered_by: AbstractBaseUser) -> Pick:
-    """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, then
-    the receipt by email (the same SHA-256 the coach sees on screen)."""
-    pick = pick_submit(
+    """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, and
+    ``pick_received`` sent in the same transaction, so that what its receivers write (the
+    receipt's due row, whose email shows the same SHA-256 the coach sees on screen) commits with
+    the pick or not at all."""
+    pick = _pick_checked_stored(
         team=team,
         round=round,
         notation=notation,
@@ -310,6 +313,26 @@ def pick_submit(
     at once are stored one after the other; the one that counts is the latest by
     ``(received_at, id)``. Raises :class:`PickRejected` or :class:`DeadlinePassed`.
     """
+    return _pick_checked_stored(
+        team=team,
+        round=round,
+        notation=notation,
+        channel=channel,
+        entered_by=entered_by,
+        received_at=received_at,
+    )
+
+
+def _pick_checked_stored(
+    *,
+    team: Team,
+    round: Round,
+    notation: str,
+    channel: Pick.Channel | str,
+    entered_by: AbstractBaseUser | None,
+    received_at: datetime | None = None,
+) -> Pick:
+    """:func:`pick_submit`'s work, in the caller's transaction."""
     channel = Pick.Channel(channel)
     received_at = received_at or timezone.now()
     competition = Competition(round.competition)

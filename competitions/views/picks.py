@@ -48,7 +48,11 @@ from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current, user_team
 
-SENT_PICK_SESSION_KEY = "league.sent_pick"
+SENT_PICK_COOKIE = "sent_pick"
+"""The pick just sent, for the page the form redirects to (its receipt on screen): a signed
+cookie of a minute, read and deleted there. A cookie, not the session, so that sending a pick
+writes the pick and nothing else (a session write is a second transaction on every pick)."""
+SENT_PICK_MAX_AGE = 60
 
 
 @dataclass
@@ -203,10 +207,12 @@ def _picks_page(
             )
         cards_by_week.append((week, cards))
     sent = None
-    sent_id = request.session.pop(SENT_PICK_SESSION_KEY, None)
-    if sent_id is not None:
+    sent_id = request.get_signed_cookie(
+        SENT_PICK_COOKIE, default=None, salt=SENT_PICK_COOKIE, max_age=SENT_PICK_MAX_AGE
+    )
+    if sent_id is not None and sent_id.isdigit():
         sent = (
-            Pick.objects.filter(pk=sent_id, entry__team=team)
+            Pick.objects.filter(pk=int(sent_id), entry__team=team)
             .select_related("round__season", "entry__team")
             .first()
         )
@@ -220,7 +226,10 @@ def _picks_page(
         "next_season": _next_season(team) if not weeks else None,
         "countdown_labels": countdown_labels(),
     }
-    return render(request, "league/picks.html", context, status=status)
+    response = render(request, "league/picks.html", context, status=status)
+    if SENT_PICK_COOKIE in request.COOKIES:  # shown once
+        response.delete_cookie(SENT_PICK_COOKIE, path=reverse("picks"), samesite="Lax")
+    return response
 
 
 @login_required
@@ -264,9 +273,19 @@ def pick_send(request: HttpRequest, competition: str, number: int) -> HttpRespon
         except PickRejected as error:
             refusal = error
         else:
-            request.session[SENT_PICK_SESSION_KEY] = pick.pk
             _warn_repeats(request, round=round, pick=pick)
-            return redirect(reverse("picks") + "#receipt")
+            response = redirect(reverse("picks") + "#receipt")
+            response.set_signed_cookie(
+                SENT_PICK_COOKIE,
+                str(pick.pk),
+                salt=SENT_PICK_COOKIE,
+                max_age=SENT_PICK_MAX_AGE,
+                path=reverse("picks"),
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+            return response
     entry = get_object_or_404(Entry, season=round.season, team=team, replaced_at__isnull=True)
     choices = entry_choices(entry=entry, competition=round.competition, published_only=False)
     form = PickForm(request.POST, choices=choices, prefix=prefix)

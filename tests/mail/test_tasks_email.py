@@ -28,7 +28,7 @@ from competitions.models import Competition, Round
 from competitions.services import pick_record, round_create
 from league.models import Entry, Season
 from mail import emails, tasks
-from mail.models import OutboundEmail
+from mail.models import OutboundEmail, PickReceiptDue
 from matrixhockey.celery import app
 from tests.conftest import redis_url
 
@@ -194,68 +194,81 @@ def test_the_backoff_doubles_and_stops_at_an_hour() -> None:
     assert waits == sorted(waits)
 
 
-def test_a_pick_s_receipt_is_written_and_delivered_by_the_worker(
+def test_the_receipts_of_picks_sent_together_are_written_and_delivered_by_the_worker(
     mail_server: MailServer,
     worker: Celery,
     api_as: Callable[[User | None], APIClient],
     coach: User,
     season: Season,
 ) -> None:
-    round_create(
-        season=season,
-        competition=Competition.CHAMPIONSHIP,
-        number=1,
-        week=1,
-        deadline=timezone.now() + timedelta(days=3),
-    )
-    # The request queues a task once the pick commits; the worker writes the email, then its
-    # own task delivers it.
-    answer = api_as(coach).put("/api/picks/championship/1/", {"pick": "F(1)"}, format="json")
-    assert answer.status_code == 200, answer.content
-    receipt = answer.json()["receipt"]
+    for number in (1, 2):
+        round_create(
+            season=season,
+            competition=Competition.CHAMPIONSHIP,
+            number=number,
+            week=number,
+            deadline=timezone.now() + timedelta(days=3 + 7 * (number - 1)),
+        )
+    # Each pick commits its receipt's due row; the first wakes the worker (in two seconds), and
+    # the second, a moment later, is read by that same wake-up: the worker writes both emails,
+    # then their own tasks deliver them.
+    api = api_as(coach)
+    receipts = []
+    for number, pick in ((1, "F(1)"), (2, "G(2)")):
+        answer = api.put(f"/api/picks/championship/{number}/", {"pick": pick}, format="json")
+        assert answer.status_code == 200, answer.content
+        receipts.append(answer.json()["receipt"])
     deadline = time.monotonic() + 30
-    while not OutboundEmail.objects.filter(template="pick-receipt").exists():
-        assert time.monotonic() < deadline, "the worker wrote no receipt"
+    while OutboundEmail.objects.filter(template="pick-receipt", status="sent").count() < 2:
+        assert time.monotonic() < deadline, "the worker did not write and deliver both receipts"
         time.sleep(0.2)
-    email = wait_for(OutboundEmail.objects.get(template="pick-receipt"), "sent")
-    assert email.to == ["sleigh-coach@example.org"]
-    [received] = mail_server.received
-    assert receipt in received.get_body(("plain",)).get_content()
+    assert not PickReceiptDue.objects.exists()
+    assert {tuple(e.to) for e in OutboundEmail.objects.filter(template="pick-receipt")} == {
+        ("sleigh-coach@example.org",)
+    }
+    bodies = sorted(m.get_body(("plain",)).get_content() for m in mail_server.received)
+    assert len(bodies) == 2
+    assert all(any(receipt in body for body in bodies) for receipt in receipts)
 
 
-QUEUE_A_RECEIPT = """
-import os, django, redis
+WAKE_FOR_RECEIPTS = """
+import os, time, django, redis
 django.setup()
 from matrixhockey.celery import app
-from mail.emails import RECEIPT_TASK
+from mail import emails
 server = redis.Redis.from_url(os.environ["REDIS_URL"])
 def subscribes():
     return server.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0)
-app.tasks[RECEIPT_TASK].delay(0)  # the connections made once
-before = subscribes()
-for _ in range(5):
-    app.tasks[RECEIPT_TASK].delay(0)  # its result dropped, as a pick's request drops it
-print(subscribes() - before)
+app.control.purge()
+before, subscribed = server.llen("celery"), subscribes()
+for _ in range(10):  # ten picks committed within the second
+    emails.email_receipts_wake()
+first = server.llen("celery") - before
+time.sleep(emails.RECEIPTS_WAKE_EVERY)
+for _ in range(10):
+    emails.email_receipts_wake()
+print(subscribes() - subscribed, first, server.llen("celery") - before)
 app.control.purge()
 """
 
 
-def test_queueing_a_picks_receipt_subscribes_to_no_result() -> None:
-    """A pick's request queues its receipt and answers: nobody reads the task's result, so the
-    request subscribes to no result channel on Redis (two round trips a pick saved, with the whole
-    league sending at once). In a process of its own, as a web server's: the test process's
-    Celery app has run workers."""
+def test_a_web_process_wakes_the_receipts_worker_once_a_second_and_reads_no_result() -> None:
+    """Picks committed together wake the worker once: ten in a second queue one task, ten more
+    after that second one more (not a task a pick, with the whole league sending at once). And
+    nobody reads the task's result, so the process subscribes to no result channel on Redis. In
+    a process of its own, as a web server's: the test process's Celery app runs eager tasks and
+    has run workers."""
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "matrixhockey.settings",
         "REDIS_URL": redis_url(),
     }
     done = subprocess.run(
-        [sys.executable, "-c", QUEUE_A_RECEIPT],
+        [sys.executable, "-c", WAKE_FOR_RECEIPTS],
         env=environment,
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
-    assert done.stdout.strip().splitlines()[-1] == "0", done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "0 1 2", done.stdout + done.stderr
