@@ -13,7 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from mail import emails
-from mail.models import EmailPreferences, InboundEmail, InboundFailure, Mailing, OutboundEmail
+from mail.models import (
+    EmailPreferences,
+    InboundEmail,
+    InboundFailure,
+    Mailing,
+    OutboundEmail,
+    PickReceiptDue,
+)
 from matrixhockey.admin import ReadOnlyAdmin
 
 
@@ -94,6 +101,16 @@ class InboundFailureAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
         return admin.ModelAdmin.has_delete_permission(self, request, obj)
+
+
+@admin.register(PickReceiptDue)
+class PickReceiptDueAdmin(ReadOnlyAdmin):
+    """Receipts of picks still to be written by a worker: a few seconds' worth while picks come
+    in; older rows mean no worker or no beat is running."""
+
+    list_display = ["due_since", "pick"]
+    list_select_related = ["pick__entry__team", "pick__round__season"]
+    date_hierarchy = "due_since"
 
 
 @admin.register(Mailing)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from competitions import services as competitions
 from competitions.models import Competition, Pick
 from competitions.services import pick_submit
+from mail.models import PickReceiptDue
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +25,7 @@ PAGES = [
     "/admin/competitions/latepick/",
     "/admin/mail/inboundemail/",
     "/admin/mail/outboundemail/",
+    "/admin/mail/pickreceiptdue/",
     "/admin/competitions/teamresult/",
 ]
 
@@ -53,6 +55,17 @@ def test_the_admin_shows_no_pick_to_anyone_but_staff(
     assert response.redirect_chain, "a non-staff user is sent to the admin's sign-in page"
     assert "/admin/login/" in response.redirect_chain[-1][0]
     assert SECRET not in response.content.decode()
+
+
+def test_staff_see_the_receipts_still_due_without_the_picks(
+    admin_client: Client, secret_pick: Pick
+) -> None:
+    PickReceiptDue.objects.create(pick=secret_pick)
+    response = admin_client.get("/admin/mail/pickreceiptdue/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Sleigh Dogs" in page
+    assert SECRET not in page
 
 
 def test_staff_read_the_pick_history_in_the_admin(admin_client: Client, secret_pick: Pick) -> None:
