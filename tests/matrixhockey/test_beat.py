@@ -131,7 +131,17 @@ def test_the_mailbox_is_read_every_two_minutes() -> None:
     assert [(run.hour, run.minute) for run in runs] == [(17, 0), (17, 2), (17, 4)]
 
 
+def test_the_receipts_still_due_are_swept_every_minute() -> None:
+    runs = next_runs("pick-receipts-sweep", paris(2026, 3, 20, 16, 59, 30), count=3)
+    assert [(run.hour, run.minute) for run in runs] == [(17, 0), (17, 1), (17, 2)]
+    assert SCHEDULE["pick-receipts-sweep"]["task"] == "mail.pick_receipts_write"
+
+
 def test_the_frequent_entries_expire_before_their_next_tick() -> None:
     # A tick queued while no worker ran is dropped: the next one does the same work.
-    for name, every in (("rounds-close-due", 300), ("email-picks-fetch", 120)):
+    for name, every in (
+        ("rounds-close-due", 300),
+        ("email-picks-fetch", 120),
+        ("pick-receipts-sweep", 60),
+    ):
         assert SCHEDULE[name]["options"]["expires"] < every
