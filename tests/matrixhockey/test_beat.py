@@ -70,6 +70,7 @@ def test_every_entry_names_a_registered_task() -> None:
         "mail.watchdog_alerts_send",
         "mail.email_fetch_picks",
         "mail.emails_requeue_stale",
+        "mail.pick_receipts_write",
     } == names
 
 
