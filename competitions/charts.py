@@ -153,44 +153,69 @@ def _svg(
     return mark_safe(etree.tostring(tree, encoding="unicode"))
 
 
+def _chart(
+    kind: type[pygal.graph.graph.Graph],
+    *,
+    key: str,
+    title: str,
+    description: str,
+    x_labels: list[str],
+    series: list[tuple[str, list[int]]],
+    columns: tuple[str, ...],
+    rows: tuple[tuple[str, tuple[str, ...]], ...],
+    highlight: int | None = None,
+    **options: object,
+) -> Chart:
+    """A :class:`Chart` of ``kind`` (``pygal.Line``, ``pygal.Bar``) with the house's settings
+    (:func:`_config`, ``options`` on top), one line or set of bars per named series, its SVG made
+    for the page (:func:`_svg`) and the same numbers as a table. The ``highlight``-th series is
+    the reader's team: marked in the SVG, and the table's row of that index highlighted."""
+    chart = kind(**_config(**options))
+    chart.x_labels = x_labels
+    for name, values in series:
+        chart.add(name, values)
+    return Chart(
+        key=key,
+        title=title,
+        description=description,
+        svg=_svg(chart, key, title, description, highlight),
+        columns=columns,
+        rows=rows,
+        highlighted=rows[highlight][0] if highlight is not None else "",
+    )
+
+
 def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart | None:
     """A division's places after each published round, one line per team, ``mine`` (the
     reader's team's slug) highlighted; ``None`` before the first published round."""
     if not places.rounds:
         return None
     teams = len(places.series)
-    title = _("Places round by round — %(division)s") % {"division": division}
-    description = _(
-        "One line per team of the %(division)s: its place in the table after each of the "
-        "%(rounds)d published rounds, first at the top."
-    ) % {"division": division, "rounds": len(places.rounds)}
-    chart = pygal.Line(
-        **_config(
-            inverse_y_axis=True,
-            range=(1, max(teams, 1)),
-            y_labels=list(range(1, teams + 1)),
-            x_title=_("Round"),
-            y_title=_("Place"),
-            legend_at_bottom_columns=3,
-            height=480,
-        )
-    )
-    chart.x_labels = [str(number) for number in places.rounds]
-    highlight = None
-    for index, series in enumerate(places.series):
-        chart.add(series.name, list(series.places))
-        if series.team == mine:
-            highlight = index
-    return Chart(
+    return _chart(
+        pygal.Line,
         key="places",
-        title=title,
-        description=description,
-        svg=_svg(chart, "places", title, description, highlight),
+        title=_("Places round by round — %(division)s") % {"division": division},
+        description=_(
+            "One line per team of the %(division)s: its place in the table after each of the "
+            "%(rounds)d published rounds, first at the top."
+        )
+        % {"division": division, "rounds": len(places.rounds)},
+        x_labels=[str(number) for number in places.rounds],
+        series=[(series.name, list(series.places)) for series in places.series],
         columns=(_("Team"), *(_("R%(round)d") % {"round": n} for n in places.rounds)),
         rows=tuple(
             (series.name, tuple(str(place) for place in series.places)) for series in places.series
         ),
-        highlighted=places.series[highlight].name if highlight is not None else "",
+        highlight=next(
+            (index for index, series in enumerate(places.series) if series.team == mine), None
+        ),
+        inverse_y_axis=True,
+        range=(1, max(teams, 1)),
+        y_labels=list(range(1, teams + 1)),
+        x_title=_("Round"),
+        y_title=_("Place"),
+        legend_at_bottom_columns=3,
+        height=480,
     )
 
 
@@ -198,24 +223,27 @@ def goals_chart(*, goals: tuple[RoundGoals, ...], team: str) -> Chart | None:
     """``team``'s goals for and against in each published championship round."""
     if not goals:
         return None
-    title = _("Goals for and against — %(team)s") % {"team": team}
-    description = _(
-        "Two bars per published championship round: the goals %(team)s scored and the goals it "
-        "conceded."
-    ) % {"team": team}
-    chart = pygal.Bar(**_config(x_title=_("Round"), y_title=_("Goals"), min_scale=1))
-    chart.x_labels = [str(line.round) for line in goals]
-    chart.add(_("Goals for"), [line.goals_for for line in goals])
-    chart.add(_("Goals against"), [line.goals_against for line in goals])
-    return Chart(
+    return _chart(
+        pygal.Bar,
         key="goals",
-        title=title,
-        description=description,
-        svg=_svg(chart, "goals", title, description),
+        title=_("Goals for and against — %(team)s") % {"team": team},
+        description=_(
+            "Two bars per published championship round: the goals %(team)s scored and the goals "
+            "it conceded."
+        )
+        % {"team": team},
+        x_labels=[str(line.round) for line in goals],
+        series=[
+            (_("Goals for"), [line.goals_for for line in goals]),
+            (_("Goals against"), [line.goals_against for line in goals]),
+        ],
         columns=(_("Round"), _("Goals for"), _("Goals against")),
         rows=tuple(
             (str(line.round), (str(line.goals_for), str(line.goals_against))) for line in goals
         ),
+        x_title=_("Round"),
+        y_title=_("Goals"),
+        min_scale=1,
     )
 
 
@@ -237,33 +265,30 @@ def stocks_chart(*, points: tuple[StocksPoint, ...], team: str) -> Chart | None:
     """The extra goals and great saves ``team`` had left after each published round (R6)."""
     if not points:
         return None
-    title = _("Stocks left over the season — %(team)s") % {"team": team}
-    description = _(
-        "Two lines: the extra goals and the great saves %(team)s had left at the season's start "
-        "and after each published round it played."
-    ) % {"team": team}
     top = max(max(point.extra_goals, point.great_saves) for point in points)
-    chart = pygal.Line(
-        **_config(
-            x_title=_("Round"),
-            y_title=_("Left"),
-            range=(0, max(top, 1)),
-            y_labels=list(range(0, max(top, 1) + 1)),
-            x_label_rotation=0,
-        )
-    )
     labels = [_point_label(point, short=False) for point in points]
-    chart.x_labels = [_point_label(point, short=True) for point in points]
-    chart.add(_("Extra goals"), [point.extra_goals for point in points])
-    chart.add(_("Great saves"), [point.great_saves for point in points])
-    return Chart(
+    return _chart(
+        pygal.Line,
         key="stocks",
-        title=title,
-        description=description,
-        svg=_svg(chart, "stocks", title, description),
+        title=_("Stocks left over the season — %(team)s") % {"team": team},
+        description=_(
+            "Two lines: the extra goals and the great saves %(team)s had left at the season's "
+            "start and after each published round it played."
+        )
+        % {"team": team},
+        x_labels=[_point_label(point, short=True) for point in points],
+        series=[
+            (_("Extra goals"), [point.extra_goals for point in points]),
+            (_("Great saves"), [point.great_saves for point in points]),
+        ],
         columns=(_("Round"), _("Extra goals"), _("Great saves")),
         rows=tuple(
             (label, (str(point.extra_goals), str(point.great_saves)))
             for label, point in zip(labels, points, strict=True)
         ),
+        x_title=_("Round"),
+        y_title=_("Left"),
+        range=(0, max(top, 1)),
+        y_labels=list(range(0, max(top, 1) + 1)),
+        x_label_rotation=0,
     )

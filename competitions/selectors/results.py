@@ -186,6 +186,15 @@ class GameResult:
         }
 
 
+def next_round_draw_seed(seed: str) -> str:
+    """The seed of the draws a cup round's arbitration makes for the next round (R15, R17, R18:
+    the KDH's pairings, the WG's best second and semi-finals), from the round's own ``seed``.
+    The arbitration throws them (``services/cups.py``) and the WG's page throws them again to
+    mark the semi-finalists the draw will choose (``selectors/wg_cup.py``): one seed for both;
+    voiding the round takes the draws of this seed out of its log (``services/void.py``)."""
+    return f"{seed}/next-round-draw"
+
+
 @dataclass(frozen=True)
 class PoolRoundResults:
     """A pool round's results as a given reader may see them (:func:`pool_round_results`)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round
-from competitions.selectors.results import GameResult
+from competitions.selectors.results import GameResult, next_round_draw_seed
 from competitions.selectors.standings import TableLine, tables_lines, wg_group_standings
 from engine import TIE_CRITERIA, Dice, StandingRow, deciding_criterion, tie_key, wg
 
@@ -136,7 +136,7 @@ def _seconds(
     names = list(wg.GROUP_NAMES)
     # The arbitration draws the semi-finals with this die (services/cups.py); before the group
     # stage ends, no die is thrown: a tie it would break marks nobody.
-    dice = Dice(f"{seed}/next-round-draw")
+    dice = Dice(next_round_draw_seed(seed))
     chosen = wg.semi_finalists([tables[name] for name in names], dice)
     group_of = {tables[name][1].team: name for name in names}
     ordered = sorted(group_of, key=lambda team: (tie_key(lines[team].row), group_of[team]))

@@ -34,7 +34,7 @@ def _cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[s
     round = pool_round.round
     if round.competition == Competition.CHAMPIONSHIP:
         return
-    dice = Dice(f"{pool_round.seed}/next-round-draw")
+    dice = Dice(selectors.next_round_draw_seed(pool_round.seed))
     if round.competition == Competition.KDH:
         pool_round.qualified.add(*(entries[team] for team in result.qualified or ()))
         if len(result.matches) > 1:

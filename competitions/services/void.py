@@ -23,6 +23,7 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.selectors.entries import PLAYED
+from competitions.selectors.results import next_round_draw_seed
 from competitions.services.arbitration import _round_status_refresh
 from competitions.services.entries import stock_move
 from competitions.services.errors import NotArbitrated, VoidRefused
@@ -148,7 +149,7 @@ def pool_round_void(
         if next_pool_round is not None
         else []
     )
-    own_seeds = {pool_round.seed, f"{pool_round.seed}/next-round-draw"}
+    own_seeds = {pool_round.seed, next_round_draw_seed(pool_round.seed)}
     kept_draws = [d for d in pool_round.draw_log if d.get("seed") not in own_seeds]
 
     audit_record(

@@ -14,9 +14,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from competitions.models import Pick, Pool
-from league.models import Entry
 from tests.browser.conftest import Launch, screenshot
-from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.competitions.open_rounds import OpenLeague, coaches_open_league
 from tests.conftest import ResultRecorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,14 +41,11 @@ LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 
 @pytest.fixture
 def league(
-    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
+    coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
 ) -> OpenLeague:
-    return open_league(
-        season=season,
-        coach_entry=Entry.objects.get(team__coach=coach),
-        other_entry=Entry.objects.get(team__coach=other_coach),
-        elite=elite_pool,
-        record_played=record_played,
+    """The open-rounds league of the competitions' tests (``tests/competitions/conftest.py``)."""
+    return coaches_open_league(
+        coach=coach, other_coach=other_coach, elite=elite_pool, record_played=record_played
     )
 
 

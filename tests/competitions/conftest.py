@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from competitions.models import Pool
-from league.models import Division, Entry, Season
+from league.models import Division, Season
 from tests.competitions.desk_league import Desk, desk_sent
-from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.competitions.open_rounds import OpenLeague, coaches_open_league
 from tests.conftest import ResultRecorder
 
 
@@ -21,7 +21,6 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
 
 @pytest.fixture
 def league(
-    season: Season,
     coach: User,
     other_coach: User,
     elite_pool: Pool,
@@ -29,10 +28,6 @@ def league(
 ) -> OpenLeague:
     """The open-rounds league (:func:`~tests.competitions.open_rounds.open_league`): the
     coach's and the other coach's teams with this week's and later rounds open."""
-    return open_league(
-        season=season,
-        coach_entry=Entry.objects.get(team__coach=coach),
-        other_entry=Entry.objects.get(team__coach=other_coach),
-        elite=elite_pool,
-        record_played=record_played,
+    return coaches_open_league(
+        coach=coach, other_coach=other_coach, elite=elite_pool, record_played=record_played
     )

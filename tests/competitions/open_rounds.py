@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from competitions import services as competitions
@@ -107,4 +108,19 @@ def open_league(
         this_week=this_week,
         kdh_this_week=kdh_this_week,
         next_week=next_week,
+    )
+
+
+def coaches_open_league(
+    *, coach: User, other_coach: User, elite: Pool, record_played: ResultRecorder
+) -> OpenLeague:
+    """:func:`open_league` on ``elite``'s season for the teams of ``coach`` and ``other_coach``
+    (``tests/conftest.py``'s people): the ``league`` fixture of the competitions' tests and of
+    the browser's pick page."""
+    return open_league(
+        season=elite.season,
+        coach_entry=Entry.objects.get(team__coach=coach),
+        other_entry=Entry.objects.get(team__coach=other_coach),
+        elite=elite,
+        record_played=record_played,
     )

@@ -20,28 +20,16 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
-from competitions.models import Pool, Round
+from competitions.models import Round
 from league.models import Season
 from mail import weekly
 from mail.models import Mailing, OutboundEmail
 from mail.tasks import reminders_send, weekly_emails_send
 from matrixhockey.celery import app
-from tests.conftest import TeamMaker, redis_url
-from tests.mail.weekly_league import FRIDAY, PARIS, WEDNESDAY, WeekLeague, week_league
+from tests.conftest import redis_url
+from tests.mail.weekly_league import FRIDAY, PARIS, WEDNESDAY, WeekLeague
 
 COACHES = 5  # the week's coaches with an address (weekly_league)
-
-
-def make_week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
-    return week_league(
-        season=season,
-        enter_team=enter_team,
-        coach=coach,
-        other_coach=other_coach,
-        elite_pool=elite_pool,
-    )
 
 
 def per_coach(template: str) -> Counter[str]:
@@ -52,10 +40,8 @@ def per_coach(template: str) -> Counter[str]:
 
 
 @pytest.mark.django_db
-def test_the_weekly_email_sent_twice_reaches_each_coach_once(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> None:
-    make_week(season, enter_team, coach, other_coach, elite_pool)
+@pytest.mark.usefixtures("week")
+def test_the_weekly_email_sent_twice_reaches_each_coach_once() -> None:
     assert weekly.weekly_emails_send(now=WEDNESDAY) == COACHES
     assert weekly.weekly_emails_send(now=WEDNESDAY + timedelta(minutes=1)) == 0
     assert set(per_coach("weekly").values()) == {1}
@@ -63,34 +49,25 @@ def test_the_weekly_email_sent_twice_reaches_each_coach_once(
 
 
 @pytest.mark.django_db
-def test_the_reminder_sent_twice_reaches_each_coach_once(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> None:
-    make_week(season, enter_team, coach, other_coach, elite_pool)
+@pytest.mark.usefixtures("week")
+def test_the_reminder_sent_twice_reaches_each_coach_once() -> None:
     assert weekly.reminders_send(now=FRIDAY) == COACHES
     assert weekly.reminders_send(now=FRIDAY) == 0
     assert set(per_coach("reminder").values()) == {1}
 
 
 @pytest.mark.django_db
-def test_the_weekly_email_and_the_reminder_are_different_kinds(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> None:
-    make_week(season, enter_team, coach, other_coach, elite_pool)
+@pytest.mark.usefixtures("week")
+def test_the_weekly_email_and_the_reminder_are_different_kinds() -> None:
     weekly.weekly_emails_send(now=WEDNESDAY)
     assert weekly.reminders_send(now=FRIDAY) == COACHES
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("week")
 def test_an_email_that_fails_to_queue_leaves_no_record_and_goes_on_the_next_run(
-    season: Season,
-    enter_team: TeamMaker,
-    coach: User,
-    other_coach: User,
-    elite_pool: Pool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    make_week(season, enter_team, coach, other_coach, elite_pool)
     real_send = weekly.email_send
 
     def failing_for_one(**kwargs: Any) -> OutboundEmail:
@@ -149,17 +126,15 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
 
 
 @pytest.fixture
-def this_week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
+def this_week(week: WeekLeague) -> WeekLeague:
     """The week league placed in the real current week (the tasks read the real clock): week 3
     is this week in Paris, its deadline a day from now."""
+    season = week.season
     today = timezone.localtime(timezone.now(), PARIS).date()
     monday = today - timedelta(days=today.weekday())
     Season.objects.filter(pk=season.pk).update(starts_on=monday - timedelta(weeks=2))
     season.refresh_from_db()
     assert season.week_monday(3) == monday and isinstance(monday, date)
-    week = make_week(season, enter_team, coach, other_coach, elite_pool)
     Round.objects.filter(season=season).update(deadline=timezone.now() + timedelta(days=1))
     return week
 

@@ -14,14 +14,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from django.contrib.auth.models import User
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolMember, PoolRound, Stage, TeamResult
-from league.models import Season
+from competitions.models import Competition, PoolMember, PoolRound, Stage, TeamResult
 from mail.models import OutboundEmail
 from mail.weekly import reminders_send, weekly_emails_send
-from tests.conftest import TeamMaker
 from tests.mail.test_weekly_email import missing_teams
 from tests.mail.weekly_league import (
     FRIDAY,
@@ -29,26 +26,18 @@ from tests.mail.weekly_league import (
     WeekLeague,
     emails_to,
     recipients,
-    week_league,
 )
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def week(
-    season: Season, enter_team: TeamMaker, coach: User, other_coach: User, elite_pool: Pool
-) -> WeekLeague:
-    week = week_league(
-        season=season,
-        enter_team=enter_team,
-        coach=coach,
-        other_coach=other_coach,
-        elite_pool=elite_pool,
-    )
+def week(week: WeekLeague) -> WeekLeague:
+    """The mail tests' week (``tests/mail/conftest.py``) with Snowmen in the KDH and its
+    qualifying round arbitrated, not published, as the module's docstring tells."""
     PoolMember.objects.create(pool=week.kdh_pool, entry=week.snowmen)
     qualifying = competitions.round_create(
-        season=season, competition=Competition.KDH, number=1, week=2, stage=Stage.QUALIFYING
+        season=week.season, competition=Competition.KDH, number=1, week=2, stage=Stage.QUALIFYING
     )
     played = competitions.pool_round_create(pool=week.kdh_pool, round=qualifying)
     competitions.fixture_create(pool_round=played, home=week.igloos, away=week.snowmen)
