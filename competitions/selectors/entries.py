@@ -11,6 +11,7 @@ from django.db import connection
 from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round, TeamResult
 from engine.season import Used
 from league.models import Entry
+from matrixhockey.db import fetch_values
 
 PLAYED = (PoolRound.Status.ARBITRATED, PoolRound.Status.PUBLISHED)
 """Pool-round statuses whose results count (arbitrated: referees and the arbitration; published:
@@ -169,9 +170,7 @@ def _used_rows(
     params: list[object] = [*entry_ids, *map(str, competitions), *map(str, statuses)]
     if before_round is not None:
         params.append(before_round)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    return fetch_values(sql, params, [None] * 5)
 
 
 def entry_used(*, entry: Entry, competition: Competition | str, published_only: bool) -> Used:

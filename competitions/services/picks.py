@@ -22,7 +22,7 @@ from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal, refusal_of
 from engine import Pick as EnginePick
 from league.models import Entry, Season, Team
-from matrixhockey.db import fetch_models, model_columns
+from matrixhockey.db import fetch_models, fetch_values, model_columns
 
 PICK_ROWS_HELD = ("receipt", "entry", "round", "entered_by")
 """Fields :func:`pick_record` does not validate by query: the caller passes them as rows."""
@@ -406,7 +406,7 @@ def _division_pool_round_locked(*, team: Team, round: Round) -> PoolRound | None
     quote = connection.ops.quote_name
     pool_rounds, pools = PoolRound._meta.db_table, Pool._meta.db_table
     lock = " FOR SHARE OF pr" if connection.vendor == "postgresql" else ""
-    found = PoolRound.objects.raw(
+    found = fetch_values(
         f"SELECT pr.id, pr.status FROM {quote(pool_rounds)} pr"
         f" INNER JOIN {quote(pools)} p ON p.id = pr.pool_id"
         " WHERE pr.round_id = %s AND p.season_id = %s AND p.competition = %s"
@@ -414,9 +414,10 @@ def _division_pool_round_locked(*, team: Team, round: Round) -> PoolRound | None
         f" FROM {quote(Entry._meta.db_table)} e WHERE e.season_id = %s AND e.team_id = %s"
         " AND e.replaced_at IS NULL ORDER BY e.id LIMIT 1)"
         f" ORDER BY pr.id LIMIT 1{lock}",
-        [round.pk, round.season_id, Competition.CHAMPIONSHIP, round.season_id, team.pk],
+        [round.pk, round.season_id, str(Competition.CHAMPIONSHIP), round.season_id, team.pk],
+        [None, None],
     )
-    return next(iter(found), None)
+    return PoolRound.from_db(connection.alias, ["id", "status"], found[0]) if found else None
 
 
 def _entry_locked(*, team: Team, round: Round) -> Entry | None:
