@@ -69,6 +69,18 @@ def test_placeholders_and_literal_percent_signs_reach_postgresql_as_written() ->
         assert cursor.fetchone() == (1,)
 
 
+def test_a_parameter_compares_as_its_literal_would_whatever_the_column_s_type(
+    championship_round,
+) -> None:
+    # The round's number is a smallint: a number beyond it matches nothing, and is no error
+    # (an API caller may ask for round 1332554).
+    sql = "SELECT r.id FROM competitions_round r WHERE r.number = %s"
+    assert fetch_values(sql, [1], [None]) == [(championship_round.pk,)]
+    assert fetch_values(sql, [1332554], [None]) == []
+    assert fetch_values(sql, [None], [None]) == []
+    assert fetch_values("SELECT %s::text, %s", ["7", [1, 2]], [None, None]) == [("7", [1, 2])]
+
+
 def test_a_broken_statement_raises_django_s_error_and_the_next_one_runs() -> None:
     with pytest.raises(ProgrammingError), transaction.atomic():
         fetch_values("SELECT nothing FROM no_such_table WHERE x = %s", [1], [None])
