@@ -15,9 +15,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from competitions.models import Pick, Pool, PoolRound, Round
-from league.models import Entry
 from mail.models import OutboundEmail
-from tests.competitions.open_rounds import OpenLeague, open_league
+from tests.competitions.open_rounds import OpenLeague
 from tests.conftest import ResultRecorder
 
 pytestmark = pytest.mark.django_db
@@ -37,18 +36,9 @@ receipt's due row and a session write.)"""
 
 
 @pytest.fixture
-def league(
-    season, coach: User, other_coach: User, elite_pool: Pool, record_played: ResultRecorder
-) -> OpenLeague:
-    """Rounds 1–2 played, round 3 open with its pool round drawn (as a season's start draws
-    them all)."""
-    league = open_league(
-        season=season,
-        coach_entry=Entry.objects.get(team__coach=coach),
-        other_entry=Entry.objects.get(team__coach=other_coach),
-        elite=elite_pool,
-        record_played=record_played,
-    )
+def league(league: OpenLeague, elite_pool: Pool) -> OpenLeague:
+    """The shared league (rounds 1–2 played, round 3 open), with round 3's pool round drawn, as
+    a season's start draws them all."""
     PoolRound.objects.get_or_create(pool=elite_pool, round=league.this_week)
     return league
 

@@ -33,8 +33,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 from competitions.models import Pool
 from engine.notation import Pick
 from league import services as league
-from league.models import Entry, Season
-from tests.competitions.open_rounds import open_league
+from tests.competitions.open_rounds import coaches_open_league
 from tests.conftest import ResultRecorder
 
 CONFIG = SchemathesisConfig.from_path(Path(__file__).resolve().parents[2] / "schemathesis.toml")
@@ -74,7 +73,8 @@ def headers(
 @pytest.fixture
 def api_schema(
     headers: dict[str, str],
-    season: Season,
+    coach: User,
+    other_coach: User,
     elite_pool: Pool,
     record_played: ResultRecorder,
     settings: Settings,
@@ -85,14 +85,8 @@ def api_schema(
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},
     }
-    entries = Entry.objects.filter(season=season).select_related("team__coach")
-    by_coach = {entry.team.coach.username: entry for entry in entries}
-    open_league(
-        season=season,
-        coach_entry=by_coach["sleigh-coach"],
-        other_entry=by_coach["freezing-coach"],
-        elite=elite_pool,
-        record_played=record_played,
+    coaches_open_league(
+        coach=coach, other_coach=other_coach, elite=elite_pool, record_played=record_played
     )
     cache.clear()
     # As Django's test client does: the requests run inside the test's transaction, which closing
