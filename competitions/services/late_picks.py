@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from competitions.models import LatePick, Pick
 from competitions.selectors.picks import entry_pool
 from competitions.services.picks import pick_submit
-from competitions.signals import late_pick_rejected, pick_received
+from competitions.signals import late_pick_rejected
 from league.services.audit import audit_record
 from matrixhockey.db import save_valid
 
@@ -74,8 +74,8 @@ def late_pick_accept(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
         channel=Pick.Channel.REFEREE,
         entered_by=by,
         received_at=late.received_at,
+        receipt=True,
     )
-    pick_received.send(sender=Pick, pick=pick)
     return _late_pick_decide(late=late, status=LatePick.Status.ACCEPTED, by=by, pick=pick)
 
 

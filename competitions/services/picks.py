@@ -271,21 +271,17 @@ def _check_time(
         )
 
 
-@transaction.atomic
 def pick_send(*, team: Team, round: Round, notation: str, entered_by: AbstractBaseUser) -> Pick:
-    """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, and
-    ``pick_received`` sent in the same transaction, so that what its receivers write (the
-    receipt's due row, whose email shows the same SHA-256 the coach sees on screen) commits with
-    the pick or not at all."""
-    pick = _pick_checked_stored(
+    """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, with
+    its receipt (the same SHA-256 the coach sees on screen)."""
+    return pick_submit(
         team=team,
         round=round,
         notation=notation,
         channel=Pick.Channel.WEB,
         entered_by=entered_by,
+        receipt=True,
     )
-    pick_received.send(sender=Pick, pick=pick)
-    return pick
 
 
 @transaction.atomic
@@ -297,8 +293,11 @@ def pick_submit(
     channel: Pick.Channel | str,
     entered_by: AbstractBaseUser | None,
     received_at: datetime | None = None,
+    receipt: bool = False,
 ) -> Pick:
-    """Check a pick the way the rules say (R6, R7, R10, R13) and store it (R12).
+    """Check a pick the way the rules say (R6, R7, R10, R13) and store it (R12); with
+    ``receipt``, send ``pick_received`` in the same transaction, so that what its receivers write
+    (the receipt's due row) commits with the pick or not at all.
 
     Checked, in order: the sender may send for the team; the team plays this round (the
     championship, the KDH while in it, the WG once qualified); the time (R13); the notation
@@ -313,26 +312,6 @@ def pick_submit(
     at once are stored one after the other; the one that counts is the latest by
     ``(received_at, id)``. Raises :class:`PickRejected` or :class:`DeadlinePassed`.
     """
-    return _pick_checked_stored(
-        team=team,
-        round=round,
-        notation=notation,
-        channel=channel,
-        entered_by=entered_by,
-        received_at=received_at,
-    )
-
-
-def _pick_checked_stored(
-    *,
-    team: Team,
-    round: Round,
-    notation: str,
-    channel: Pick.Channel | str,
-    entered_by: AbstractBaseUser | None,
-    received_at: datetime | None = None,
-) -> Pick:
-    """:func:`pick_submit`'s work, in the caller's transaction."""
     channel = Pick.Channel(channel)
     received_at = received_at or timezone.now()
     competition = Competition(round.competition)
@@ -371,7 +350,7 @@ def _pick_checked_stored(
         entry.team, entry.season = found.team, found.season
     _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
     parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
-    return pick_record(
+    pick = pick_record(
         entry=entry,
         round=round,
         notation=notation,
@@ -380,6 +359,9 @@ def _pick_checked_stored(
         entered_by=entered_by,
         received_at=received_at,
     )
+    if receipt:
+        pick_received.send(sender=Pick, pick=pick)
+    return pick
 
 
 def _check_entry(
