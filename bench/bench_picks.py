@@ -118,15 +118,14 @@ def site_environment(args: argparse.Namespace) -> dict[str, str]:
     }
 
 
-def database_recreate(url: str) -> None:
+def _server_run(url: str, *statements: str, database: str | None = None) -> None:
+    """Run ``statements`` in autocommit on the server of ``url``, connected to ``database``
+    (default: ``url``'s own)."""
     import psycopg2
 
     parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    if "bench" not in name:
-        raise SystemExit(f"refusing to drop {name!r}: a bench's database has bench in its name")
     connection = psycopg2.connect(
-        dbname="postgres",
+        dbname=database or parts.path.lstrip("/"),
         user=parts.username or "postgres",
         password=parts.password,
         host=parts.hostname or "127.0.0.1",
@@ -134,28 +133,27 @@ def database_recreate(url: str) -> None:
     )
     connection.autocommit = True
     with connection.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
+        for statement in statements:
+            cursor.execute(statement)
     connection.close()
+
+
+def database_recreate(url: str) -> None:
+    name = urlparse(url).path.lstrip("/")
+    if "bench" not in name:
+        raise SystemExit(f"refusing to drop {name!r}: a bench's database has bench in its name")
+    _server_run(
+        url,
+        f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
+        f'CREATE DATABASE "{name}"',
+        database="postgres",
+    )
 
 
 def database_analyze(url: str) -> None:
     """The planner's statistics, as a database in use has them (autovacuum gathers them a little
     after a load like the demo's)."""
-    import psycopg2
-
-    parts = urlparse(url)
-    connection = psycopg2.connect(
-        dbname=parts.path.lstrip("/"),
-        user=parts.username or "postgres",
-        password=parts.password,
-        host=parts.hostname or "127.0.0.1",
-        port=parts.port or 5432,
-    )
-    connection.autocommit = True
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    connection.close()
+    _server_run(url, "ANALYZE")
 
 
 def manage(env: dict[str, str], *arguments: str) -> None:
