@@ -49,7 +49,9 @@ from engine.week import (
     Sanction,
     StockRequest,
     allot_stocks,
+    late_placement,
     onr_sanction,
+    week_onr_count,
 )
 
 __all__ = [
@@ -88,6 +90,7 @@ __all__ = [
     "commitment",
     "deciding_criterion",
     "display",
+    "late_placement",
     "onr_sanction",
     "play_round",
     "refusal",
@@ -97,4 +100,5 @@ __all__ = [
     "standings",
     "standings_from_json",
     "tie_key",
+    "week_onr_count",
 ]

@@ -642,7 +642,8 @@ class _Season:
             self.wg_ranking = final_ranking(*result.matches)
 
     def _sanction(self, onr_in: Mapping[str, list[Competition]]) -> None:
-        """R14 after the week's rounds: once a week, however many competitions were ONR."""
+        """R14 after the week's rounds: each championship round ONR counts (R20's last week has
+        two); a WG group-stage ONR the same week merges with a championship one."""
         for team, competitions in onr_in.items():
             state = self.teams[team]
             sanction = onr_sanction(

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from engine.competitions import Competition, rules_for
 from engine.errors import InputError
+from engine.game import TeamEntry
+from engine.notation import Pick
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,46 @@ class Sanction:
 _REPLACEMENT = {1: Replacement.DUMMY, 2: Replacement.DUMMY, 3: Replacement.WAITING_LIST}
 
 
+def late_placement(entry: TeamEntry, *, replaced_pick: Pick | None) -> TeamEntry:
+    """R14: a team placed by a replacement after a round's deadline is not ONR for that round.
+
+    It plays the pick the team it replaces had sent for the round (``replaced_pick``, with
+    ``entry``'s stocks), or else a dummy's random legal pick as a regular pick (no stocks, no
+    penalty). Nothing it plays there is sanctioned.
+
+    >>> played = late_placement(TeamEntry(extra_goals=2), replaced_pick=Pick.parse("C+(1)"))
+    >>> played.pick, played.extra_goals, played.dummy
+    (Pick.parse('C+(1)'), 2, False)
+    >>> late_placement(TeamEntry(extra_goals=2), replaced_pick=None).dummy
+    True
+    """
+    if replaced_pick is None:
+        return entry._replace(pick=None, extra_goals=0, great_saves=0, dummy=True)
+    return entry._replace(pick=replaced_pick, dummy=False)
+
+
+def week_onr_count(onr_in: Iterable[Competition | str]) -> int:
+    """R14: how many sanctioned ONRs a team's ONRs of one week make.
+
+    ``onr_in`` lists the competition of each round of the week in which the team was ONR, once
+    per round. Every round of a competition counts on its own — the last week's two
+    championship rounds (R20) make two ONRs — while ONRs of different competitions the same
+    week merge: a championship ONR and a WG group-stage ONR are one. A cup forfeit never counts
+    (R15).
+
+    >>> week_onr_count(["championship", "championship"])
+    2
+    >>> week_onr_count(["championship", "wg-group", "kdh"])
+    1
+    """
+    counted: dict[Competition, int] = {}
+    for competition in onr_in:
+        rules = rules_for(competition)
+        if rules.onr_sanctioned:
+            counted[rules.competition] = counted.get(rules.competition, 0) + 1
+    return max(counted.values(), default=0)
+
+
 def onr_sanction(
     *,
     onr_before: int,
@@ -144,28 +186,36 @@ def onr_sanction(
     extra_goals: int,
     great_saves: int,
     waiting_list: bool,
+    sanctioned: int = 0,
 ) -> Sanction:
     """The R14 sanction for one team's week.
 
-    ``onr_in`` lists the competitions in which the team was ONR this week. Only those whose
-    ONRs are sanctioned count (championship, WG group stage; R15: never a cup forfeit), and
-    the week counts once however many of them it was ONR in.
+    ``onr_in`` lists, once per round, the competitions in which the team was ONR this week; they
+    make :func:`week_onr_count` sanctioned ONRs (each championship round on its own, a WG
+    group-stage ONR merged with a championship one, never a cup forfeit, R15). ``sanctioned``
+    says how many of them ``onr_before`` already counts: the site arbitrates a week's rounds one
+    at a time, and adds each round's ONR to those the week already had.
 
     >>> sanction = onr_sanction(onr_before=0, onr_in=["championship", "wg-group"], tier=1,
     ...                         extra_goals=0, great_saves=3, waiting_list=False)
     >>> sanction.onr_count, sanction.extra_goals_removed, sanction.great_saves_removed
     (1, 0, 1)
+    >>> last_week = onr_sanction(onr_before=0, onr_in=["championship", "championship"], tier=3,
+    ...                          extra_goals=2, great_saves=3, waiting_list=True)
+    >>> last_week.onr_count, last_week.extra_goals_removed, last_week.barred_from_promotion
+    (2, 2, True)
     """
     if type(onr_before) is not int or onr_before < 0:
         raise InputError("onr_before", f"must be a whole number ≥ 0, not {onr_before!r}")
+    if type(sanctioned) is not int or sanctioned < 0:
+        raise InputError("sanctioned", f"must be a whole number ≥ 0, not {sanctioned!r}")
     if tier not in _REPLACEMENT:
         raise InputError("tier", f"must be 1 (Elite), 2 (D2) or 3 (D3), not {tier!r}")
     for name, stock in (("extra_goals", extra_goals), ("great_saves", great_saves)):
         if type(stock) is not int or stock < 0:
             raise InputError(name, f"must be a whole number ≥ 0, not {stock!r}")
-    sanctioned = any(rules_for(competition).onr_sanctioned for competition in onr_in)
-    count = onr_before + sanctioned
-    if not sanctioned:
+    count = onr_before + max(week_onr_count(onr_in) - sanctioned, 0)
+    if count == onr_before:
         return Sanction(count, 0, 0, count >= 2, None)
     if count == 1:
         # 1st ONR: one extra goal and one great save, stocks never below 0 (R6).
@@ -175,5 +225,6 @@ def onr_sanction(
         replacement = _REPLACEMENT[tier]
         if replacement is Replacement.WAITING_LIST and not waiting_list:
             replacement = Replacement.DUMMY
-    # 2nd ONR on: every extra goal and great save left, and no promotion this season.
+    # 2nd ONR on (the 1st's one of each included when a week brings both, R20): every extra
+    # goal and great save left, and no promotion this season.
     return Sanction(count, extra_goals, great_saves, True, replacement)

@@ -119,14 +119,19 @@ def test_simulated_season_keeps_every_quota_and_stock(
         assert state.extra_goals >= 0 and state.great_saves >= 0
         assert start_goals - goals_used - state.extra_goals_removed == state.extra_goals
         assert start_saves - saves_used - state.great_saves_removed == state.great_saves
-        # R14: one sanctioned ONR per week with an ONR in the championship or a WG group.
-        onr_weeks = {
-            pr.week
+        # R14: each championship round ONR counts (R20: two in the last week); a WG group ONR
+        # merges with a championship ONR of the same week.
+        onr_rounds: dict[tuple[int, Competition], int] = Counter(
+            (pr.week, pr.competition)
             for c in (SeasonCompetition.CHAMPIONSHIP, SeasonCompetition.WG)
             for pr, r in played[team, c]
             if r.onr and pr.competition in SANCTIONED
-        }
-        assert state.onr == len(onr_weeks)
+        )
+        weeks = {week for week, _ in onr_rounds}
+        assert state.onr == sum(
+            max(onr_rounds[week, Competition.CHAMPIONSHIP], onr_rounds[week, Competition.WG_GROUP])
+            for week in weeks
+        )
         assert state.barred == (state.onr >= 2)
         assert state.dummy == (state.onr >= 3)
         if state.barred:
@@ -300,6 +305,32 @@ def test_r14_onr_in_championship_and_wg_the_same_week_counts_once() -> None:
     ]
     assert set(onr) >= {Competition.CHAMPIONSHIP, Competition.WG_GROUP}
     assert season.teams[wg_team].onr == 1
+
+
+def test_r14_r20_a_d3_leader_missing_both_last_week_rounds_has_two_onrs_and_stays_down() -> None:
+    """R14, R20: the last week's two championship rounds are two ONRs, not one; the second bars
+    the team from promotion (R22 skips it) and takes every stock it has left."""
+    setup = standard_setup("last-week")
+    legal = random_picks("last-week")
+    played = play_season(setup, legal)
+    leader = played.tables["d3a"][0].team
+    assert played.records[leader].promoted
+    season = play_season(setup, lambda r: None if r.team == leader and r.week == 10 else legal(r))
+    last_week = [p for p in season.rounds if p.week == 10 and leader in p.result.teams]
+    championship = [p.round_number for p in last_week if p.competition is Competition.CHAMPIONSHIP]
+    assert championship == [10, 11]
+    assert all(p.result.teams[leader].onr for p in last_week)
+    state = season.teams[leader]
+    assert (state.onr, state.barred, state.dummy) == (2, True, False)
+    assert (state.extra_goals, state.great_saves) == (0, 0)
+    assert not season.records[leader].promoted
+    up = [
+        m.team
+        for m in season.moves
+        if m.direction is Direction.UP
+        and m.team in {t for d in setup.divisions if d.name == "d3a" for t in d.teams}
+    ]
+    assert len(up) == 2 and leader not in up
 
 
 def test_kdh_byes_when_double_forfeits_leave_an_odd_number() -> None:
