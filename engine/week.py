@@ -138,22 +138,22 @@ class Sanction:
 _REPLACEMENT = {1: Replacement.DUMMY, 2: Replacement.DUMMY, 3: Replacement.WAITING_LIST}
 
 
-def late_placement(entry: TeamEntry, *, replaced_pick: Pick | None) -> TeamEntry:
+def late_placement(entry: TeamEntry) -> TeamEntry:
     """R14: a team placed by a replacement after a round's deadline is not ONR for that round.
 
-    It plays the pick the team it replaces had sent for the round (``replaced_pick``, with
-    ``entry``'s stocks), or else a dummy's random legal pick as a regular pick (no stocks, no
-    penalty). Nothing it plays there is sanctioned.
+    ``entry``'s pick is the one the team it replaces had sent for the round (an advance pick,
+    R12), which it plays as its own with its stocks; without one it plays a dummy's random
+    legal pick as a regular pick (no stocks, no penalty). Nothing it plays there is sanctioned.
 
-    >>> played = late_placement(TeamEntry(extra_goals=2), replaced_pick=Pick.parse("C+(1)"))
-    >>> played.pick, played.extra_goals, played.dummy
-    (Pick.parse('C+(1)'), 2, False)
-    >>> late_placement(TeamEntry(extra_goals=2), replaced_pick=None).dummy
-    True
+    >>> late_placement(TeamEntry(Pick.parse("C+(1)"), extra_goals=2)).dummy
+    False
+    >>> played = late_placement(TeamEntry(None, extra_goals=2))
+    >>> played.dummy, played.extra_goals
+    (True, 0)
     """
-    if replaced_pick is None:
-        return entry._replace(pick=None, extra_goals=0, great_saves=0, dummy=True)
-    return entry._replace(pick=replaced_pick, dummy=False)
+    if entry.pick is None:
+        return entry._replace(extra_goals=0, great_saves=0, dummy=True)
+    return entry
 
 
 def week_onr_count(onr_in: Iterable[Competition | str]) -> int:

@@ -46,8 +46,9 @@ from promotion (R14). Nobody is ONR a third time: the replacement R14 then asks 
 proposed, for an admin to confirm (issue 5), which a demo should not leave hanging. An ONR
 team still in the KDH loses its game there by forfeit (R15); weeks 7–8 (the KDH's semi-finals
 and final) have no ONR team, and weeks 9–10 only teams outside the WG, so that both cups'
-last games are played. Week 10's ONR team misses both championship rounds of that week and is
-sanctioned once (R14, R20)."""
+last games are played. Week 10's ONR team misses both championship rounds of that week: two
+ONRs, every stock lost and barred from promotion (R14, R20), in the Elite, which it would not
+leave upwards anyway."""
 
 ADVANCE_PICKS = 0.3
 """The share of coaches whose picks for the week after the waiting one are already in (R12)."""

@@ -169,11 +169,12 @@ class OnrReplacement(models.TextChoices):
 
 
 class OnrSanction(models.Model):
-    """A week in which a team was ONR and sanctioned (R14), written by the arbitration.
+    """A sanctioned ONR of a team (R14), written by the arbitration of the round that found it.
 
-    One per team and week: a team ONR in the championship and the WG group stage the same week
-    (or in the last week's two championship rounds) is sanctioned once — the database says so.
-    At the third ONR the row carries the proposed replacement, which an admin confirms.
+    At most one per team and round. Every championship round counts on its own, so the last
+    week's two (R20) can give a team two; a championship and a WG group-stage ONR of the same
+    week are one, on the round arbitrated first. At the third ONR the row carries the proposed
+    replacement, which an admin confirms.
     """
 
     Replacement = OnrReplacement
@@ -187,7 +188,7 @@ class OnrSanction(models.Model):
         verbose_name=_("round"),
         on_delete=models.PROTECT,
         related_name="onr_sanctions",
-        help_text=_("The round whose arbitration found the ONR first this week."),
+        help_text=_("The round whose arbitration found the ONR (R14)."),
     )
     onr_count = models.PositiveSmallIntegerField(_("ONR count"))
     extra_goals_removed = models.PositiveSmallIntegerField(_("extra goals removed"), default=0)
@@ -207,9 +208,11 @@ class OnrSanction(models.Model):
         ordering = ["entry", "week"]
         constraints = [
             models.UniqueConstraint(
-                fields=["entry", "week"],
-                name="onr_sanction_once_a_week",
-                violation_error_message=_("This team was already sanctioned for an ONR this week."),
+                fields=["entry", "round"],
+                name="onr_sanction_once_a_round",
+                violation_error_message=_(
+                    "This team was already sanctioned for an ONR in this round."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(onr_count__gte=1), name="onr_sanction_count_positive"

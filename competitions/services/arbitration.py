@@ -21,6 +21,7 @@ from competitions.models import (
     Pool,
     PoolRound,
     Round,
+    Stage,
     StockKind,
     StockReason,
     TeamResult,
@@ -38,6 +39,7 @@ from competitions.services.errors import (
 from competitions.services.round_input import _round_input, pool_round_input
 from competitions.services.setup import _log
 from competitions.signals import pool_round_published
+from engine import Competition as EngineCompetition
 from engine import (
     RoundResult,
     commitment,
@@ -175,7 +177,8 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     Stored in that one transaction: the team results and game results exactly as the engine
     returned them, the stocks played (``played`` movements), the draw log with the generator
     behind each draw (R23, after checking the seed against its published SHA-256), the ONR
-    sanctions (R14, once a week), the cups' qualified teams and next round (R15, R17, R18), and
+    sanctions (R14, each championship round on its own, merged with a WG group-stage ONR of
+    the same week), the cups' qualified teams and next round (R15, R17, R18), and
     the statuses.
     """
     now = timezone.now()
@@ -282,18 +285,33 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
 
 def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
     """The pool's entries (:func:`competitions.services.round_input._pool_entries`, R2, R14),
-    locked in id order with their team and division, each read with what R14's sanction needs
-    (``onr_sanctioned``: sanctioned this week already; ``waiting_list``: someone waits) rather
-    than a query each.
+    locked in id order with their team and division, each read with what R14 needs rather than
+    a query each: ``week_onr`` (the competitions of its ONRs in the week's rounds arbitrated
+    already, once per round), ``week_sanctioned`` (its sanctions this week), ``waiting_list``
+    (someone waits) and ``placed_at`` (when the entry it replaces was replaced, ``None`` for an
+    entry that replaces none).
 
     Written out (:func:`matrixhockey.db.fetch_models`): ``_pool_entries(…).select_for_update(
-    of=("self",)).annotate(onr_sanctioned=Exists(OnrSanction…(entry, week)), waiting_list=
-    Exists(WaitingListEntry…(waiting)))`` — building that query cost more than running it."""
+    of=("self",)).annotate(week_sanctioned=Count(OnrSanction…(entry, week)), championship_onr=
+    Count(TeamResult…(entry, week, onr)), wg_group_onr=…, waiting_list=Exists(WaitingListEntry…
+    (waiting)), placed_at=F("replaces__replaced_at"))`` — building that query cost more than
+    running it."""
     round = pool_round.round
     pool = pool_round.pool
     playing = sorted({f.home_id for f in fixtures} | {f.away_id for f in fixtures})
     where: list[str] = []
-    params: list[object] = [round.week, str(WaitingListEntry.Status.WAITING)]
+    onr_this_week = (
+        f"SELECT COUNT(*) FROM {TeamResult._meta.db_table} tr"
+        f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = tr.pool_round_id"
+        f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
+        " WHERE tr.entry_id = e.id AND tr.onr AND r.season_id = %s AND r.week = %s"
+    )
+    params: list[object] = [
+        round.week,
+        *(round.season_id, round.week, str(Competition.CHAMPIONSHIP)),
+        *(round.season_id, round.week, str(Competition.WG), str(Stage.GROUP)),
+        str(WaitingListEntry.Status.WAITING),
+    ]
     if playing:
         where.append(f"e.id IN ({', '.join(['%s'] * len(playing))})")
         params += playing
@@ -312,9 +330,12 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
     found = fetch_models(
         f"SELECT {model_columns(Entry, 'e')}, {model_columns(Team, 't')},"
         f" {model_columns(Division, 'd')},"
-        f" EXISTS (SELECT 1 FROM {OnrSanction._meta.db_table} o"
+        f" (SELECT COUNT(*) FROM {OnrSanction._meta.db_table} o"
         " WHERE o.entry_id = e.id AND o.week = %s),"
-        f" EXISTS (SELECT 1 FROM {WaitingListEntry._meta.db_table} w WHERE w.status = %s)"
+        f" ({onr_this_week} AND r.competition = %s),"
+        f" ({onr_this_week} AND r.competition = %s AND r.stage = %s),"
+        f" EXISTS (SELECT 1 FROM {WaitingListEntry._meta.db_table} w WHERE w.status = %s),"
+        " rp.replaced_at"
         f" FROM {entries} e INNER JOIN {Team._meta.db_table} t ON t.id = e.team_id"
         f" INNER JOIN {Division._meta.db_table} d ON d.id = e.division_id"
         f" LEFT OUTER JOIN {entries} rp ON rp.id = e.replaces_id"
@@ -325,9 +346,13 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
         Division,
     )
     locked = []
-    for entry, team, division, onr_sanctioned, waiting_list in found:
+    for entry, team, division, sanctioned, championship, wg_group, waiting, placed_at in found:
         entry.team, entry.division = team, division
-        entry.onr_sanctioned, entry.waiting_list = bool(onr_sanctioned), bool(waiting_list)
+        entry.week_sanctioned, entry.waiting_list = sanctioned, bool(waiting)
+        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * championship + [
+            EngineCompetition.WG_GROUP
+        ] * wg_group
+        entry.placed_at = placed_at
         locked.append(entry)
     return locked
 
@@ -339,11 +364,13 @@ def _onr_sanctions(
     ledger: StockLedgerBatch,
     by: AbstractBaseUser | None,
 ) -> list[Entry]:
-    """R14 for the teams ONR in ``round`` (locked entries, in id order, read with
-    ``onr_sanctioned`` and ``waiting_list``): the engine's sanction, once a week across the
-    championship and the WG group stage (a cup forfeit is never sanctioned, R15). The sanctions
-    are written in one query, the stocks removed go into ``ledger``, and the entries whose ONR
-    count and promotion bar changed are returned for the ledger to write with their balances.
+    """R14 for the teams ONR in ``round`` (locked entries, in id order, read with ``week_onr``,
+    ``week_sanctioned`` and ``waiting_list``): the engine's sanction for this round's ONR added
+    to the week's others — every championship round on its own (R20: the last week's two are
+    two ONRs), a championship and a WG group-stage ONR of one week merged, a cup forfeit never
+    (R15). The sanctions are written in one query, the stocks removed go into ``ledger``, and
+    the entries whose ONR count and promotion bar changed are returned for the ledger to write
+    with their balances.
 
     The stocks a sanction takes are those the team's week leaves (``stocks_left``), so the
     picks of the week's other rounds keep what R6 granted them whichever pool is arbitrated
@@ -355,16 +382,15 @@ def _onr_sanctions(
         extra_goals, great_saves = stocks_left.get(entry.team.slug, (0, 0))
         sanction = onr_sanction(
             onr_before=entry.onr_count,
-            onr_in=[round.engine_competition],
+            onr_in=[*entry.week_onr, round.engine_competition],
+            sanctioned=entry.week_sanctioned,
             tier=entry.division.tier,
             extra_goals=min(extra_goals, entry.extra_goals),
             great_saves=min(great_saves, entry.great_saves),
             waiting_list=entry.waiting_list,
         )
         if sanction.onr_count == entry.onr_count:
-            continue
-        if entry.onr_sanctioned:
-            continue  # R14: already sanctioned this week (the other competition, or round 10/11).
+            continue  # R14: merged with a sanctioned ONR of the week, or a cup forfeit (R15).
         rows.append(
             OnrSanction(
                 entry=entry,

@@ -127,7 +127,10 @@ class _Exported:
             },
             Pick: {pk: [index] for pk, index in self.pick_index.items()},
             LatePick: {late.pk: [index] for index, late in enumerate(self.late_picks)},
-            OnrSanction: {s.pk: [self.team[s.entry_id], s.week] for s in self.sanctions},
+            # R14, R20: a team may have two sanctions in one week (its team and round name one).
+            OnrSanction: {
+                s.pk: [self.team[s.entry_id], *self.round[s.round_id]] for s in self.sanctions
+            },
             Matrix: {m.pk: [m.competition] for m in Matrix.objects.filter(season=season)},
         }
 

@@ -113,7 +113,7 @@ class _Loader:
         self.pool_rounds: dict[tuple[str, str, int], PoolRound] = {}
         self.picks: list[Pick] = []
         self.late_picks: list[LatePick] = []
-        self.sanctions: dict[tuple[str, int], OnrSanction] = {}
+        self.sanctions: dict[tuple[str, str, int], OnrSanction] = {}
 
     def user(self, username: str | None) -> User | None:
         return None if username is None else self.users[username]
@@ -419,7 +419,19 @@ class _Loader:
             )
             for row in self.data["onr_sanctions"]
         )
-        self.sanctions = {(s.entry.team.slug, s.week): s for s in sanctions}
+        self.sanctions = {
+            (s.entry.team.slug, s.round.competition, s.round.number): s for s in sanctions
+        }
+
+    def _sanction(self, key: list[Any]) -> OnrSanction | None:
+        """The sanction a file names by team and round (R20: a week may hold two), or by team
+        and week, as a file that keys one sanction a week names it."""
+        if len(key) == 2:
+            return next(
+                (s for (team, *_), s in self.sanctions.items() if (team, s.week) == tuple(key)),
+                None,
+            )
+        return self.sanctions.get((key[0], key[1], key[2]))
 
     def _object(self, model: type[models.Model] | None, key: list[Any]) -> models.Model:
         """The row an audit-log entry is about, from its natural key in the file."""
@@ -431,7 +443,7 @@ class _Loader:
             PoolRound: lambda: self.pool_rounds[key[0], key[1], key[2]],
             Pick: lambda: _index(key[0], self.picks),
             LatePick: lambda: _index(key[0], self.late_picks),
-            OnrSanction: lambda: self.sanctions[key[0], key[1]],
+            OnrSanction: lambda: self._sanction(key),
             Matrix: lambda: self.matrices[key[0]],
         }
         row = found[model]() if model in found else None

@@ -8,7 +8,9 @@ arbitrated and published by the referee (:func:`competitions.services.pool_round
 
 * D2A's 03 sends no picks in weeks 1 and 2: its second ONR bars it from promotion;
 * D3C's 07 sends none in weeks 1–3: its third ONR is confirmed by an admin and the waiting list's
-  first team takes its place and record (it stays in the league, R24 does not touch it).
+  first team takes its place and record (it stays in the league, R24 does not touch it);
+* D3B's leader after week 9 sends none in week 10: its two championship rounds (R20) are two
+  ONRs, so it is barred from promotion too (:attr:`PlayedSeason.last_week_onr`).
 
 Not closed: tests close it (each in its own transaction). The season lies in the past, so every
 deadline has passed (R13). Pool-round seeds are fresh secrets, as in the real league (R23): the
@@ -37,11 +39,13 @@ from competitions.models import (
     Competition,
     Fixture,
     OnrSanction,
+    Pool,
     PoolRound,
     Round,
     StockKind,
     StockMovement,
     StockReason,
+    TeamResult,
 )
 from competitions.models import Pick as PickRow
 from engine.calendar import SEASON_WEEKS
@@ -60,6 +64,8 @@ BARRED = ("d2a", 3)
 """(division, code) of the team ONR twice: barred from promotion (R14)."""
 REPLACED = ("d3c", 7)
 """(division, code) of the team ONR three times: replaced from the waiting list (R14)."""
+LAST_WEEK_LEADER = "d3b"
+"""The division whose leader after week 9 sends no picks in week 10 (R14, R20)."""
 ONR_WEEKS = {1: (BARRED, REPLACED), 2: (BARRED, REPLACED), 3: (REPLACED,)}
 
 WAITING = (
@@ -81,6 +87,21 @@ class PlayedSeason:
 
     def entry(self, division: str, code: int) -> Entry:
         return self.entries[f"{division}-team-{code:02d}"]
+
+    @property
+    def last_week_onr(self) -> str:
+        """The slug of :data:`LAST_WEEK_LEADER`'s leader after week 9, ONR in week 10."""
+        return (
+            TeamResult.objects.filter(
+                pool_round__round__season=self.season,
+                pool_round__round__week=SEASON_WEEKS,
+                pool_round__pool__slug=LAST_WEEK_LEADER,
+                onr=True,
+            )
+            .values_list("entry__team__slug", flat=True)
+            .distinct()
+            .get()
+        )
 
 
 def _slugs(entries: dict[str, Entry], places: tuple[tuple[str, int], ...]) -> set[str]:
@@ -225,6 +246,9 @@ def season_play(*, number: int = 1) -> PlayedSeason:
             .order_by("competition", "number")
         )
         skip = _slugs(entries, ONR_WEEKS.get(week, ()))
+        if week == SEASON_WEEKS:
+            pool = Pool.objects.get(season=season, slug=LAST_WEEK_LEADER)
+            skip.add(selectors.pool_standings(pool=pool)[0].team)
         ahead: dict[tuple[int, str], list] = {}
         for round in rounds:
             coaches.send(round, skip, ahead)

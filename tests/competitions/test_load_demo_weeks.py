@@ -290,13 +290,13 @@ class TestAtWeek11:
             assert entry.onr_count == counts[entry.team.slug] <= 2
             assert entry.promotion_barred == (entry.onr_count == 2)  # R14: 2nd ONR
             assert entry.replaced_at is None
-        # Week 10's ONR team missed both championship rounds, sanctioned once (R14).
+        # Week 10's ONR team missed both championship rounds: two ONRs (R14, R20).
         (team,) = onr_teams(season, 10)
         missed = TeamResult.objects.filter(
             entry__team__slug=team, onr=True, pool_round__round__week=10
         )
         assert missed.count() == 2
-        assert OnrSanction.objects.filter(entry__team__slug=team, week=10).count() == 1
+        assert OnrSanction.objects.filter(entry__team__slug=team, week=10).count() == 2
 
 
 @pytest.mark.parametrize("week", ["0", "12", "x", "-1", "3.5"])

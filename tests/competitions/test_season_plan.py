@@ -20,7 +20,14 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from competitions.models import Competition, CupHonour, FinalRow, Pool, SeasonArchive
+from competitions.models import (
+    Competition,
+    CupHonour,
+    FinalRow,
+    OnrSanction,
+    Pool,
+    SeasonArchive,
+)
 from competitions.selectors import pool_standings
 from competitions.services import DUMMY_TEAM_NAME, entry_replace
 from competitions.services.season_close import season_close
@@ -127,7 +134,7 @@ def test_every_team_moves_as_r22_says_from_the_archived_tables(played: PlayedSea
     archive = closed(played)
     plan = season_plan(season=played.season)
     expected: dict[str, tuple[str, str, int]] = {}
-    barred = {"d2a-team-03"}  # R14: ONR twice
+    barred = {"d2a-team-03", played.last_week_onr}  # R14: ONR twice (R20: twice in week 10)
     for division, rows in tables(archive).items():
         assert len(rows) == 12
         up = r22_up(rows, barred)
@@ -167,6 +174,32 @@ def test_barred_teams_in_d2_and_d3_let_the_next_eligible_team_go_up(played: Play
     assert lines[first].to.startswith("d2") and lines[third].to.startswith("d2")
 
 
+def test_a_d3_leader_missing_both_last_week_rounds_has_two_onrs_and_is_not_promoted(
+    played: PlayedSeason,
+) -> None:
+    """R14, R20: D3B's leader after week 9 sent neither of week 10's two championship rounds:
+    two ONRs, every stock lost, barred; R22 skips it for the next eligible team."""
+    leader = played.last_week_onr
+    entry = Entry.objects.get(season=played.season, team__slug=leader)
+    assert (entry.onr_count, entry.promotion_barred) == (2, True)
+    assert (entry.extra_goals, entry.great_saves) == (0, 0)
+    assert list(
+        OnrSanction.objects.filter(entry=entry)
+        .order_by("onr_count")
+        .values_list("week", "round__number", "onr_count", "barred_from_promotion")
+    ) == [(10, 10, 1, False), (10, 11, 2, True)]
+    archive = closed(played)
+    rows = tables(archive)["d3b"]
+    (row,) = [r for r in rows if r.entry.team.slug == leader]
+    assert row.promotion_barred
+    lines = {t.team: t for t in season_plan(season=played.season).teams}
+    up = [r.entry.team.slug for r in rows if lines[r.entry.team.slug].move.value == "promoted"]
+    assert leader not in up and up == r22_up(rows, {leader})
+    would_go_up = leader in r22_up(rows, set())
+    assert lines[leader].move.value == ("barred" if would_go_up else "stays")
+    assert lines[leader].to == "d3b"
+
+
 # --- R24 ------------------------------------------------------------------------------------------
 
 
@@ -187,7 +220,7 @@ def test_an_elite_dummy_leaves_and_the_best_d2_team_fills_its_place(played: Play
     assert [t.as_dict() for t in plan.leaving] == [{"team": "equipe-fantome-1", "why": "dummy"}]
     assert "equipe-fantome-1" not in {t.team for t in plan.teams}
     by_division = tables(archive)
-    barred = {"d2a-team-03"}
+    barred = {"d2a-team-03", played.last_week_onr}
     # D2's teams that R22 does not move (not promoted, not relegated), nor barred.
     d2 = [r for d in ("d2a", "d2b") for r in by_division[d] if r.rank <= 8]
     taken = barred | {t for d in ("d2a", "d2b") for t in r22_up(by_division[d], barred)}
@@ -197,7 +230,7 @@ def test_an_elite_dummy_leaves_and_the_best_d2_team_fills_its_place(played: Play
     # Its D2 group is then short: the best remaining D3 team goes up into it.
     d3 = [r for d in ("d3a", "d3b", "d3c", "d3d") for r in by_division[d]]
     taken = barred | {
-        t for d in ("d3a", "d3b", "d3c", "d3d") for t in r22_up(by_division[d], set())
+        t for d in ("d3a", "d3b", "d3c", "d3d") for t in r22_up(by_division[d], barred)
     }
     (to_d2,) = [t for t in plan.teams if t.vacancy and t.to == to_elite.from_division]
     assert to_d2.team in best_remaining(d3, taken)

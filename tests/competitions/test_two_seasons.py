@@ -92,9 +92,9 @@ DIVISIONS = ("elite", "d2a", "d2b", "d3a", "d3b", "d3c", "d3d")
 TIER = {"elite": 1, "d2a": 2, "d2b": 2, "d3a": 3, "d3b": 3, "d3c": 3, "d3d": 3}
 D2 = ("d2a", "d2b")
 D3 = ("d3a", "d3b", "d3c", "d3d")
-BARRED_PLACES = {("d2b", 9), ("d3d", 5)}
-"""The demo's teams ONR twice (D2B 09 in weeks 3 and 6, D3D 05 in weeks 2 and 9): R14 bars
-them from promotion."""
+BARRED_PLACES = {("d2b", 9), ("d3d", 5), ("elite", 12)}
+"""The demo's teams ONR twice (D2B 09 in weeks 3 and 6, D3D 05 in weeks 2 and 9, the Elite's
+12 in both of week 10's championship rounds, R20): R14 bars them from promotion."""
 PLACE_POINTS = {1: 4, 2: 3, 3: 2, 4: 1}
 """R21: 4, 3, 2, 1 points for a division's first four, and for the WG's first four alike."""
 FIRST_WAITING = "les-patinoires-perdues"
@@ -368,7 +368,7 @@ def season_two(run: TwoSeasons) -> dict[str, Entry]:
 # --- Season 1 closed ----------------------------------------------------------------------------
 
 
-def test_season_one_closed_with_its_tables_honours_and_the_demos_two_r14_bars(
+def test_season_one_closed_with_its_tables_honours_and_the_demos_r14_bars(
     run: TwoSeasons,
 ) -> None:
     tables = final_tables(run)
@@ -472,6 +472,8 @@ def test_r22_the_barred_teams_are_passed_over_for_the_next_eligible_ones(run: Tw
     tables = final_tables(run)
     planned = plan_teams(run)
     for division, code in BARRED_PLACES:
+        if TIER[division] == 1:
+            continue  # R22: nobody goes up from the Elite
         rows = tables[division]
         (barred,) = [row for row in rows if row.entry.code == code]
         assert planned[slug(barred)]["move"] != "promoted"

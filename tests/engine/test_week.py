@@ -241,7 +241,7 @@ def late_round(placed: TeamEntry) -> Round:
 def test_a_team_placed_late_plays_the_pick_the_team_it_replaces_sent() -> None:
     """R14: F+(2) from the replaced team, with the replacement's stocks: F is worth 5, alone on
     it, one extra goal: 6 goals; not ONR, so no −1 (R4) and no sanction."""
-    entry = late_placement(TeamEntry(extra_goals=1), replaced_pick=Pick.parse("F+(2)"))
+    entry = late_placement(TeamEntry(Pick.parse("F+(2)"), extra_goals=1))
     played = play_round(late_round(entry)).teams["placed"]
     assert (played.column, played.extra_goals_used, played.onr, played.goals) == ("F", 1, False, 6)
     assert played.display == "F+(2)"
@@ -250,9 +250,7 @@ def test_a_team_placed_late_plays_the_pick_the_team_it_replaces_sent() -> None:
 def test_a_team_placed_late_without_the_replaced_teams_pick_plays_a_dummys_pick() -> None:
     """R14: a random legal column as a regular pick: not ONR, no stocks, and its value in full —
     alone on its column it scores the matrix value (minus one per other team on it, R1)."""
-    entry = late_placement(
-        TeamEntry(used_columns=("A", "B"), extra_goals=3, great_saves=2), replaced_pick=None
-    )
+    entry = late_placement(TeamEntry(None, used_columns=("A", "B"), extra_goals=3, great_saves=2))
     result = play_round(late_round(entry))
     played = result.teams["placed"]
     assert not played.onr and played.column not in ("A", "B")
