@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from engine.competitions import Competition, rules_for
 from engine.errors import InputError
 from engine.game import TeamEntry
-from engine.notation import Pick
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +144,7 @@ def late_placement(entry: TeamEntry) -> TeamEntry:
     R12), which it plays as its own with its stocks; without one it plays a dummy's random
     legal pick as a regular pick (no stocks, no penalty). Nothing it plays there is sanctioned.
 
+    >>> from engine.notation import Pick
     >>> late_placement(TeamEntry(Pick.parse("C+(1)"), extra_goals=2)).dummy
     False
     >>> played = late_placement(TeamEntry(None, extra_goals=2))

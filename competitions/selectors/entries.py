@@ -18,6 +18,15 @@ PLAYED = (PoolRound.Status.ARBITRATED, PoolRound.Status.PUBLISHED)
 everyone)."""
 
 
+def entry_placed_late(*, entry: Entry, round: Round) -> bool:
+    """R14: ``entry`` took its place by a replacement after ``round``'s deadline, too late to
+    send a pick for it (so it plays the replaced team's, or a dummy's, and is never ONR there).
+
+    ``entry`` is read with ``placed_at``, when the entry it replaces was replaced (``None`` for
+    one that replaces none): ``.annotate(placed_at=F("replaces__replaced_at"))``."""
+    return entry.placed_at is not None and entry.placed_at > round.deadline
+
+
 def matrix_row(*, matrix: Matrix, round_number: int) -> dict[str, int]:
     """Round ``round_number``'s row of ``matrix``: ``{column: value}`` (the engine's
     ``matrix_row``)."""

@@ -10,11 +10,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from competitions.models import Competition, Fixture, FixtureResult, LatePick, Pick, Pool, PoolRound
-from competitions.selectors.entries import PLAYED
+from competitions.selectors.entries import PLAYED, entry_placed_late
 from competitions.selectors.results import pool_round_results
 from league.models import AuditLog, Entry
 from matrixhockey.db import work_lock_held
@@ -132,6 +132,9 @@ class DeskTeam:
     """How it came: ``web``, ``email`` or ``referee`` (empty when none did)."""
     picks_received: int
     """How many picks the team sent for this round (the last one counts, R12)."""
+    placed_late: bool = False
+    """R14: placed by a replacement after the deadline, it plays the pick the team it replaces
+    had sent (``received_at`` and ``channel`` are that pick's), or else a random legal one."""
 
     @property
     def dummy(self) -> bool:
@@ -140,8 +143,9 @@ class DeskTeam:
 
     @property
     def onr(self) -> bool:
-        """No pick received so far (R4, R14, R15)."""
-        return self.received_at is None and not self.dummy
+        """No pick received so far (R4, R14, R15); never a dummy, nor a team placed after the
+        deadline (R14)."""
+        return self.received_at is None and not self.dummy and not self.placed_late
 
     def get_channel_display(self) -> str:
         return str(Pick.Channel(self.channel).label) if self.channel else ""
@@ -223,6 +227,7 @@ def _desk_entries(pool_round: PoolRound, now: datetime) -> list[Entry]:
     return list(
         Entry.objects.filter(pk__in=ids)
         .select_related("team", "division")
+        .annotate(placed_at=F("replaces__replaced_at"))
         .order_by("division__tier", "division__slug", "code", "team__name")
     )
 
@@ -243,15 +248,25 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
     )
     round = pool_round.round
     entries = _desk_entries(pool_round, now)
+    # R14: a team placed after the deadline plays the pick the team it replaces had sent.
+    heirs = {
+        entry.replaces_id: entry.pk
+        for entry in entries
+        if entry_placed_late(entry=entry, round=round)
+    }
     ids = [entry.pk for entry in entries]
     counting: dict[int, tuple[datetime, str]] = {}
     for entry_id, received_at, channel in (
-        Pick.objects.filter(round=round, entry_id__in=ids)
+        Pick.objects.filter(round=round, entry_id__in=[*ids, *heirs])
         .filter(Q(received_at__lte=round.deadline) | Q(channel=Pick.Channel.REFEREE))
         .order_by("received_at", "id")
         .values_list("entry_id", "received_at", "channel")
     ):
         counting[entry_id] = (received_at, channel)
+    placed_late = {heir for heir in heirs.values() if heir not in counting}  # none of its own
+    for replaced, heir in heirs.items():
+        if heir in placed_late and replaced in counting:
+            counting[heir] = counting[replaced]
     sent = dict(
         Pick.objects.filter(round=round, entry_id__in=ids)
         .values_list("entry_id")
@@ -264,6 +279,7 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
             received_at=counting[entry.pk][0] if entry.pk in counting else None,
             channel=counting[entry.pk][1] if entry.pk in counting else "",
             picks_received=sent.get(entry.pk, 0),
+            placed_late=entry.pk in placed_late,
         )
         for entry in entries
     ]

@@ -1,5 +1,8 @@
 """R14 replacements: a team at its third ONR replaced by a dummy team or the waiting list's
-first team, once an admin confirms; a new team ONR in week 1 replaced straight away.
+first team, once an admin confirms; a new team ONR in week 1 replaced straight away. A waiting
+team placed so gets its coach's invitation (``league.signals.coach_invited``); placed after a
+round's deadline, it plays that round as :func:`engine.late_placement` says (the arbitration's
+``competitions.services.round_input``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from competitions.models import OnrSanction
 from competitions.services.entries import entry_replace
 from league.models import Entry, Profile, Team, WaitingListEntry
 from league.services import audit_record, team_create
+from league.signals import coach_invited
 from matrixhockey.db import save_valid
 
 DUMMY_TEAM_NAME = "Équipe fantôme {number}"
@@ -111,6 +115,10 @@ def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | N
 def _replace(entry: Entry, *, waiting_list: bool, by: AbstractBaseUser | None, why: str) -> Entry:
     team, waiting = _replacement_team(waiting_list=waiting_list)
     new = entry_replace(entry=entry, team=team, by=by)
+    if waiting is not None and team.coach is not None:
+        # R14: the waiting list's team is placed now; its coach gets the invitation « Join the
+        # league » promises (their team, a link to choose a password), in the outbox with it.
+        coach_invited.send(sender=get_user_model(), user=team.coach)
     audit_record(
         actor=by,
         action="onr_replacement_confirm",
@@ -145,7 +153,8 @@ def onr_replacement_confirm(*, sanction: OnrSanction, by: AbstractBaseUser | Non
     dummy team, a D3 team by the first team of the waiting list (a dummy when the list is empty —
     the list as it is now, not as it was at the arbitration). Through
     :func:`competitions.services.entry_replace`: the replacement keeps the record (points, results,
-    stocks) and takes over the games not yet played. Returns the replacement's entry."""
+    stocks) and takes over the games not yet played; a waiting team's coach is invited. Returns
+    the replacement's entry."""
     sanction = OnrSanction.objects.select_related("entry").get(pk=sanction.pk)
     if not sanction.replacement:
         raise ValidationError(

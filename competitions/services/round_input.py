@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from competitions import selectors
@@ -24,7 +24,7 @@ from competitions.models import (
     StockKind,
     StockMovement,
 )
-from competitions.selectors.entries import PLAYED, season_matrix_row
+from competitions.selectors.entries import PLAYED, entry_placed_late, season_matrix_row
 from competitions.services.errors import NotArbitrated
 from engine import Competition as EngineCompetition
 from engine import Pick as EnginePick
@@ -33,6 +33,7 @@ from engine import (
     StockRequest,
     TeamEntry,
     allot_stocks,
+    late_placement,
 )
 from league.models import Entry, Season
 from matrixhockey.db import db_datetime, fetch_models, fetch_values, model_columns
@@ -68,7 +69,12 @@ def _pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: dat
     pool = pool_round.pool
     if pool.competition == Competition.CHAMPIONSHIP:
         playing |= Q(season_id=pool.season_id, division_id=pool.division_id) & _playing_at(as_of)
-    return Entry.objects.filter(playing).select_related("team", "division").order_by("pk")
+    return (
+        Entry.objects.filter(playing)
+        .select_related("team", "division")
+        .annotate(placed_at=F("replaces__replaced_at"))
+        .order_by("pk")
+    )
 
 
 def _current_picks(
@@ -196,7 +202,26 @@ def _round_input(
         for entry_id in (home_id, away_id):
             if entry_id in entries:
                 bounds[entry_id, round_id] = bound
-    picks = _current_picks(list(entries), season, round.week, bounds)
+    # R14: an entry placed by a replacement after this round's deadline plays the picks the
+    # entry it replaces had sent for the week's rounds whose deadline had passed.
+    heirs = {
+        pk: entry.replaces_id
+        for pk, entry in entries.items()
+        if entry_placed_late(entry=entry, round=round) and entry.replaces_id not in entries
+    }
+    for (entry_id, round_id), bound in list(bounds.items()):
+        if entry_id in heirs:
+            bounds[heirs[entry_id], round_id] = bound
+    picks = _current_picks([*entries, *heirs.values()], season, round.week, bounds)
+    replaced_by = {replaced: heir for heir, replaced in heirs.items()}
+    for (entry_id, round_id), pick in list(picks.items()):
+        heir = replaced_by.get(entry_id)
+        if heir is not None:
+            del picks[entry_id, round_id]
+            if (heir, round_id) not in picks and entry_placed_late(
+                entry=entries[heir], round=pick.round
+            ):
+                picks[heir, round_id] = pick
     parsed = {key: EnginePick.parse(pick.normalized) for key, pick in picks.items()}
     stocks = _stocks(list(entries), season, round.week, as_of)
 
@@ -207,9 +232,21 @@ def _round_input(
         team = slug[pk]
         columns, extra_time, shootout = used[pk].columns, used[pk].extra_time, used[pk].shootout
         if entry.team.is_dummy:
-            # R14: a dummy plays random legal picks as regular ones, with no stocks.
-            teams[team] = TeamEntry(None, columns, extra_time, shootout, 0, 0, dummy=True)
-            round_picks[team] = None
+            # R14: a dummy plays random legal picks as regular ones, with no stocks — placed
+            # after the deadline, the pick the team it replaces had sent, if any.
+            pick = (
+                picks.get((pk, round.pk)) if entry_placed_late(entry=entry, round=round) else None
+            )
+            teams[team] = TeamEntry(
+                parsed[pk, round.pk] if pick else None,
+                columns,
+                extra_time,
+                shootout,
+                0,
+                0,
+                dummy=pick is None,
+            )
+            round_picks[team] = pick
             continue
         goals, goals_before = stocks.get((pk, StockKind.EXTRA_GOALS), (0, 0))
         saves, saves_before = stocks.get((pk, StockKind.GREAT_SAVES), (0, 0))
@@ -237,6 +274,8 @@ def _round_input(
             min(grant.extra_goals, goals) if grant else 0,
             min(grant.great_saves, saves) if grant else 0,
         )
+        if entry_placed_late(entry=entry, round=round):
+            teams[team] = late_placement(teams[team])  # R14: never ONR for this round
         round_picks[team] = pick
         stocks_left[team] = (
             min(allotment.extra_goals_left or 0, goals),
