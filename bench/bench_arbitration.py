@@ -156,7 +156,7 @@ def main() -> int:
             digest.update(repr(row).encode())
         for row in (
             OnrSanction.objects.filter(round__season_id=season, week=options.week)
-            .order_by("entry_id")
+            .order_by("entry_id", "round_id")
             .values_list(
                 "entry_id",
                 "round_id",

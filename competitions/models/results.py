@@ -122,6 +122,10 @@ class TeamResult(models.Model):
         verbose_name = _("team result")
         verbose_name_plural = _("team results")
         ordering = ["pool_round", "entry"]
+        indexes = [
+            # R14: the arbitration reads each team's ONRs of the week (few: most teams have none).
+            models.Index(fields=["entry"], condition=Q(onr=True), name="team_result_onr_idx"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["pool_round", "entry"], name="team_result_one_per_pool_round"
