@@ -195,6 +195,11 @@ class OnrSanction(models.Model):
         help_text=_("The round whose arbitration found the ONR (R14)."),
     )
     onr_count = models.PositiveSmallIntegerField(_("ONR count"))
+    week_onr = models.PositiveSmallIntegerField(
+        _("ONR of the week"),
+        default=1,
+        help_text=_("1, or 2 for the second of the last week's championship rounds (R20)."),
+    )
     extra_goals_removed = models.PositiveSmallIntegerField(_("extra goals removed"), default=0)
     great_saves_removed = models.PositiveSmallIntegerField(_("great saves removed"), default=0)
     barred_from_promotion = models.BooleanField(_("cannot be promoted"), default=False)
@@ -217,6 +222,17 @@ class OnrSanction(models.Model):
                 violation_error_message=_(
                     "This team was already sanctioned for an ONR in this round."
                 ),
+            ),
+            # R14: a week's sanctions are numbered, so two arbitrations of one week at once that
+            # both missed the other's ONR cannot both write the week's first: one is refused and
+            # tried again, and then sees it.
+            models.UniqueConstraint(
+                fields=["entry", "week", "week_onr"],
+                name="onr_sanction_numbered_in_its_week",
+                violation_error_message=_("This team already has this ONR sanction this week."),
+            ),
+            models.CheckConstraint(
+                condition=Q(week_onr__gte=1), name="onr_sanction_week_onr_positive"
             ),
             models.CheckConstraint(
                 condition=Q(onr_count__gte=1), name="onr_sanction_count_positive"

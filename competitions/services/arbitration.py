@@ -397,6 +397,7 @@ def _onr_sanctions(
                 week=round.week,
                 round=round,
                 onr_count=sanction.onr_count,
+                week_onr=entry.week_sanctioned + 1,
                 extra_goals_removed=sanction.extra_goals_removed,
                 great_saves_removed=sanction.great_saves_removed,
                 barred_from_promotion=sanction.barred_from_promotion,

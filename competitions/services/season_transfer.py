@@ -372,6 +372,7 @@ def season_export(*, season: Season) -> dict[str, Any]:
                 "week": sanction.week,
                 "round": rows.round[sanction.round_id],
                 "onr_count": sanction.onr_count,
+                "week_onr": sanction.week_onr,
                 "extra_goals_removed": sanction.extra_goals_removed,
                 "great_saves_removed": sanction.great_saves_removed,
                 "barred_from_promotion": sanction.barred_from_promotion,

@@ -411,6 +411,7 @@ class _Loader:
                 week=row["week"],
                 round=self.round(row["round"]),
                 onr_count=row["onr_count"],
+                week_onr=row.get("week_onr", 1),
                 extra_goals_removed=row["extra_goals_removed"],
                 great_saves_removed=row["great_saves_removed"],
                 barred_from_promotion=row["barred_from_promotion"],

@@ -10,7 +10,13 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError
 
 from competitions import services as competitions
-from competitions.models import OnrSanction, StockKind, StockMovement, StockReason
+from competitions.models import (
+    Competition,
+    OnrSanction,
+    StockKind,
+    StockMovement,
+    StockReason,
+)
 from competitions.selectors.teams import coach_ledger
 from league.models import AuditLog, Division, Season, WaitingListEntry
 from tests.competitions.arbitration_league import League, build_league
@@ -51,10 +57,16 @@ def test_a_team_sending_neither_last_week_round_has_two_onrs(d3a: League) -> Non
     assert (entry.onr_count, entry.extra_goals, entry.great_saves) == (2, 0, 0)
     assert entry.promotion_barred
     sanctions = OnrSanction.objects.filter(entry=entry).order_by("onr_count")
-    assert [
-        (s.week, s.round.number, s.onr_count, s.extra_goals_removed, s.great_saves_removed)
-        for s in sanctions
-    ] == [(10, 10, 1, 1, 1), (10, 11, 2, 2, 3)]
+    assert list(
+        sanctions.values_list(
+            "week",
+            "week_onr",
+            "round__number",
+            "onr_count",
+            "extra_goals_removed",
+            "great_saves_removed",
+        )
+    ) == [(10, 1, 10, 1, 1, 1), (10, 2, 11, 2, 2, 3)]
     assert [s.barred_from_promotion for s in sanctions] == [False, True]
     assert sorted(
         StockMovement.objects.filter(entry=entry, reason=StockReason.ONR_SANCTION).values_list(
@@ -102,3 +114,16 @@ def test_the_database_refuses_two_sanctions_of_one_team_in_one_round(d3a: League
     first = OnrSanction.objects.get(onr_count=1)
     with pytest.raises(IntegrityError):
         OnrSanction.objects.create(entry=first.entry, week=10, round=first.round, onr_count=3)
+
+
+def test_the_database_refuses_a_weeks_first_sanction_twice(d3a: League) -> None:
+    """Two arbitrations of one week at once that each missed the other's ONR would both write
+    the week's first sanction: the database refuses the second, which is tried again."""
+    last_week(d3a, skip=["d3a-05"])
+    first = OnrSanction.objects.get(onr_count=1)
+    wg_final = d3a.round(Competition.WG, 8)
+    assert wg_final.week == 10
+    with pytest.raises(IntegrityError):
+        OnrSanction.objects.create(
+            entry=first.entry, week=10, week_onr=1, round=wg_final, onr_count=3
+        )
