@@ -400,6 +400,7 @@ class OnrSanctionAdmin(ReadOnlyAdmin):
     list_display = [
         "entry",
         "week",
+        "week_onr",
         "round",
         "onr_count",
         "extra_goals_removed",
