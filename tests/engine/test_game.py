@@ -732,7 +732,9 @@ def test_lucky_losers_from_stored_games_take_the_published_die() -> None:
 
     reasons = lucky_losers(defeats, 2, die=published)
     assert [(r.team, r.criterion, r.number) for r in reasons] == [
-        ("y", LuckyLoserCriterion.DIE, 1), ("x", LuckyLoserCriterion.GOAL_DIFFERENCE, 2)]  # fmt: skip
+        ("y", LuckyLoserCriterion.DIE, 1),
+        ("x", LuckyLoserCriterion.GOAL_DIFFERENCE, 2),
+    ]
     assert (reasons[1].figure, reasons[1].runner_up) == (2, 5)
     assert asked == [(1, ["x", "y"])]
 
