@@ -1,0 +1,134 @@
+"""A KDH lucky loser says why it went through (R15), on the bracket, the results pages and the
+results API (``qualified`` per game), once the round is published and not before (R23).
+
+A twelve-team KDH: its qualifying round has four games (codes 05–12, R17). Game 0 is lost by two
+ONR teams, so one loser of the three others goes on in its place. The KDH's round-1 row is
+A 6, B 5, C 4, D 3 (no bonus goal, no great saves in the KDH):
+
+- game 1: A(1)(5) – A(1)(3): A crowded by both, 5-5; extra time 1 against 1; shootout 5 against
+  3 — the loser's margin is 2, with 3 shootout goals;
+- game 2: B(1)(4) – B(1)(3): 4-4; extra time level; shootout 4 against 3 — margin 1;
+- game 3: C(1)(1) – D(1)(1): 4-3 in regular time.
+
+Shootout losers come first, the smallest margin first: game 2's loser goes on, by the shootout
+margin, 1 against 2 for game 1's loser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from competitions import services
+from competitions.models import Competition, PoolRound
+from league.models import Division, Season
+from tests.competitions.arbitration_league import League, add_kdh, build_league
+
+ROW = {"A": 6, "B": 5, "C": 4, "D": 3, "E": 2, "F": 1, "G": 6}
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.fixture
+def made(season: Season, divisions: dict[str, Division]) -> League:
+    referee = User.objects.create_user("cup-referee", password="x")
+    league = build_league(
+        season=season,
+        divisions=divisions,
+        referee=referee,
+        matrix_rows={Competition.KDH: {1: ROW}},
+    )
+    add_kdh(league)
+    return league
+
+
+def _play(made: League) -> tuple[list[tuple[str, str]], PoolRound]:
+    games = made.games("kdh", 1)
+    (_, _), (h1, a1), (h2, a2), (h3, a3) = games
+    picks = {
+        h1: "A(1)(5)",
+        a1: "A(1)(3)",
+        h2: "B(1)(4)",
+        a2: "B(1)(3)",
+        h3: "C(1)(1)",
+        a3: "D(1)(1)",
+    }
+    pool_round = made.play("kdh", 1, skip=games[0], picks=picks)
+    return games, pool_round
+
+
+def _pages(made: League) -> dict[str, str]:
+    client = Client(headers={"Accept-Language": "en"})
+    slug = made.pools["kdh"].slug
+    week = made.round(Competition.KDH, 1).week
+    return {
+        "bracket": _text(client.get("/standings/kdh/").content.decode()),
+        "results": _text(client.get(f"/results/kdh/{slug}/1/").content.decode()),
+        "week": _text(client.get(f"/results/week/1/{week}/").content.decode()),
+        "api": client.get(f"/api/results/kdh/{slug}/1/").content.decode(),
+    }
+
+
+def test_a_lucky_loser_says_why_once_published(made: League) -> None:
+    games, pool_round = _play(made)
+    lucky = made.entries[games[2][1]].team.name
+    # Arbitrated, not published: nothing of it anywhere (R23).
+    before = _pages(made)
+    for page in ("bracket", "results", "week"):
+        assert "Lucky loser" not in before[page] and "goes on:" not in before[page]
+        assert "shootout defeat margin" not in before[page]
+    assert json.loads(before["api"])["matches"] == []
+    assert "lucky_loser" not in before["api"]
+
+    services.pool_round_publish(pool_round=pool_round, by=made.referee)
+    pages = _pages(made)
+    why = "the smallest shootout defeat margin: 1, against 2 for the best loser left out (R15)"
+    assert f"{lucky} goes on: {why}" in pages["bracket"]
+    assert f"Lucky loser: {lucky} — {why}" in pages["results"]
+    assert f"Lucky loser: {lucky} — {why}" in pages["week"]
+
+    matches = json.loads(pages["api"])["matches"]
+    assert [match["qualified"] for match in matches] == [
+        [],  # both ONR: both out (R15)
+        [{"team": games[1][0], "went_on_as": "winner"}],
+        [
+            {"team": games[2][0], "went_on_as": "winner"},
+            {
+                "team": games[2][1],
+                "went_on_as": "lucky_loser",
+                "criterion": "shootout_margin",
+                "figure": 1,
+                "runner_up": 2,
+                "die": None,
+            },
+        ],
+        [{"team": games[3][0], "went_on_as": "winner"}],
+    ]
+    assert [(m["home_goals"], m["away_goals"], m["decided"]) for m in matches] == [
+        (0, 0, "forfeit"),
+        (5, 5, "shootout"),
+        (4, 4, "shootout"),
+        (4, 3, "regulation"),
+    ]
+
+
+def test_the_reason_speaks_french(made: League) -> None:
+    _, pool_round = _play(made)
+    services.pool_round_publish(pool_round=pool_round, by=made.referee)
+    client = Client(headers={"Accept-Language": "fr"})
+    html = _text(client.get(f"/results/kdh/{made.pools['kdh'].slug}/1/").content.decode())
+    assert "plus petit écart de défaite aux tirs au but : 1, contre 2" in html
+
+
+def test_a_championship_game_has_no_qualified(made: League) -> None:
+    pool_round = made.play("elite", 1)
+    services.pool_round_publish(pool_round=pool_round, by=made.referee)
+    answer = Client().get("/api/results/championship/elite/1/").json()
+    assert answer["matches"] and all("qualified" not in match for match in answer["matches"])
