@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import re
 from html import unescape
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -26,7 +28,8 @@ from django.test import Client
 
 from competitions import services
 from competitions.models import Competition, PoolRound
-from league.models import Division, Season
+from competitions.selectors.lucky_losers import games_lucky_losers
+from league.models import Division, Entry, Season, Team
 from tests.competitions.arbitration_league import League, add_kdh, build_league
 
 ROW = {"A": 6, "B": 5, "C": 4, "D": 3, "E": 2, "F": 1, "G": 6}
@@ -132,3 +135,70 @@ def test_a_championship_game_has_no_qualified(made: League) -> None:
     services.pool_round_publish(pool_round=pool_round, by=made.referee)
     answer = Client().get("/api/results/championship/elite/1/").json()
     assert answer["matches"] and all("qualified" not in match for match in answer["matches"])
+
+
+def _entry(pk: int, slug: str) -> Entry:
+    return Entry(pk=pk, team=Team(pk=pk, slug=slug, name=slug))
+
+
+def _game(
+    home: Entry, away: Entry, goals: tuple[int, int], decided: str, shootouts: tuple[str, str]
+) -> Any:
+    return SimpleNamespace(
+        home=home,
+        away=away,
+        home_goals=goals[0],
+        away_goals=goals[1],
+        decided=decided,
+        winner=home,
+        home_pick=SimpleNamespace(shootout=shootouts[0]),
+        away_pick=SimpleNamespace(shootout=shootouts[1]),
+    )
+
+
+def test_stored_rows_read_an_x_from_its_draw_and_the_die_from_the_log() -> None:
+    """Two double forfeits, three shootout losers: b lost 4 against an X that rolled 5 (its
+    draw under the round's seed; the next round's draw of the same name is not it): margin 1,
+    4 goals; d lost a level 2-2 shootout on a die: margin 0; f lost 1 against 2: margin 1,
+    1 goal. d goes first by its margin, 0 against 1; then b before f by shootout goals, 4
+    against 1."""
+    a, b, c, d, e, f, x, y = (_entry(pk, slug) for pk, slug in enumerate("abcdefxy", 1))
+    games = [
+        _game(a, b, (2, 2), "shootout", ("X", "4")),
+        _game(c, d, (2, 2), "die", ("2", "2")),
+        _game(e, f, (2, 2), "shootout", ("2", "1")),
+        _game(x, y, (0, 0), "forfeit", ("", "")),
+        _game(y, x, (0, 0), "forfeit", ("", "")),
+    ]
+    games[3].winner = games[4].winner = None
+    draws = [
+        {"seed": "s", "what": "shootout_x:a", "options": ["0", "5"], "result": "5"},
+        {"seed": "s/next-round-draw", "what": "shootout_x:a", "options": ["0"], "result": "0"},
+    ]
+    found = games_lucky_losers(games=games, seed="s", draws=draws)
+    assert [(lucky.entry.team.slug, lucky.criterion, lucky.reason.figure) for lucky in found] == [
+        ("d", "shootout_margin", 0),
+        ("b", "shootout_goals", 4),
+    ]
+    assert found[1].reason.runner_up == 1 and found[1].die is None
+
+
+def test_a_tie_takes_the_die_the_round_published() -> None:
+    a, b, c, d, x, y = (_entry(pk, slug) for pk, slug in enumerate("abcdxy", 1))
+    games = [
+        _game(a, b, (3, 1), "regulation", ("0", "0")),
+        _game(c, d, (3, 1), "regulation", ("0", "0")),
+        _game(x, y, (0, 0), "forfeit", ("", "")),
+    ]
+    games[2].winner = None
+    die = {"seed": "s", "what": "lucky_loser_die:1", "options": ["b", "d"], "result": "d"}
+    (found,) = games_lucky_losers(games=games, seed="s", draws=[die])
+    assert (found.entry.team.slug, found.criterion, found.die) == ("d", "die", die)
+    assert found.as_dict() == {
+        "team": "d",
+        "went_on_as": "lucky_loser",
+        "criterion": "die",
+        "figure": None,
+        "runner_up": None,
+        "die": "d",
+    }
