@@ -17,7 +17,12 @@ from django.db.models import OuterRef, Subquery
 
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round
 from competitions.selectors.results import GameResult, next_round_draw_seed
-from competitions.selectors.standings import TableLine, tables_lines, wg_group_standings
+from competitions.selectors.standings import (
+    TableDie,
+    TableLine,
+    tables_lines,
+    wg_group_standings_tables,
+)
 from engine import TIE_CRITERIA, Dice, StandingRow, deciding_criterion, tie_key, wg
 
 NOT_STARTED = "not_started"
@@ -51,6 +56,8 @@ class GroupLine:
 class WgGroup:
     name: str
     lines: list[GroupLine]
+    dies: tuple[TableDie, ...] = ()
+    """The dice that ordered teams level on every criterion (R9), with their seeds (R23)."""
 
 
 @dataclass(frozen=True)
@@ -236,7 +243,8 @@ def wg_cup(*, pool: Pool) -> WgCup:
         for round in group_rounds
         if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]
     ]
-    tables = wg_group_standings(pool=pool)
+    found = wg_group_standings_tables(pool=pool)
+    tables = {name: table.rows for name, table in found.items()}
     groups: list[WgGroup] = []
     seconds: list[SecondLine] = []
     decided_on = ""
@@ -248,12 +256,19 @@ def wg_cup(*, pool: Pool) -> WgCup:
             if len(played) == wg.GROUP_ROUNDS
             else PROVISIONAL
         )
-        shown = tables_lines(tables=[(pool, rows) for rows in tables.values()])
+        shown = tables_lines(
+            tables=[(pool, rows) for rows in tables.values()],
+            dies=[die for table in found.values() for die in table.dies],
+        )
         lines = {line.row.team: line for rows in shown for line in rows}
         seed = played[-1].pool_round_seed if played else ""  # type: ignore[attr-defined]
         marks, seconds, decided_on = _seconds(tables, lines, state, seed)
         groups = [
-            WgGroup(name, [GroupLine(line, marks.get(line.row.team, "")) for line in rows])
+            WgGroup(
+                name,
+                [GroupLine(line, marks.get(line.row.team, "")) for line in rows],
+                found[name].dies,
+            )
             for name, rows in zip(tables, shown, strict=True)
         ]
     else:
