@@ -696,7 +696,10 @@ def lucky_losers(
         tied = [defeat for key, defeat in candidates if key == best]
         if len(tied) > 1:
             picked = die(number, [defeat.team for defeat in tied])
-            lucky = next(defeat for defeat in tied if defeat.team == picked)
+            found = [defeat for defeat in tied if defeat.team == picked]
+            if not found:
+                raise InputError(f"die[{number}]", f"{picked!r} is not one of the tied losers")
+            lucky = found[0]
             reason = LuckyLoser(lucky.team, lucky.decided, LuckyLoserCriterion.DIE, number=number)
         else:
             lucky = tied[0]

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine import Decided, Defeat, LuckyLoser, LuckyLoserCriterion, lucky_losers
+from engine import Decided, Defeat, InputError, LuckyLoser, LuckyLoserCriterion, lucky_losers
 from league.models import Entry
 
 
@@ -86,6 +86,17 @@ def games_lucky_losers(
     count = sum(game.decided == Decided.FORFEIT.value and game.winner is None for game in games)
     if not count:
         return ()
+    try:
+        return _lucky_losers(games, count, seed, draws)
+    except (KeyError, ValueError, InputError):
+        # A round stored without the draws it needs (an X's roll, the die: an imported
+        # season's): its lucky losers are shown without a reason rather than a wrong one.
+        return ()
+
+
+def _lucky_losers(
+    games: Sequence[_Game], count: int, seed: str | None, draws: Iterable[Mapping[str, Any]]
+) -> tuple[LuckyLoserShown, ...]:
     own = {draw["what"]: draw for draw in draws if draw.get("seed") == seed}
     rolled = {what: str(draw["result"]) for what, draw in own.items()}
     defeats = []

@@ -202,3 +202,18 @@ def test_a_tie_takes_the_die_the_round_published() -> None:
         "runner_up": None,
         "die": "d",
     }
+
+
+def test_a_round_stored_without_its_die_shows_no_reason_rather_than_a_wrong_one() -> None:
+    """A season imported without its draw log: the tie's die is not there to read again."""
+    a, b, c, d, x, y = (_entry(pk, slug) for pk, slug in enumerate("abcdxy", 1))
+    games = [
+        _game(a, b, (3, 1), "regulation", ("0", "0")),
+        _game(c, d, (3, 1), "regulation", ("0", "0")),
+        _game(x, y, (0, 0), "forfeit", ("", "")),
+    ]
+    games[2].winner = None
+    assert games_lucky_losers(games=games, seed="s", draws=[]) == ()
+    # An X whose roll is missing, likewise.
+    games[1] = _game(c, d, (2, 2), "shootout", ("X", "1"))
+    assert games_lucky_losers(games=games, seed="s", draws=[]) == ()

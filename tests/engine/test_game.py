@@ -739,6 +739,12 @@ def test_lucky_losers_from_stored_games_take_the_published_die() -> None:
     assert asked == [(1, ["x", "y"])]
 
 
+def test_a_die_that_names_no_tied_loser_is_refused() -> None:
+    defeats = [Defeat("x", Decided.REGULATION, 1, 2), Defeat("y", Decided.REGULATION, 1, 2)]
+    with pytest.raises(InputError, match=r"die\[1\]: 'z' is not one of the tied losers"):
+        lucky_losers(defeats, 1, die=lambda number, tied: "z")
+
+
 def test_only_knockout_rounds_have_qualified_teams() -> None:
     assert play({"a": "A(1)", "b": "B(1)"}, [("a", "b")], competition="wg-group").qualified is None
     assert play({"a": "A(1)(1)", "b": "B(1)(1)"}, [("a", "b")], competition="kdh").qualified == (
