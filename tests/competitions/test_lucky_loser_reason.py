@@ -52,7 +52,7 @@ def made(season: Season, divisions: dict[str, Division]) -> League:
     return league
 
 
-def _play(made: League) -> tuple[list[tuple[str, str]], PoolRound]:
+def play_lucky_round(made: League) -> tuple[list[tuple[str, str]], PoolRound]:
     games = made.games("kdh", 1)
     (_, _), (h1, a1), (h2, a2), (h3, a3) = games
     picks = {
@@ -80,7 +80,7 @@ def _pages(made: League) -> dict[str, str]:
 
 
 def test_a_lucky_loser_says_why_once_published(made: League) -> None:
-    games, pool_round = _play(made)
+    games, pool_round = play_lucky_round(made)
     lucky = made.entries[games[2][1]].team.name
     # Arbitrated, not published: nothing of it anywhere (R23).
     before = _pages(made)
@@ -123,7 +123,7 @@ def test_a_lucky_loser_says_why_once_published(made: League) -> None:
 
 
 def test_the_reason_speaks_french(made: League) -> None:
-    _, pool_round = _play(made)
+    _, pool_round = play_lucky_round(made)
     services.pool_round_publish(pool_round=pool_round, by=made.referee)
     client = Client(headers={"Accept-Language": "fr"})
     html = _text(client.get(f"/results/kdh/{made.pools['kdh'].slug}/1/").content.decode())
