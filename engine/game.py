@@ -665,7 +665,8 @@ class LuckyLoser(NamedTuple):
         }
 
 
-# Per stage, the criteria of the key's second and third places and how each reads as a figure.
+# Per stage, the criteria of the key's second and third places (an extra-time key has no third:
+# its second entry is never read).
 _LUCKY_CRITERIA = {
     0: (LuckyLoserCriterion.SHOOTOUT_MARGIN, LuckyLoserCriterion.SHOOTOUT_GOALS),
     1: (LuckyLoserCriterion.EXTRA_TIME_GOALS, LuckyLoserCriterion.EXTRA_TIME_GOALS),

@@ -48,6 +48,8 @@ class LuckyLoserShown:
     out's."""
     die: Mapping[str, Any] | None
     """The published draw (``lucky_loser_die:N``, with its seed) when a die decided (R23)."""
+    die_names: tuple[str, ...] = ()
+    """The names of the teams the die chose among, in the draw's order."""
 
     @property
     def criterion(self) -> str:
@@ -126,13 +128,17 @@ def _lucky_losers(
     def published(number: int, tied: list[str]) -> str:
         return str(own[f"lucky_loser_die:{number}"]["result"])
 
-    return tuple(
-        LuckyLoserShown(
-            entry=by_slug[reason.team],
-            reason=reason,
-            die=own.get(f"lucky_loser_die:{reason.number}")
-            if reason.criterion is LuckyLoserCriterion.DIE
-            else None,
+    shown = []
+    for reason in lucky_losers(defeats, count, published):
+        die = None
+        if reason.criterion is LuckyLoserCriterion.DIE:
+            die = own[f"lucky_loser_die:{reason.number}"]
+        shown.append(
+            LuckyLoserShown(
+                entry=by_slug[reason.team],
+                reason=reason,
+                die=die,
+                die_names=tuple(by_slug[team].team.name for team in die["options"]) if die else (),
+            )
         )
-        for reason in lucky_losers(defeats, count, published)
-    )
+    return tuple(shown)

@@ -24,7 +24,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 
 from competitions import services
 from competitions.models import Competition, PoolRound
@@ -202,6 +204,11 @@ def test_a_tie_takes_the_die_the_round_published() -> None:
         "runner_up": None,
         "die": "d",
     }
+    with translation.override("en"):
+        words = _text(render_to_string("results/_lucky_loser_why.html", {"lucky": found}))
+    assert words == (
+        "every criterion level: a die among b, d (draw lucky_loser_die:1, seed s, R15, R23)"
+    )
 
 
 def test_a_round_stored_without_its_die_shows_no_reason_rather_than_a_wrong_one() -> None:
