@@ -323,6 +323,8 @@ class RoundResult:
     """Knockout rounds: the winners in fixture order, then the lucky losers (R15); else ``None``."""
     draws: tuple[Draw, ...]
     """Every random draw, in order (R23)."""
+    lucky_losers: tuple[LuckyLoser, ...] = ()
+    """The lucky losers among :attr:`qualified`, each with why it went through (R15)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The ``round`` command's output document."""
@@ -479,15 +481,19 @@ def play_round(round_: Round) -> RoundResult:
         goals[team] = base[team] + record[_EXTRA_GOALS] + (team == bonus)
 
     qualified = None
+    lucky: tuple[LuckyLoser, ...] = ()
     if rules.knockout:
         qualified = [m.winner for m in matches if m.winner is not None]
         if double_forfeits:
-            qualified += _lucky_losers(dice, matches, shootouts, double_forfeits)
+            lucky = _lucky_losers(dice, matches, shootouts, double_forfeits)
+            qualified += [reason.team for reason in lucky]
         qualified = tuple(qualified)
 
     # A team's record is the first seven fields of its result, in order.
     teams = {team: TeamResult(*played[team], team == bonus, goals[team]) for team in order}
-    return RoundResult(bonus, MappingProxyType(teams), tuple(matches), qualified, tuple(dice.draws))
+    return RoundResult(
+        bonus, MappingProxyType(teams), tuple(matches), qualified, tuple(dice.draws), lucky
+    )
 
 
 def _columns_left(round_: Round, entry: TeamEntry) -> list[str]:
@@ -589,19 +595,152 @@ def _forfeit(
     return MatchResult(home, away, 0, 0, Decided.FORFEIT, None)  # both out; a lucky loser
 
 
+class LuckyLoserCriterion(enum.Enum):
+    """What put a lucky loser ahead of the best loser left out (R15), in the rule's order."""
+
+    ALONE = "alone"
+    """No other loser was left to compare it with."""
+    DEFEAT = "defeat"
+    """It lost later in its game: a shootout loser before an extra-time one, an extra-time
+    loser before a regulation one."""
+    SHOOTOUT_MARGIN = "shootout_margin"
+    """The smaller shootout defeat margin (0 for a die after a level shootout)."""
+    SHOOTOUT_GOALS = "shootout_goals"
+    """The same margin, more shootout goals."""
+    EXTRA_TIME_GOALS = "extra_time_goals"
+    """Among extra-time losers, more goals."""
+    GOAL_DIFFERENCE = "goal_difference"
+    """Among regulation losers, the smaller goal difference."""
+    GOALS = "goals"
+    """Among regulation losers with the same difference, more goals."""
+    DIE = "die"
+    """Every criterion equal: a die (its draw is ``lucky_loser_die:N``, R23)."""
+
+
+class Defeat(NamedTuple):
+    """One game's loser as the lucky-loser order reads it (R15)."""
+
+    team: str
+    decided: Decided
+    """How the game was decided: regulation, extra time, shootout or a die after a shootout."""
+    goals: int
+    """The loser's goals."""
+    against: int
+    """The winner's goals."""
+    shootout: tuple[int, int] | None = None
+    """Shootout values played (the loser's, the winner's) when the game went to one."""
+
+    def key(self) -> tuple[int, int, int]:
+        """The rule's order, smallest first: (stage, first criterion, second criterion)."""
+        if self.decided is Decided.REGULATION:
+            return (2, self.against - self.goals, -self.goals)
+        if self.decided is Decided.EXTRA_TIME:
+            return (1, -self.goals, 0)
+        mine, theirs = self.shootout or (0, 0)
+        return (0, theirs - mine, -mine)
+
+
+class LuckyLoser(NamedTuple):
+    """A lucky loser and why it went through (R15): the criterion that put it ahead of the best
+    loser left out, its figure on that criterion and that loser's (``None`` for
+    :attr:`~LuckyLoserCriterion.ALONE`, :attr:`~LuckyLoserCriterion.DEFEAT` and
+    :attr:`~LuckyLoserCriterion.DIE`)."""
+
+    team: str
+    decided: Decided
+    """How it lost its game."""
+    criterion: LuckyLoserCriterion
+    figure: int | None = None
+    runner_up: int | None = None
+    number: int = 1
+    """Which lucky loser of the round (the die's draw is ``lucky_loser_die:<number>``)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "team": self.team,
+            "decided": self.decided.value,
+            "criterion": self.criterion.value,
+            "figure": self.figure,
+            "runner_up": self.runner_up,
+        }
+
+
+# Per stage, the criteria of the key's second and third places (an extra-time key has no third:
+# its second entry is never read).
+_LUCKY_CRITERIA = {
+    0: (LuckyLoserCriterion.SHOOTOUT_MARGIN, LuckyLoserCriterion.SHOOTOUT_GOALS),
+    1: (LuckyLoserCriterion.EXTRA_TIME_GOALS, LuckyLoserCriterion.EXTRA_TIME_GOALS),
+    2: (LuckyLoserCriterion.GOAL_DIFFERENCE, LuckyLoserCriterion.GOALS),
+}
+
+
+def lucky_losers(
+    defeats: Sequence[Defeat], count: int, die: Callable[[int, list[str]], str]
+) -> tuple[LuckyLoser, ...]:
+    """R15: the round's ``count`` best losers, each with the criterion that put it through.
+
+    Shootout losers first (smallest shootout margin, a die-decided game after equal shootouts
+    counting as 0, then most shootout goals), then extra-time losers (most goals), then
+    regulation losers (smallest goal difference, then most goals), then ``die(number, tied)``:
+    a draw when a round is played, the published draw when stored results are read again.
+
+    >>> lucky_losers([Defeat("a", Decided.REGULATION, 2, 3), Defeat("b", Decided.REGULATION,
+    ...     1, 4)], 1, die=lambda number, tied: tied[0])[0].criterion.value
+    'goal_difference'
+    """
+    candidates = [(defeat.key(), defeat) for defeat in defeats]
+    chosen: list[LuckyLoser] = []
+    for number in range(1, count + 1):
+        if not candidates:
+            break
+        best = min(key for key, _ in candidates)
+        tied = [defeat for key, defeat in candidates if key == best]
+        if len(tied) > 1:
+            picked = die(number, [defeat.team for defeat in tied])
+            found = [defeat for defeat in tied if defeat.team == picked]
+            if not found:
+                raise InputError(f"die[{number}]", f"{picked!r} is not one of the tied losers")
+            lucky = found[0]
+            reason = LuckyLoser(lucky.team, lucky.decided, LuckyLoserCriterion.DIE, number=number)
+        else:
+            lucky = tied[0]
+            others = [key for key, defeat in candidates if defeat is not lucky]
+            reason = _lucky_reason(lucky, best, min(others) if others else None, number)
+        chosen.append(reason)
+        candidates = [(key, defeat) for key, defeat in candidates if defeat is not lucky]
+    return tuple(chosen)
+
+
+def _lucky_reason(
+    lucky: Defeat, best: tuple[int, int, int], next_best: tuple[int, int, int] | None, number: int
+) -> LuckyLoser:
+    """Why ``lucky`` (key ``best``) went ahead of the best loser left out (key ``next_best``)."""
+    if next_best is None:
+        return LuckyLoser(lucky.team, lucky.decided, LuckyLoserCriterion.ALONE, number=number)
+    if best[0] != next_best[0]:
+        return LuckyLoser(lucky.team, lucky.decided, LuckyLoserCriterion.DEFEAT, number=number)
+    place = 1 if best[1] != next_best[1] else 2
+    criterion = _LUCKY_CRITERIA[best[0]][place - 1]
+    # Margins and differences read as they are; goals are kept negated in the key.
+    sign = 1 if place == 1 and best[0] != 1 else -1
+    return LuckyLoser(
+        lucky.team,
+        lucky.decided,
+        criterion,
+        sign * best[place],
+        sign * next_best[place],
+        number,
+    )
+
+
 def _lucky_losers(
     dice: Dice,
     matches: Sequence[MatchResult],
     shootouts: Mapping[int, tuple[int, int]],
     count: int,
-) -> list[str]:
-    """R15: the round's best losers, one per game lost by two ONR teams.
-
-    Shootout losers first (smallest shootout margin, a die-decided game after equal shootouts
-    counting as 0, then most shootout goals), then extra-time losers (most goals), then
-    regulation losers (smallest goal difference, then most goals), then a die.
-    """
-    candidates: list[tuple[tuple[int, int, int], str]] = []
+) -> tuple[LuckyLoser, ...]:
+    """R15: the round's best losers, one per game lost by two ONR teams (:func:`lucky_losers`)."""
+    defeats = []
     for index, match in enumerate(matches):
         loser = match.loser
         if loser is None or match.decided is Decided.FORFEIT:
@@ -609,25 +748,14 @@ def _lucky_losers(
         home_lost = loser == match.home
         lost = match.home_goals if home_lost else match.away_goals
         won = match.away_goals if home_lost else match.home_goals
-        if match.decided is Decided.REGULATION:
-            key = (2, won - lost, -lost)
-        elif match.decided is Decided.EXTRA_TIME:
-            key = (1, -lost, 0)
-        else:  # shootout, or a die after equal shootouts (margin 0)
+        shootout = None
+        if index in shootouts:
             home_value, away_value = shootouts[index]
-            mine, theirs = (home_value, away_value) if home_lost else (away_value, home_value)
-            key = (0, theirs - mine, -mine)
-        candidates.append((key, loser))
-    chosen: list[str] = []
-    for number in range(1, count + 1):
-        if not candidates:
-            break
-        best = min(key for key, _ in candidates)
-        tied = [team for key, team in candidates if key == best]
-        lucky = tied[0] if len(tied) == 1 else dice.choice(f"lucky_loser_die:{number}", tied)
-        chosen.append(lucky)
-        candidates = [(key, team) for key, team in candidates if team != lucky]
-    return chosen
+            shootout = (home_value, away_value) if home_lost else (away_value, home_value)
+        defeats.append(Defeat(loser, match.decided, lost, won, shootout))
+    return lucky_losers(
+        defeats, count, lambda number, tied: dice.choice(f"lucky_loser_die:{number}", tied)
+    )
 
 
 def _checked_row(row: Any, facts: _Facts) -> dict[str, int]:

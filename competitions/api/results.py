@@ -20,13 +20,49 @@ from rest_framework.views import APIView
 from competitions.api.public import COMPETITION, POOL, ROUND, SEASON
 from competitions.models import Competition, Decided
 from competitions.selectors import pool_round_find, pool_round_results
+from engine import LuckyLoserCriterion
 from league.public_cache import PublicRead, public_read
 from league.season_lookup import season_asked_api
 from league.serializers import ErrorSerializer
 
 
+class QualifiedSerializer(serializers.Serializer):
+    """A team a cup game sent on, and how (R15): its winner, or its loser as a lucky loser
+    (in the place of a game lost by two ONR teams) with the criterion that put it ahead of the
+    best loser left out."""
+
+    team = serializers.CharField()
+    went_on_as = serializers.ChoiceField(choices=["winner", "lucky_loser"])
+    criterion = serializers.ChoiceField(
+        choices=[criterion.value for criterion in LuckyLoserCriterion],
+        required=False,
+        help_text="A lucky loser's deciding criterion (R15), in the rule's order: alone (no "
+        "other loser left), defeat (a shootout loser before an extra-time one, an extra-time "
+        "loser before a regulation one), shootout_margin, shootout_goals, extra_time_goals, "
+        "goal_difference, goals, die.",
+    )
+    figure = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The lucky loser's figure on that criterion (a margin, a difference, goals); "
+        "null for alone, defeat and die.",
+    )
+    runner_up = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The same figure for the best loser left out; null for alone, defeat, die.",
+    )
+    die = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="The die's result (the draw lucky_loser_die:N of the round's draws, R23) "
+        "when the die decided, else null.",
+    )
+
+
 class MatchSerializer(serializers.Serializer):
-    """A game as the engine's ``round`` output gives it (``shared/ENGINE_CLI.md``)."""
+    """A game as the engine's ``round`` output gives it (``shared/ENGINE_CLI.md``); cup games
+    also say who went on and how (``qualified``, R15)."""
 
     home = serializers.CharField()
     away = serializers.CharField()
@@ -34,6 +70,12 @@ class MatchSerializer(serializers.Serializer):
     away_goals = serializers.IntegerField()
     decided = serializers.ChoiceField(choices=Decided.values)
     winner = serializers.CharField(allow_null=True)
+    qualified = QualifiedSerializer(
+        many=True,
+        required=False,
+        help_text="Cup knockout games only: who the game sent on — its winner, and its loser "
+        "when it went on as a lucky loser (R15) — and why.",
+    )
 
 
 class PlayedPickSerializer(serializers.Serializer):

@@ -86,12 +86,17 @@ from competitions.selectors.rounds import (
     user_roles,
 )
 from competitions.selectors.standings import (
+    Standings,
+    TableDie,
     TableLine,
     pool_standings,
+    pool_standings_table,
     pools_standings,
+    pools_standings_tables,
     table_lines,
     tables_lines,
     wg_group_standings,
+    wg_group_standings_tables,
 )
 
 __all__ = [
@@ -117,6 +122,8 @@ __all__ = [
     "PlayedPick",
     "PoolRoundResults",
     "RefereeDesk",
+    "Standings",
+    "TableDie",
     "TableLine",
     "arbitration_refusal",
     "choices_any",
@@ -159,8 +166,10 @@ __all__ = [
     "pool_rounds_qualified",
     "pool_rounds_results",
     "pool_standings",
+    "pool_standings_table",
     "pool_table",
     "pools_standings",
+    "pools_standings_tables",
     "referee_desk",
     "referee_pools",
     "referee_weeks",
@@ -177,4 +186,5 @@ __all__ = [
     "user_roles",
     "week_results",
     "wg_group_standings",
+    "wg_group_standings_tables",
 ]

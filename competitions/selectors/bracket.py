@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from competitions.models import Competition, Decided, Fixture, Pool, PoolMember, PoolRound, Round
 from competitions.models import Stage as StageChoice
+from competitions.selectors.lucky_losers import LuckyLoserShown
 from competitions.selectors.results import (
     GameResult,
     decided_marks,
@@ -76,6 +77,8 @@ class BracketSide:
     lucky_loser: bool
     """It lost, and goes on in the place of two ONR teams (R15)."""
     followed: bool
+    lucky: LuckyLoserShown | None = None
+    """Why it went on as a lucky loser (R15): the engine's deciding criterion and figures."""
 
     @property
     def team(self) -> Team:
@@ -221,6 +224,7 @@ def _side(
     goals: int | None = None,
     goes_on: bool = False,
     lucky_loser: bool = False,
+    lucky: LuckyLoserShown | None = None,
     followed: str | None,
 ) -> BracketSide:
     return BracketSide(
@@ -229,15 +233,28 @@ def _side(
         goes_on=goes_on,
         lucky_loser=lucky_loser,
         followed=followed is not None and entry.team.slug == followed,
+        lucky=lucky,
     )
 
 
-def _game_slot(game: GameResult, going_on: set[int], followed: str | None) -> BracketSlot:
+def _game_slot(
+    game: GameResult,
+    going_on: set[int],
+    reasons: dict[int, LuckyLoserShown],
+    followed: str | None,
+) -> BracketSlot:
     def side(entry: Entry, goals: int) -> BracketSide:
         won = game.winner is not None and game.winner.pk == entry.pk
         # R15: a loser still going on took the place of two ONR teams.
         lucky = not won and entry.pk in going_on
-        return _side(entry, goals=goals, goes_on=won or lucky, lucky_loser=lucky, followed=followed)
+        return _side(
+            entry,
+            goals=goals,
+            goes_on=won or lucky,
+            lucky_loser=lucky,
+            lucky=reasons.get(entry.pk) if lucky else None,
+            followed=followed,
+        )
 
     return BracketSlot(
         kind=SlotKind.GAME,
@@ -260,13 +277,14 @@ def _slots(
     games: Sequence[GameResult] | None,
     fixtures: Sequence[Fixture] | None,
     going_on: set[int],
+    reasons: dict[int, LuckyLoserShown],
     byes: Iterable[Entry],
     followed: str | None,
 ) -> tuple[BracketSlot, ...]:
     """The round's slots: its published games, else its public pairings, then its byes; then
     empty slots up to its number of games — vacant ones if its draw is public."""
     if games is not None:
-        slots = [_game_slot(game, going_on, followed) for game in games]
+        slots = [_game_slot(game, going_on, reasons, followed) for game in games]
     elif fixtures is not None:
         slots = [_drawn_slot(fixture, followed) for fixture in fixtures]
     else:
@@ -300,10 +318,12 @@ def kdh_bracket(*, pool: Pool, team: str | None = None) -> Bracket:
         PoolRound.objects.filter(pool=pool).select_related("round").order_by("round__number")
     )
     by_number = {pool_round.round.number: pool_round for pool_round in pool_rounds}
-    results = {
-        shown.pool_round.pk: shown.games
-        for shown in pool_rounds_results(pool_rounds=pool_rounds)
-        if shown.revealed
+    revealed = [shown for shown in pool_rounds_results(pool_rounds=pool_rounds) if shown.revealed]
+    results = {shown.pool_round.pk: shown.games for shown in revealed}
+    # R15: why each lucky loser went on, by round and entry.
+    reasons = {
+        shown.pool_round.pk: {lucky.entry.pk: lucky for lucky in shown.lucky_losers}
+        for shown in revealed
     }
     pairings = pool_rounds_fixtures(
         pool_rounds=[pool_round for pool_round in pool_rounds if pool_round.pk not in results]
@@ -359,7 +379,7 @@ def kdh_bracket(*, pool: Pool, team: str | None = None) -> Bracket:
                 published=games is not None,
                 drawn=pk in drawn,
                 current=shape.number == current,
-                slots=_slots(shape, games, fixtures, going_on, byes, team),
+                slots=_slots(shape, games, fixtures, going_on, reasons.get(pk, {}), byes, team),
                 going_on=len(going_on) if games is not None else 0,
             )
         )

@@ -22,7 +22,8 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.selectors.entries import PLAYED
-from engine import Decided, commitment
+from competitions.selectors.lucky_losers import LuckyLoserShown, games_lucky_losers
+from engine import Decided, commitment, rules_for
 from league.models import Entry
 
 
@@ -213,6 +214,8 @@ class PoolRoundResults:
     """Every draw of the draw log, in order: ``seed`` (its generator), ``what``, ``options``,
     ``result`` (R23)."""
     bonus_goal: Entry | None
+    lucky_losers: tuple[LuckyLoserShown, ...] = ()
+    """The KDH's lucky losers and why each went through (R15), once revealed."""
 
     @property
     def seed_matches_hash(self) -> bool:
@@ -249,12 +252,25 @@ class PoolRoundResults:
             "seed_hash": self.seed_hash,
             "matches": [game.as_dict() for game in self.games],
         }
+        if rules_for(pool_round.round.engine_competition).knockout:
+            lucky = {shown.entry.pk: shown.as_dict() for shown in self.lucky_losers}
+            for match, game in zip(data["matches"], self.games, strict=True):
+                match["qualified"] = _qualified(game, lucky)
         if self.revealed:
             data["seed"] = self.seed
             data["bonus_goal"] = None if self.bonus_goal is None else self.bonus_goal.team.slug
             data["teams"] = {pick.team: pick.as_dict() for pick in self.teams}
             data["draws"] = [dict(draw) for draw in self.draws]
         return data
+
+
+def _qualified(game: GameResult, lucky: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who went on from a cup game and how (R15): its winner, and its loser if a lucky one."""
+    qualified = []
+    if game.winner is not None:
+        qualified.append({"team": game.winner.team.slug, "went_on_as": "winner"})
+    qualified += [lucky[entry.pk] for entry in (game.home, game.away) if entry.pk in lucky]
+    return qualified
 
 
 def results_weeks(*, season_id: int) -> list[int]:
@@ -465,4 +481,7 @@ def _results(
         teams=tuple(picks.values()),
         draws=tuple(pool_round.draw_log),
         bonus_goal=bonus,
+        lucky_losers=games_lucky_losers(
+            games=games, seed=pool_round.seed, draws=pool_round.draw_log
+        ),
     )

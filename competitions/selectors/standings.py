@@ -83,6 +83,31 @@ def pool_entries_current(*, pool: Pool) -> list[Entry]:
 
 
 @dataclass(frozen=True)
+class TableDie:
+    """Teams of a table level on every R9 criterion, ordered by one die (R9), published with
+    its seed (R23): ``Dice(seed)``'s draw ``what`` over ``options`` gave ``order``. The seed
+    is the last counted round's own (published, its SHA-256 before) with the table's name."""
+
+    seed: str
+    what: str
+    options: tuple[str, ...]
+    """The tied teams' slugs, in the order the die was offered them."""
+    order: tuple[str, ...]
+    """Their slugs in the die's order: the table's."""
+    names: tuple[str, ...]
+    """Their names in the die's order."""
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A table (R9) and the dice that ordered teams no criterion separates."""
+
+    rows: list[StandingRow]
+    dies: tuple[TableDie, ...] = ()
+    """Empty before a round is counted: a table of nothing played shows no die."""
+
+
+@dataclass(frozen=True)
 class _TableAsked:
     """One table to work out: ``entries`` over ``pool``'s results of ``stages`` between them."""
 
@@ -92,7 +117,7 @@ class _TableAsked:
     stages: tuple[str, ...]
 
 
-def _tables(asked: list[_TableAsked], published_only: bool) -> list[list[StandingRow]]:
+def _tables(asked: list[_TableAsked], published_only: bool) -> list[Standings]:
     """Every table of ``asked`` (teams named by slug), from two queries whatever their number:
     the results of their pools, and the seeds of their pools' rounds."""
     if not asked:
@@ -154,7 +179,20 @@ def _tables(asked: list[_TableAsked], published_only: bool) -> list[list[Standin
             None,
         )
         dice = standings_dice(seed=last, pool=table.pool, what=table.what)
-        tables.append(standings(sorted(owner[entry.pk] for entry in table.entries), matches, dice))
+        rows = standings(sorted(owner[entry.pk] for entry in table.entries), matches, dice)
+        names = {entry.team.slug: entry.team.name for entry in table.entries}
+        dies = tuple(
+            TableDie(
+                seed=dice.seed,
+                what=draw.what,
+                options=draw.options,
+                order=tuple(draw.result.split(" ")),
+                names=tuple(names[team] for team in draw.result.split(" ")),
+            )
+            for draw in dice.draws
+            if last is not None
+        )
+        tables.append(Standings(rows, dies))
     return tables
 
 
@@ -163,6 +201,14 @@ def pools_standings(
 ) -> dict[int, list[StandingRow]]:
     """Championship pools' tables (R9) by pool id, in rank order, from a constant number of
     queries (see :func:`pool_standings`)."""
+    tables = pools_standings_tables(pools=pools, published_only=published_only)
+    return {pk: table.rows for pk, table in tables.items()}
+
+
+def pools_standings_tables(
+    *, pools: Iterable[Pool], published_only: bool = True
+) -> dict[int, Standings]:
+    """:func:`pools_standings` with the dice that ordered full ties (R9, R23)."""
     pools = list(pools)
     if any(pool.competition != Competition.CHAMPIONSHIP for pool in pools):
         raise ValueError("a cup has no division table: use wg_group_standings for the WG's groups")
@@ -189,13 +235,24 @@ def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingR
     Rows name teams by their slug; a replacement's row carries the record of the team it
     replaced (R14). ``published_only`` (the default): what the public sees.
     """
+    return pool_standings_table(pool=pool, published_only=published_only).rows
+
+
+def pool_standings_table(*, pool: Pool, published_only: bool = True) -> Standings:
+    """:func:`pool_standings` with the dice that ordered full ties (R9, R23)."""
     if pool.competition != Competition.CHAMPIONSHIP:
         raise ValueError(f"{pool.slug} is a cup: use wg_group_standings for the WG's groups")
-    return pools_standings(pools=[pool], published_only=published_only)[pool.pk]
+    return pools_standings_tables(pools=[pool], published_only=published_only)[pool.pk]
 
 
 def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, list[StandingRow]]:
     """The WG's group tables (R9, R18), by group name, over the stored group-stage results."""
+    tables = wg_group_standings_tables(pool=pool, published_only=published_only)
+    return {name: table.rows for name, table in tables.items()}
+
+
+def wg_group_standings_tables(*, pool: Pool, published_only: bool = True) -> dict[str, Standings]:
+    """:func:`wg_group_standings` with the dice that ordered full ties (R9, R23)."""
     if pool.competition != Competition.WG:
         raise ValueError(f"{pool.slug} is not the WG")
     members = list(
@@ -224,6 +281,8 @@ class TableLine:
     barred: bool = False
     """R14: a second ONR bars promotion (R22 skips the team), as published
     (:func:`entries_barred_published`)."""
+    by_die: bool = False
+    """R9: level with a neighbour on every criterion, its place given by a die."""
 
 
 def entries_barred_published(*, entries: Iterable[Entry]) -> set[int]:
@@ -251,10 +310,13 @@ def entries_barred_published(*, entries: Iterable[Entry]) -> set[int]:
     return {pk for pk in barred if shown.get(pk, True)}
 
 
-def tables_lines(*, tables: Iterable[tuple[Pool, Iterable[StandingRow]]]) -> list[list[TableLine]]:
+def tables_lines(
+    *, tables: Iterable[tuple[Pool, Iterable[StandingRow]]], dies: Iterable[TableDie] = ()
+) -> list[list[TableLine]]:
     """Each ``(pool, rows)`` table as :func:`table_lines` gives it, from two queries whatever
-    their number."""
+    their number; the teams of ``dies`` marked as placed by a die (R9)."""
     tables = [(pool, list(rows)) for pool, rows in tables]
+    by_die = {team for die in dies for team in die.order}
     slugs = {row.team for _, rows in tables for row in rows}
     entries: dict[tuple[int, str], Entry] = {}
     if slugs:
@@ -280,6 +342,7 @@ def tables_lines(*, tables: Iterable[tuple[Pool, Iterable[StandingRow]]]) -> lis
                     entry=mine[row.team],
                     zone=zones.get(row.team, ""),
                     barred=row.team in barred,
+                    by_die=row.team in by_die,
                 )
                 for row in rows
             ]
@@ -287,9 +350,11 @@ def tables_lines(*, tables: Iterable[tuple[Pool, Iterable[StandingRow]]]) -> lis
     return shown
 
 
-def table_lines(*, pool: Pool, rows: Iterable[StandingRow]) -> list[TableLine]:
+def table_lines(
+    *, pool: Pool, rows: Iterable[StandingRow], dies: Iterable[TableDie] = ()
+) -> list[TableLine]:
     """``rows`` (a division's or a WG group's table) with their entries; in a division, the
     promotion and relegation places as they stand (R22: the tier's places, the engine's
     :data:`~engine.promotion.PLACES`; a team barred from promotion, as published, is skipped
     for the next eligible one, never one from the drop zone)."""
-    return tables_lines(tables=[(pool, rows)])[0]
+    return tables_lines(tables=[(pool, rows)], dies=dies)[0]

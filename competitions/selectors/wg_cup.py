@@ -17,7 +17,12 @@ from django.db.models import OuterRef, Subquery
 
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round
 from competitions.selectors.results import GameResult, next_round_draw_seed
-from competitions.selectors.standings import TableLine, tables_lines, wg_group_standings
+from competitions.selectors.standings import (
+    TableDie,
+    TableLine,
+    tables_lines,
+    wg_group_standings_tables,
+)
 from engine import TIE_CRITERIA, Dice, StandingRow, deciding_criterion, tie_key, wg
 
 NOT_STARTED = "not_started"
@@ -51,6 +56,8 @@ class GroupLine:
 class WgGroup:
     name: str
     lines: list[GroupLine]
+    dies: tuple[TableDie, ...] = ()
+    """The dice that ordered teams level on every criterion (R9), with their seeds (R23)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,9 @@ class WgCup:
     """The criterion on which the best second is ahead of the next one (``die`` for a die),
     empty when no best second is marked."""
     slots: list[Slot]
+    best_second_die: TableDie | None = None
+    """The die that chose the best second among seconds level on every criterion (R9, R18),
+    with its seed (R23) — once the group stage is over and only then."""
 
     @property
     def best_second(self) -> SecondLine | None:
@@ -128,11 +138,11 @@ def _rounds(pool: Pool) -> list[Round]:
 
 def _seconds(
     tables: dict[str, list[StandingRow]], lines: dict[str, TableLine], state: str, seed: str
-) -> tuple[dict[str, str], list[SecondLine], str]:
-    """The semi-finalists' marks by team, the seconds compared best first, and the criterion
-    that made the best second (R9, R18)."""
+) -> tuple[dict[str, str], list[SecondLine], str, TableDie | None]:
+    """The semi-finalists' marks by team, the seconds compared best first, the criterion
+    that made the best second (R9, R18) and the die that did, if one did."""
     if state == NOT_STARTED:
-        return {}, [], ""
+        return {}, [], "", None
     names = list(wg.GROUP_NAMES)
     # The arbitration draws the semi-finals with this die (services/cups.py); before the group
     # stage ends, no die is thrown: a tie it would break marks nobody.
@@ -161,7 +171,17 @@ def _seconds(
         )
         for index, team in enumerate(ordered)
     ]
-    return marks, seconds, decided_on if marked else ""
+    die = None
+    if state == COMPLETE and decided_on == "die":
+        tied = [second.line for second in seconds if second.best or second.behind_on == "die"]
+        die = TableDie(
+            seed=dice.seed,
+            what="wg.best_second",
+            options=tuple(sorted(line.row.team for line in tied)),
+            order=tuple(line.row.team for line in tied),
+            names=tuple(line.entry.team.name for line in tied),
+        )
+    return marks, seconds, decided_on if marked else "", die
 
 
 def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
@@ -236,10 +256,12 @@ def wg_cup(*, pool: Pool) -> WgCup:
         for round in group_rounds
         if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]
     ]
-    tables = wg_group_standings(pool=pool)
+    found = wg_group_standings_tables(pool=pool)
+    tables = {name: table.rows for name, table in found.items()}
     groups: list[WgGroup] = []
     seconds: list[SecondLine] = []
     decided_on = ""
+    die: TableDie | None = None
     if tables:
         state = (
             NOT_STARTED
@@ -248,12 +270,19 @@ def wg_cup(*, pool: Pool) -> WgCup:
             if len(played) == wg.GROUP_ROUNDS
             else PROVISIONAL
         )
-        shown = tables_lines(tables=[(pool, rows) for rows in tables.values()])
+        shown = tables_lines(
+            tables=[(pool, rows) for rows in tables.values()],
+            dies=[thrown for table in found.values() for thrown in table.dies],
+        )
         lines = {line.row.team: line for rows in shown for line in rows}
         seed = played[-1].pool_round_seed if played else ""  # type: ignore[attr-defined]
-        marks, seconds, decided_on = _seconds(tables, lines, state, seed)
+        marks, seconds, decided_on, die = _seconds(tables, lines, state, seed)
         groups = [
-            WgGroup(name, [GroupLine(line, marks.get(line.row.team, "")) for line in rows])
+            WgGroup(
+                name,
+                [GroupLine(line, marks.get(line.row.team, "")) for line in rows],
+                found[name].dies,
+            )
             for name, rows in zip(tables, shown, strict=True)
         ]
     else:
@@ -266,4 +295,5 @@ def wg_cup(*, pool: Pool) -> WgCup:
         seconds=seconds,
         best_decided_on=decided_on,
         slots=_slots(pool, rounds),
+        best_second_die=die,
     )

@@ -227,9 +227,11 @@ def _honours(archive: SeasonArchive, holders: dict[int, Entry]) -> list[CupHonou
     return honours
 
 
-def _plan_seed(season: Season) -> str:
-    """R23: the next season's plan's seed, from every pool round's seed (all published by now),
-    so nobody could know it before the season's last round and anyone can check it after."""
+def season_plan_seed(*, season: Season) -> str:
+    """R23: the next season's plan's seed, ``<season>/plan/`` then the SHA-256 of every pool
+    round's seed, one a line, by competition, pool and round: each seed was committed by its
+    SHA-256 before its round and published with it, so nobody could know the plan's seed
+    before the season's last round is published and anyone can work it out after."""
     seeds = (
         PoolRound.objects.filter(round__season=season)
         .order_by("pool__competition", "pool__slug", "round__number")
@@ -270,7 +272,7 @@ def season_close(*, season: Season, by: AbstractBaseUser | None) -> SeasonArchiv
         season=season,
         closed_by=by,
         ended_at=ended_at,
-        plan_seed=_plan_seed(season),
+        plan_seed=season_plan_seed(season=season),
     )
     rows = _championship_rows(archive, holders)
     wg_pool = Pool.objects.filter(season=season, competition=Competition.WG).first()
@@ -294,4 +296,10 @@ def season_close(*, season: Season, by: AbstractBaseUser | None) -> SeasonArchiv
     return archive
 
 
-__all__ = ["RoundLeft", "SeasonCloseRefused", "season_close", "season_rounds_left"]
+__all__ = [
+    "RoundLeft",
+    "SeasonCloseRefused",
+    "season_close",
+    "season_plan_seed",
+    "season_rounds_left",
+]

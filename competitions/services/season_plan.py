@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from competitions.models import Competition, SeasonArchive
 from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
 from competitions.services.replacement import DUMMY_TEAM_NAME
+from competitions.services.verify import season_plan_seed_verify
 from engine.season_plan import (
     FinalTable,
     LeaveReason,
@@ -161,6 +162,84 @@ def season_end(*, season: Season) -> SeasonEnd:
     )
 
 
+@dataclass(frozen=True)
+class PlanDraw:
+    """A draw of the next season's plan (R23): ``Dice(seed)``'s draw ``what`` over
+    ``options`` gave ``result``; team slugs, with their names for the pages."""
+
+    seed: str
+    what: str
+    options: tuple[str, ...]
+    result: str
+    names: dict[str, str]
+
+    @property
+    def berth(self) -> str:
+        """The R18 berth the draw settled: ``most_goals``, ``fewest_goals_against`` or
+        ``freed_place``."""
+        return self.what.split(".")[1]
+
+    @property
+    def number(self) -> int | None:
+        """A freed place's number (1, 2…), else ``None``."""
+        parts = self.what.split(".")
+        return int(parts[2]) if len(parts) > 2 else None
+
+    @property
+    def option_names(self) -> list[str]:
+        return [self.names.get(team, team) for team in self.options]
+
+    @property
+    def result_name(self) -> str:
+        return self.names.get(self.result, self.result)
+
+
+@dataclass(frozen=True)
+class PlanWgDraws:
+    """The plan's WG draws (R18) and the seed they come from (R23)."""
+
+    plan_seed: str
+    """The archive's seed; each draw's dice is seeded ``<plan_seed>/wg``."""
+    verified: bool
+    """The seed is the one the season's published round seeds give
+    (:func:`~competitions.services.verify.season_plan_seed_verify`)."""
+    draws: list[PlanDraw]
+    """Empty when R18 met no tie."""
+
+
+def season_plan_wg_draws(*, season: Season) -> PlanWgDraws | None:
+    """R18, R23: the dice the next season's plan threw for the WG's ties (most goals, fewest
+    against, a freed place), each with its seed (the archive's ``plan_seed``, public with the
+    close, :func:`~competitions.services.season_close.season_plan_seed`), in the plan's order.
+    ``None`` while there is no plan: before ``season_close``, which needs every round
+    published, nothing of it exists."""
+    try:
+        plan = season_plan(season=season)
+    except SeasonPlanRefused:
+        return None
+    draws = [
+        (seed, draw)
+        for seed, made in plan.draws.items()
+        for draw in made
+        if draw.what.startswith("wg.")
+    ]
+    slugs = {team for _, draw in draws for team in draw.options}
+    names = dict(Team.objects.filter(slug__in=slugs).values_list("slug", "name"))
+    archive = season_archive(season=season)
+    if archive is None:  # season_plan refuses a season without its archive: never here
+        return None
+    return PlanWgDraws(
+        plan_seed=archive.plan_seed,
+        verified=season_plan_seed_verify(archive=archive),
+        draws=[
+            PlanDraw(
+                seed=seed, what=draw.what, options=draw.options, result=draw.result, names=names
+            )
+            for seed, draw in draws
+        ],
+    )
+
+
 def season_plan(*, season: Season) -> SeasonPlan:
     """The plan for the season after ``season`` (R16–R18, R21, R22, R24), computed by the engine
     from ``season``'s archive; never stored. Refused (:class:`SeasonPlanRefused`) for a season
@@ -239,6 +318,8 @@ def season_plan_document(*, season: Season) -> dict[str, object]:
 __all__ = [
     "DUMMY_NAMES",
     "POINT_LABELS",
+    "PlanDraw",
+    "PlanWgDraws",
     "PlannedWaitingTeam",
     "SeasonPlanRefused",
     "season_end",
@@ -248,4 +329,5 @@ __all__ = [
     "season_plan_swapped",
     "season_plan_team",
     "season_plan_waiting_list",
+    "season_plan_wg_draws",
 ]

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from competitions.models import PoolRound, TeamResult
+from competitions.models import PoolRound, SeasonArchive, TeamResult
 from competitions.selectors.results import PlayedPick
 from competitions.services.arbitration import pool_round_replay
+from competitions.services.season_close import season_plan_seed
 from engine import (
     commitment,
 )
@@ -130,3 +131,16 @@ def pool_round_verify(*, pool_round: PoolRound) -> Verification:
             f"draws: {len(stored_draws)} stored, {len(replayed_draws)} in the replay"
         )
     return Verification(pool_round=pool_round, differences=tuple(differences))
+
+
+def season_plan_seed_verify(*, archive: SeasonArchive) -> bool:
+    """R23: the archive's ``plan_seed`` is the one every published pool round's seed gives
+    (:func:`~competitions.services.season_close.season_plan_seed`), and each of those seeds
+    hashes to the SHA-256 published before its round."""
+    seeds = PoolRound.objects.filter(round__season_id=archive.season_id).values_list(
+        "seed", "seed_hash", "status"
+    )
+    return archive.plan_seed == season_plan_seed(season=archive.season) and all(
+        commitment(seed) == seed_hash and status == PoolRound.Status.PUBLISHED
+        for seed, seed_hash, status in seeds
+    )

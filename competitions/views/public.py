@@ -29,7 +29,7 @@ from competitions.selectors import (
     pool_rounds_fixtures,
     pool_rounds_qualified,
     pool_rounds_results,
-    pool_standings,
+    pool_standings_table,
     results_weeks,
     table_lines,
     week_results,
@@ -315,7 +315,9 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         "mine": entry.pk if entry else None,
     }
     if found.competition == Competition.CHAMPIONSHIP:
-        context["lines"] = table_lines(pool=found, rows=pool_standings(pool=found))
+        table = pool_standings_table(pool=found)
+        context["lines"] = table_lines(pool=found, rows=table.rows, dies=table.dies)
+        context["dies"] = table.dies
         context["tier"] = found.division.tier if found.division else 0
         context["places"] = places_chart(
             places=pool_places(pool=found),

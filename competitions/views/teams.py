@@ -16,6 +16,7 @@ from competitions.selectors.charts import stocks_over_season, team_goals
 from competitions.selectors.seasons import team_honours
 from competitions.selectors.teams import coach_ledger, team_entry, team_season
 from competitions.selectors.wg_race import wg_race as wg_race_of
+from competitions.services.season_plan import season_plan_wg_draws
 from league.season_lookup import season_asked, season_query
 from league.selectors import team_find
 
@@ -55,7 +56,8 @@ def team(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def wg_race(request: HttpRequest) -> HttpResponse:
-    """Who would play next season's WG if the season ended now (R18), published results only."""
+    """Who would play next season's WG if the season ended now (R18), published results only;
+    once the season is closed, the draws the next season's plan made for its ties (R23)."""
     season = season_asked(request)
     return render(
         request,
@@ -64,5 +66,7 @@ def wg_race(request: HttpRequest) -> HttpResponse:
             "season": season,
             "season_query": season_query(season),
             "race": wg_race_of(season=season),
+            # R18, R23: the plan's own draws, once the season is closed (every round published).
+            "plan": season_plan_wg_draws(season=season),
         },
     )

@@ -54,7 +54,8 @@ def test_the_table_follows_the_r9_tie_breakers_on_the_stored_results(
     week.arbitrate()
     week.publish()
     html = client.get("/standings/elite/").content.decode()
-    names = [row[1].split(" ▲")[0].split(" ▼")[0] for row in rows(html)]
+    names = [row[1].split(" ▲")[0].split(" ▼")[0].split(" 🎲")[0] for row in rows(html)]
+    placed_by_die = {name for row, name in zip(rows(html), names, strict=True) if "🎲" in row[1]}
     # Worked out by hand from section 3.1.4's week (R9): five teams have 2 points; the
     # Snowmen won in extra time (fewest regulation wins); the Freezing Ass scored most; the
     # Sleigh Dogs and the Puck Pukers are level on everything (3-2) and go to the die, ahead
@@ -68,6 +69,11 @@ def test_the_table_follows_the_r9_tie_breakers_on_the_stored_results(
     assert names[7:9] == ["Teddy Bears", "Groggs"]
     assert set(names[9:11]) == {"Ice Crocodiles", "Ice Breakers"}
     assert names[11] == "Cybérians"
+    # The three full ties show the die that placed them (R9, R23).
+    assert placed_by_die == {
+        "Sleigh Dogs", "Puck Pukers", "Igloos", "Icebergs", "Ice Crocodiles", "Ice Breakers"
+    }  # fmt: skip
+    assert html.count("Level on every criterion (R9)") == 3
 
 
 def test_every_column_is_shown(client: Client, week: RulesWeek) -> None:

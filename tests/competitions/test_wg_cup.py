@@ -224,6 +224,22 @@ def test_a_best_second_left_to_the_die_is_the_one_the_arbitration_drew(
     html = main(client)
     assert set(marked_rows(html)) == {made.entries[team].team.name for team in qualified}
     assert text(html).count("beaten by the die (R9)") == 2
+    # The die shows with its draw and seed (R23): the one the arbitration of round 6 logged.
+    sixth = made.pool_round("wg", 6)
+    seed = f"{sixth.seed}/next-round-draw"
+    logged = next(
+        draw for draw in sixth.draw_log if draw["what"] == "wg.best_second" and draw["seed"] == seed
+    )
+    best = cup.best_second.line.entry.team
+    assert f"team='{best.slug}'" in logged["result"]
+    die = cup.best_second_die
+    assert die is not None and (die.seed, die.what, die.order[0]) == (
+        seed, "wg.best_second", best.slug)  # fmt: skip
+    others = [second.line.entry.team.name for second in cup.seconds[1:]]
+    assert (
+        f"Level on every criterion (R9): {', '.join([best.name, *others])}; the die chose "
+        f"{best.name} (R18). Draw wg.best_second, seed {seed}" in text(html)
+    )
 
 
 def test_while_groups_are_played_the_marks_are_provisional(client: Client, made: League) -> None:
@@ -256,6 +272,7 @@ def test_seconds_level_on_every_criterion_mark_no_best_second_before_the_end(
     html = main(client)
     assert list(marked_rows(html).values()) == ["✓ qualifying as it stands"] * 3
     assert text(html).count("level: a die would decide") == 3
+    assert cup.best_second_die is None and "data-best-second-die" not in html
 
 
 def test_nothing_is_marked_before_a_group_round_is_published(client: Client, made: League) -> None:

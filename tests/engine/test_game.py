@@ -15,10 +15,13 @@ from engine.errors import InputError
 from engine.game import (
     DRAWN,
     Decided,
+    Defeat,
+    LuckyLoserCriterion,
     MatchResult,
     Round,
     RoundResult,
     TeamEntry,
+    lucky_losers,
     play_round,
     round_from_json,
 )
@@ -639,6 +642,107 @@ def test_lucky_loser_tie_goes_to_a_die() -> None:
     die = result.draws[-1]
     assert (die.what, die.options) == ("lucky_loser_die:1", ("a0", "a1"))
     assert result.qualified == ("h0", "h1", die.result)
+
+
+SO, ET, REG = Decided.SHOOTOUT, Decided.EXTRA_TIME, Decided.REGULATION
+
+
+@pytest.mark.parametrize(
+    ("games", "reasons"),
+    [
+        # A crowded by both: 5-5, equal extra time; shootouts 5-3 (margin 2) and 4-3 (margin 1).
+        ([("A(1)(5)", "A(1)(3)"), ("B(1)(4)", "B(1)(3)"), BOTH_ONR],
+         [("a1", SO, "shootout_margin", 1, 2)]),
+        # Margins 3-2 and 5-4 both 1: the shootout goals, 4 against 2.
+        ([("A(1)(3)", "A(1)(2)"), ("B(1)(5)", "B(1)(4)"), BOTH_ONR],
+         [("a1", SO, "shootout_goals", 4, 2)]),
+        # a0 lost 3-4 in extra time (C crowded to 3), a1 lost a shootout 0-5.
+        ([("C(2)(1)", "C(1)(1)"), ("A(1)(5)", "A(1)(0)"), BOTH_ONR],
+         [("a1", SO, "defeat", None, None)]),
+        # Extra-time losers: E crowded to 1 (1-2), C crowded to 3 (3-4): 3 goals against 1.
+        ([("E(2)(1)", "E(1)(1)"), ("C(2)(1)", "C(1)(1)"), BOTH_ONR],
+         [("a1", ET, "extra_time_goals", 3, 1)]),
+        # a0 lost 5-6 in regulation, a1 1-2 in extra time.
+        ([("A(1)(1)", "B(1)(1)"), ("E(2)(1)", "E(1)(1)"), BOTH_ONR],
+         [("a1", ET, "defeat", None, None)]),
+        # 1-6 (difference 5) and 4-5 (difference 1).
+        ([("A(1)(1)", "F(1)(1)"), ("B(1)(1)", "C(1)(1)"), BOTH_ONR],
+         [("a1", REG, "goal_difference", 1, 5)]),
+        # 1-2 and 3-4: difference 1 both, 3 goals against 1.
+        ([("E(1)(1)", "F(1)(1)"), ("C(1)(1)", "D(1)(1)"), BOTH_ONR],
+         [("a1", REG, "goals", 3, 1)]),
+        # Two lucky losers: 4-5 before 1-6, then the 1-6 loser is the only one left.
+        ([BOTH_ONR, ("B(1)(1)", "C(1)(1)"), ("A(1)(1)", "F(1)(1)"), BOTH_ONR],
+         [("a1", REG, "goal_difference", 1, 5), ("a2", REG, "alone", None, None)]),
+        ([BOTH_ONR, BOTH_ONR, ("A(1)(1)", "F(1)(1)")], [("a2", REG, "alone", None, None)]),
+        ([("A(1)(1)", None), BOTH_ONR], []),
+    ],
+    ids=["R15-margin", "R15-shootout-goals", "R15-defeat-shootout-before-extra-time",
+         "R15-extra-time-goals", "R15-defeat-extra-time-before-regulation",
+         "R15-goal-difference", "R15-goals", "R15-two-lucky-losers", "R15-alone",
+         "R15-none"],
+)  # fmt: skip
+def test_kdh_lucky_loser_says_why(
+    games: list[tuple[str | None, str | None]], reasons: list[tuple[Any, ...]]
+) -> None:
+    result = kdh_round(games)
+    assert [
+        (r.team, r.decided, r.criterion.value, r.figure, r.runner_up) for r in result.lucky_losers
+    ] == reasons
+    assert [r.number for r in result.lucky_losers] == list(range(1, len(reasons) + 1))
+    assert list(result.qualified or ())[len(result.qualified or ()) - len(reasons) :] == [
+        r[0] for r in reasons
+    ]
+
+
+def test_lucky_loser_after_equal_shootouts_is_margin_zero_in_its_reason() -> None:
+    # 4-5 in a shootout (margin 1) against a level 3-3 shootout lost on a die (margin 0).
+    result = kdh_round([("B(1)(5)", "B(1)(4)"), ("A(1)(3)", "A(1)(3)"), BOTH_ONR])
+    (reason,) = result.lucky_losers
+    assert (reason.decided, reason.criterion, reason.figure, reason.runner_up) == (
+        Decided.DIE, LuckyLoserCriterion.SHOOTOUT_MARGIN, 0, 1)  # fmt: skip
+    assert reason.as_dict() == {
+        "team": result.matches[1].loser,
+        "decided": "die",
+        "criterion": "shootout_margin",
+        "figure": 0,
+        "runner_up": 1,
+    }
+
+
+def test_lucky_loser_tie_says_die() -> None:
+    result = kdh_round([("A(1)(1)", "B(1)(1)"), ("G(1)(1)", "B(1)(1)"), BOTH_ONR])
+    (reason,) = result.lucky_losers
+    assert (reason.team, reason.criterion, reason.figure) == (
+        result.draws[-1].result, LuckyLoserCriterion.DIE, None)  # fmt: skip
+
+
+def test_lucky_losers_from_stored_games_take_the_published_die() -> None:
+    # The site reads the stored games again: the die is the draw it published, not a new one.
+    defeats = [
+        Defeat("x", Decided.REGULATION, 2, 4),
+        Defeat("y", Decided.REGULATION, 2, 4),
+        Defeat("z", Decided.REGULATION, 0, 5),
+    ]
+    asked = []
+
+    def published(number: int, tied: list[str]) -> str:
+        asked.append((number, tied))
+        return "y"
+
+    reasons = lucky_losers(defeats, 2, die=published)
+    assert [(r.team, r.criterion, r.number) for r in reasons] == [
+        ("y", LuckyLoserCriterion.DIE, 1),
+        ("x", LuckyLoserCriterion.GOAL_DIFFERENCE, 2),
+    ]
+    assert (reasons[1].figure, reasons[1].runner_up) == (2, 5)
+    assert asked == [(1, ["x", "y"])]
+
+
+def test_a_die_that_names_no_tied_loser_is_refused() -> None:
+    defeats = [Defeat("x", Decided.REGULATION, 1, 2), Defeat("y", Decided.REGULATION, 1, 2)]
+    with pytest.raises(InputError, match=r"die\[1\]: 'z' is not one of the tied losers"):
+        lucky_losers(defeats, 1, die=lambda number, tied: "z")
 
 
 def test_only_knockout_rounds_have_qualified_teams() -> None:
