@@ -20,6 +20,7 @@ from engine.competitions import (
 )
 from engine.dice import Dice, Draw, commitment
 from engine.errors import EngineError, InputError, NotationError, PickNotAllowed
+from engine.explain import Explanation, Step, StepCode, explain, explain_round
 from engine.game import (
     DRAWN,
     BonusDraw,
@@ -65,6 +66,7 @@ __all__ = [
     "DoubleForfeit",
     "Draw",
     "EngineError",
+    "Explanation",
     "Grant",
     "InputError",
     "MatchResult",
@@ -79,6 +81,8 @@ __all__ = [
     "Rules",
     "Sanction",
     "StandingRow",
+    "Step",
+    "StepCode",
     "StockRequest",
     "TeamEntry",
     "TeamResult",
@@ -88,6 +92,8 @@ __all__ = [
     "commitment",
     "deciding_criterion",
     "display",
+    "explain",
+    "explain_round",
     "onr_sanction",
     "play_round",
     "refusal",
