@@ -45,9 +45,9 @@ WORKED = [
             COLUMN_F,
             F_CROWDED,
             ("+1", "1 extra goal played (R6)."),
-            ("= 3", "3 goals"),
+            ("=", "3 goals"),
         ],
-        "Ice Crocodiles [F(0)]": [COLUMN_F, F_CROWDED, ("= 2", "2 goals")],
+        "Ice Crocodiles [F(0)]": [COLUMN_F, F_CROWDED, ("=", "2 goals")],
     },
     {
         "Cybérians [ONR : F(X)]": [
@@ -58,9 +58,9 @@ WORKED = [
             COLUMN_F,
             ("−3", "4 regular teams played F: one goal off for each but one (R4)."),
             ("−1", "No picks received: the regular teams' value minus 1 (R4)."),
-            ("= 1", "1 goal"),
+            ("=", "1 goal"),
         ],
-        "Grizzlies [F(2)]": [COLUMN_F, F_CROWDED, ("= 2", "2 goals")],
+        "Grizzlies [F(2)]": [COLUMN_F, F_CROWDED, ("=", "2 goals")],
     },
     {
         "Snowmen [I(3)]": [
@@ -70,13 +70,13 @@ WORKED = [
                 "+1",
                 "Tied after regular time: extra-time value 3 against 1, the golden goal (R3, R7).",
             ),
-            ("= 4", "4 goals"),
+            ("=", "4 goals"),
         ],
         "Teddy Bears [D(1)]": [
             ("+4", "Column D is worth 4 in this round's row (R1)."),
             ("−1", D_OR_I.format("D")),
             ("0", "Tied after regular time: extra-time value 1 against 3: no goal (R3, R7)."),
-            ("= 3", "3 goals"),
+            ("=", "3 goals"),
         ],
     },
     {
@@ -85,11 +85,11 @@ WORKED = [
             ("−1", D_OR_I.format("D")),
             ("+2", "2 extra goals played (R6)."),
             ("+1", "Bonus goal (R5)."),
-            ("= 6", "6 goals"),
+            ("=", "6 goals"),
         ],
         "Groggs [B(X)]": [
             ("+3", "Column B is worth 3 in this round's row (R1)."),
-            ("= 3", "3 goals"),
+            ("=", "3 goals"),
         ],
     },
     {
@@ -101,7 +101,7 @@ WORKED = [
                 "Tied after regular time: extra-time value 3 against 3, equal: no goal"
                 " (R3, R7, R8).",
             ),
-            ("= 2", "2 goals"),
+            ("=", "2 goals"),
         ],
         "Icebergs [I(3)]": [
             ("+4", "Column I is worth 4 in this round's row (R1)."),
@@ -112,17 +112,17 @@ WORKED = [
                 "Tied after regular time: extra-time value 3 against 3, equal: no goal"
                 " (R3, R7, R8).",
             ),
-            ("= 2", "2 goals"),
+            ("=", "2 goals"),
         ],
     },
     {
         "Puck Pukers [J(1)]": [
             ("+3", "Column J is worth 3 in this round's row (R1)."),
-            ("= 3", "3 goals"),
+            ("=", "3 goals"),
         ],
         "Ice Breakers [K(3)]": [
             ("+2", "Column K is worth 2 in this round's row (R1)."),
-            ("= 2", "2 goals"),
+            ("=", "2 goals"),
         ],
     },
 ]
@@ -181,7 +181,7 @@ def test_the_explanation_is_in_french_too(
         ("+5", "La colonne F vaut 5 dans la ligne de cette journée (R1)."),
         ("−3", "3 autres équipes de la poule ont joué F : un but de moins pour chacune (R1, R2)."),
         ("+1", "1 extra-but joué (R6)."),
-        ("= 3", "3 buts"),
+        ("=", "3 buts"),
     ]
     assert games[1]["Cybérians [ONR : F(X)]"][2:4] == [
         ("−3", "4 équipes régulières ont joué F : un but de moins pour chacune sauf une (R4)."),
@@ -413,7 +413,7 @@ def test_great_saves_cancel_an_extra_goal_an_r11_redraw_and_an_offside_bonus(
         ("+5", "Column C is worth 5 in this round's row (R1)."),
         ("+1", "1 extra goal played (R6)."),
         ("−1", "The opponent's 1 great save (R3, R6)."),
-        ("= 5", "5 goals"),
+        ("=", "5 goals"),
     ]
     assert games[5][f"Puck Pukers [{redrawn}(2)]"][0] == (
         "0",
