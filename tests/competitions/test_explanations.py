@@ -5,9 +5,11 @@ worked out by hand from the matrix rows and the picks. Nothing before publicatio
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
 from html import unescape
+from itertools import product
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,11 +17,19 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolRound, Round, TeamResult
+from competitions.models import (
+    Competition,
+    FixtureResult,
+    MatrixCell,
+    Pool,
+    PoolRound,
+    Round,
+    TeamResult,
+)
 from engine import Dice, commitment, explain, play_round
 from league.models import Division, Profile, Season
 from mail.models import OutboundEmail
-from tests.competitions.arbitration_league import add_kdh, build_league, default_value
+from tests.competitions.arbitration_league import add_kdh, add_wg, build_league, default_value
 from tests.competitions.results_league import RulesWeek, game_explanations, rules_week
 
 pytestmark = pytest.mark.django_db
@@ -459,3 +469,67 @@ def test_a_kdh_shootout_is_explained(
         "0",
         "Still tied: shootout value 4 against 2, won; the score stays (R8).",
     )
+
+
+# --- The WG knockout: a tie decided on the group games' goals -------------------------------------
+
+
+def test_a_wg_semi_final_tied_after_extra_time_goes_to_the_group_goals(
+    api_as: SignIn, season: Season, divisions: dict[str, Division]
+) -> None:
+    referee = User.objects.create_user("wg-referee", password="x")
+    made = build_league(season=season, divisions=divisions, referee=referee)
+    add_wg(made, list(made.entries))
+    wg = made.pools["wg"]
+    for number in range(1, 7):
+        made.play("wg", number)
+        competitions.pool_round_publish(pool_round=made.pool_round("wg", number), by=referee)
+    semis = made.games("wg", 7)
+    # Every column of round 7's row worth 3, so that a semi-final whose two teams are crowded
+    # alike is tied; both play extra-time value 2 (R8: then the group goals decide).
+    MatrixCell.objects.filter(
+        matrix__season=season, matrix__competition=Competition.WG, round_number=7
+    ).update(value=3)
+    used: dict[str, set[str]] = {}
+    for team, column in TeamResult.objects.filter(pool_round__pool=wg).values_list(
+        "entry__team__slug", "column"
+    ):
+        used.setdefault(team, set()).add(column)
+    teams = [team for game in semis for team in game]
+    for combo in product(*(sorted(set("ABCDEFGH") - used[team]) for team in teams)):
+        chosen = dict(zip(teams, combo, strict=True))
+        crowd = Counter(combo)
+        goals = {team: max(0, 3 - (crowd[column] - 1)) for team, column in chosen.items()}
+        tied = [(home, away) for home, away in semis if goals[home] == goals[away]]
+        if tied:
+            break
+    made.play("wg", 7, picks={team: f"{column}(2)" for team, column in chosen.items()})
+    competitions.pool_round_publish(pool_round=made.pool_round("wg", 7), by=referee)
+    # Each team's goals in the six group rounds, counted from the stored games.
+    group_goals = Counter[str]()
+    for home, away, home_goals, away_goals in FixtureResult.objects.filter(
+        fixture__pool_round__pool=wg, fixture__pool_round__round__number__lte=6
+    ).values_list(
+        "fixture__home__team__slug", "fixture__away__team__slug", "home_goals", "away_goals"
+    ):
+        group_goals[home] += home_goals
+        group_goals[away] += away_goals
+    body = api_as(None).get("/api/results/wg/wg/7/").json()
+    home, away = tied[0]
+    column, others = chosen[home], crowd[chosen[home]] - 1
+    expected = [{"code": "column", "amount": 3, "column": column, "value": 3}]
+    if others:
+        expected.append({"code": "crowding", "amount": -others, "column": column, "others": others})
+    expected += [
+        {"code": "extra_time", "amount": 0, "played": "2", "value": 2, "opponent": 2},
+        {
+            "code": "group_goals",
+            "amount": 0,
+            "value": group_goals[home],
+            "opponent": group_goals[away],
+        },
+    ]
+    if group_goals[home] == group_goals[away]:
+        winner = next(m["winner"] for m in body["matches"] if m["home"] == home)
+        expected.append({"code": "die", "amount": 0, "won": winner == home})
+    assert body["teams"][home]["explanation"] == expected
