@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -124,13 +124,12 @@ class Step:
     """Whether the die went to this team."""
 
     def __repr__(self) -> str:
-        fields = ", ".join(
-            f"{name}={getattr(self, name)!r}"
-            for name in self.__slots__[2:]
+        facts = "".join(
+            f", {name}={getattr(self, name)!r}"
+            for name in _FACTS
             if getattr(self, name) is not None
         )
-        head = f"Step(code={self.code!r}, amount={self.amount!r}"
-        return f"{head}, {fields})" if fields else f"{head})"
+        return f"Step(code={self.code!r}, amount={self.amount!r}{facts})"
 
     def as_dict(self) -> dict[str, Any]:
         """The step as the results API gives it: ``code``, ``amount`` and the facts it has.
@@ -139,11 +138,14 @@ class Step:
         {'code': 'column', 'amount': 5, 'column': 'F', 'value': 5}
         """
         data: dict[str, Any] = {"code": self.code.value, "amount": self.amount}
-        for name in self.__slots__[2:]:
+        for name in _FACTS:
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
         return data
 
+
+_FACTS = tuple(field.name for field in fields(Step))[2:]
+"""The fields of a step after its code and amount: the facts it rests on."""
 
 Explanation = tuple[Step, ...]
 """A team's steps, in the order of R3."""
