@@ -434,19 +434,20 @@ def test_great_saves_cancel_an_extra_goal_an_r11_redraw_and_an_offside_bonus(
 # --- The KDH: a shootout -------------------------------------------------------------------------
 
 
-def test_a_kdh_shootout_is_explained(
+def test_a_kdh_shootout_and_a_forfeit_are_explained(
     client: Client, api_as: SignIn, season: Season, divisions: dict[str, Division]
 ) -> None:
     referee = User.objects.create_user("cup-referee", password="x")
     made = build_league(season=season, divisions=divisions, referee=referee)
     add_kdh(made)
     games = made.games("kdh", 1)
-    (home, away), others = games[0], games[1:]
+    (home, away), (winner, forfeiting), others = games[0], games[1], games[2:]
     # KDH round 1's row: A2 B3 C4 D5 E6 F1 G2. A and G are worth 2, nobody else plays them:
     # 2-2, extra time 1 against 1, then the shootout 4 against 2 (R8): the score stays 2-2.
-    picks = {home: "A(1)(4)", away: "G(1)(2)"}
+    picks = {home: "A(1)(4)", away: "G(1)(2)", winner: "E(2)(5)"}
     picks |= {team: "C(0)(0)" for game in others for team in game}
-    made.send_all("kdh", 1, picks=picks)
+    # R15: the second game's away team sends nothing and forfeits; E = 6, nobody else on it.
+    made.send_all("kdh", 1, picks=picks, skip=[forfeiting])
     pool_round = made.pool_round("kdh", 1)
     competitions.pool_round_arbitrate(pool_round=pool_round, by=referee)
     competitions.pool_round_publish(pool_round=pool_round, by=referee, announce=False)
@@ -463,12 +464,21 @@ def test_a_kdh_shootout_is_explained(
         "value": 2,
         "opponent": 4,
     }
+    assert teams[winner]["explanation"] == [
+        {"code": "column", "amount": 6, "column": "E", "value": 6},
+        {"code": "opponent_forfeit", "amount": 0},
+    ]
+    assert teams[forfeiting]["explanation"] == [{"code": "forfeit", "amount": 0}]
     explained = game_explanations(page(client, "/results/kdh/kdh/1/"))
     name = made.entries[home].team.name
     assert explained[0][f"{name} [A(1)(4)]"][2] == (
         "0",
         "Still tied: shootout value 4 against 2, won; the score stays (R8).",
     )
+    assert explained[1][f"{made.entries[forfeiting].team.name} [ONR]"] == [
+        ("0", "No picks received: lost by forfeit (R15)."),
+        ("=", "0 goals"),
+    ]
 
 
 # --- The WG knockout: a tie decided on the group games' goals -------------------------------------
