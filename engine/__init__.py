@@ -20,6 +20,7 @@ from engine.competitions import (
 )
 from engine.dice import Dice, Draw, commitment
 from engine.errors import EngineError, InputError, NotationError, PickNotAllowed
+from engine.explain import Explanation, Step, StepCode, explain, explain_round
 from engine.game import (
     DRAWN,
     BonusDraw,
@@ -72,6 +73,7 @@ __all__ = [
     "DoubleForfeit",
     "Draw",
     "EngineError",
+    "Explanation",
     "Grant",
     "InputError",
     "LuckyLoser",
@@ -88,6 +90,8 @@ __all__ = [
     "Rules",
     "Sanction",
     "StandingRow",
+    "Step",
+    "StepCode",
     "StockRequest",
     "TeamEntry",
     "TeamResult",
@@ -97,6 +101,8 @@ __all__ = [
     "commitment",
     "deciding_criterion",
     "display",
+    "explain",
+    "explain_round",
     "late_placement",
     "lucky_losers",
     "onr_sanction",

@@ -330,8 +330,9 @@ RESULTS_EMAILED = "results_emailed"
 def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
     """The results of a published pool round, to every coach of a team that played it — a
     division's twelve, a cup round's teams; dummy teams have no coach — one email each, in the
-    coach's language, their own game first, with links to the results page (seed and draws,
-    R23) and the standings or the cup's bracket. Nothing before publication.
+    coach's language, their own game first with how its goals were made (R3), links to the
+    results page (seed and draws, R23) and the standings or the cup's bracket. Nothing before
+    publication.
 
     Once per publication, whoever calls: the pool round's row is locked and an audit-log record
     (:data:`RESULTS_EMAILED`, with the publication's time) is written with the emails, so a
@@ -352,7 +353,7 @@ def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
         )
         if done.exists():
             return []
-        results = pool_round_results(pool_round=locked)
+        results = pool_round_results(pool_round=locked, explain=True)
         pool = locked.pool
         round = locked.round
         where = [pool.competition, pool.slug, round.number]

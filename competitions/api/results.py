@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from competitions.api.public import COMPETITION, POOL, ROUND, SEASON
 from competitions.models import Competition, Decided
 from competitions.selectors import pool_round_find, pool_round_results
+from competitions.selectors.explanations import STEP_CODES
 from engine import LuckyLoserCriterion
 from league.public_cache import PublicRead, public_read
 from league.season_lookup import season_asked_api
@@ -78,6 +79,40 @@ class MatchSerializer(serializers.Serializer):
     )
 
 
+class StepSerializer(serializers.Serializer):
+    """One step of how a team's goals were made, in the order of R3 (``engine.StepCode``): its
+    ``code``, what it adds to the score (``amount``, negative when it takes goals off; a team's
+    amounts add up to its goals) and the facts it rests on, each present only where it has one.
+    """
+
+    code = serializers.ChoiceField(
+        choices=STEP_CODES,
+        help_text=(
+            "onr_pick (R4: the referee drew the column and extra-time value), dummy_pick (R14),"
+            " redraw (R11: `part` asked as `asked` was already used, played as `played`),"
+            " column (R1: `column` is worth `value`), crowding (R1, R2: `others` other teams"
+            " of the pool played it, never below 0), onr_crowding (R4: `others` regular teams"
+            " played it), onr_penalty (R4: −1), extra_goals (R6: `count` played, `asked` when"
+            " the stock allowed fewer), great_saves (R3: the opponent's `count`, never below 0),"
+            " bonus_goal (R5), offside (R5: drawn for this ONR team, denied), extra_time (R3,"
+            " R7: `played`, worth `value`, `die` for an X, against `opponent`), shootout (R8,"
+            " KDH), group_goals (R8, WG knockout: `value` against `opponent`), die (R8, R15:"
+            " `won`), forfeit (R15), opponent_forfeit (R15)."
+        ),
+    )
+    amount = serializers.IntegerField()
+    column = serializers.CharField(required=False)
+    value = serializers.IntegerField(required=False)
+    others = serializers.IntegerField(required=False, min_value=0)
+    count = serializers.IntegerField(required=False, min_value=0)
+    asked = serializers.CharField(required=False)
+    played = serializers.CharField(required=False)
+    part = serializers.ChoiceField(choices=["column", "extra_time", "shootout"], required=False)
+    die = serializers.IntegerField(required=False, min_value=0, max_value=5)
+    opponent = serializers.IntegerField(required=False)
+    won = serializers.BooleanField(required=False)
+
+
 class PlayedPickSerializer(serializers.Serializer):
     """What a team played, as the engine's ``round`` output gives it; ``display`` is the result
     notation (R10: ``D++*(1)``, ``ONR : F(X)``)."""
@@ -92,6 +127,15 @@ class PlayedPickSerializer(serializers.Serializer):
     bonus_goal = serializers.BooleanField()
     goals = serializers.IntegerField()
     display = serializers.CharField()
+    explanation = StepSerializer(
+        many=True,
+        required=False,
+        allow_null=True,
+        help_text=(
+            "Once published: how the goals were made, step by step in the order of R3; null"
+            " when the stored facts cannot explain them."
+        ),
+    )
 
 
 class DrawSerializer(serializers.Serializer):
@@ -121,7 +165,8 @@ class ResultsSerializer(serializers.Serializer):
 
 
 class ResultsView(PublicRead, APIView):
-    """A pool round's results: games, played picks, seed and draws once published (R23)."""
+    """A pool round's results: games, played picks, seed and draws once published (R23), with
+    each team's explanation of its goals (R3)."""
 
     permission_classes = [AllowAny]
 
@@ -141,4 +186,4 @@ class ResultsView(PublicRead, APIView):
         )
         if pool_round is None:
             raise NotFound(_("There is no such round in this pool."))
-        return Response(pool_round_results(pool_round=pool_round).as_dict())
+        return Response(pool_round_results(pool_round=pool_round, explain=True).as_dict())

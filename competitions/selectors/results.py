@@ -5,7 +5,7 @@ display, the week's results, and the fairness panel's data once published (R23).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -22,8 +22,9 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.selectors.entries import PLAYED
+from competitions.selectors.explanations import pool_rounds_explanations
 from competitions.selectors.lucky_losers import LuckyLoserShown, games_lucky_losers
-from engine import Decided, commitment, rules_for
+from engine import Decided, Explanation, commitment, rules_for
 from league.models import Entry
 
 
@@ -75,6 +76,9 @@ class PlayedPick:
     onr: bool
     redrawn: bool
     bonus_goal: bool
+    explanation: Explanation | None = None
+    """How its goals were made, step by step in the order of R3 (published rounds read with
+    ``explain``); ``None`` otherwise."""
 
     @classmethod
     def of(cls, row: TeamResult) -> PlayedPick:
@@ -154,6 +158,19 @@ class GameResult:
         return _labels(get_language())["label"].get(value, value) if value else ""
 
     @property
+    def picks(self) -> tuple[PlayedPick | None, PlayedPick | None]:
+        """Both teams' played picks, home first."""
+        return self.home_pick, self.away_pick
+
+    @property
+    def explained(self) -> bool:
+        """Whether both teams' goals come with their explanation (R3)."""
+        return all(
+            pick is not None and pick.explanation is not None
+            for pick in (self.home_pick, self.away_pick)
+        )
+
+    @property
     def score_hides_winner(self) -> bool:
         """A cup game whose score is tied but has a winner (shootout, die, group goals, a double
         forfeit's die): the winner must be named."""
@@ -216,6 +233,8 @@ class PoolRoundResults:
     bonus_goal: Entry | None
     lucky_losers: tuple[LuckyLoserShown, ...] = ()
     """The KDH's lucky losers and why each went through (R15), once revealed."""
+    explained: bool = False
+    """Whether each team's explanation was asked for (``explain``); then ``as_dict`` gives it."""
 
     @property
     def seed_matches_hash(self) -> bool:
@@ -241,7 +260,9 @@ class PoolRoundResults:
 
         ``status``, ``seed_hash`` and ``matches`` always (``matches`` empty until revealed);
         once revealed also ``seed``, ``draws``, ``bonus_goal`` and ``teams`` — each team's
-        played pick, ``display`` in the result notation (R10), as in the engine's output.
+        played pick, ``display`` in the result notation (R10), as in the engine's output, and
+        when ``explained`` its ``explanation`` (each step's ``code``, ``amount`` and facts; null
+        when the stored facts cannot explain the goals).
         """
         pool_round = self.pool_round
         data: dict[str, Any] = {
@@ -259,8 +280,15 @@ class PoolRoundResults:
         if self.revealed:
             data["seed"] = self.seed
             data["bonus_goal"] = None if self.bonus_goal is None else self.bonus_goal.team.slug
-            data["teams"] = {pick.team: pick.as_dict() for pick in self.teams}
+            data["teams"] = {pick.team: self._team_dict(pick) for pick in self.teams}
             data["draws"] = [dict(draw) for draw in self.draws]
+        return data
+
+    def _team_dict(self, pick: PlayedPick) -> dict[str, Any]:
+        data = pick.as_dict()
+        if self.explained:
+            steps = pick.explanation
+            data["explanation"] = None if steps is None else [step.as_dict() for step in steps]
         return data
 
 
@@ -386,7 +414,9 @@ def pool_round_public_status(*, pool_round: PoolRound, now: datetime | None = No
     return "open" if now < pool_round.round.deadline else "closed"
 
 
-def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRoundResults:
+def pool_round_results(
+    *, pool_round: PoolRound, reveal: bool = False, explain: bool = False
+) -> PoolRoundResults:
     """``pool_round``'s results as one reader may see them.
 
     Publishing is what makes results public (R23, API.md): before it, everyone gets only the
@@ -395,17 +425,19 @@ def pool_round_results(*, pool_round: PoolRound, reveal: bool = False) -> PoolRo
     is revealed: every game, each team's played pick in the result notation (R10), the seed and
     every draw. ``reveal=True`` shows an arbitrated but unpublished round in full too: only for
     a referee of the pool or staff (the caller checks who asks); before arbitration there is
-    nothing to show whoever asks.
+    nothing to show whoever asks. ``explain=True`` adds each team's explanation of its goals
+    (R3), for a published round only (:mod:`competitions.selectors.explanations`).
     """
-    return pool_rounds_results(pool_rounds=[pool_round], reveal=reveal)[0]
+    return pool_rounds_results(pool_rounds=[pool_round], reveal=reveal, explain=explain)[0]
 
 
 def pool_rounds_results(
-    *, pool_rounds: Iterable[PoolRound], reveal: bool = False
+    *, pool_rounds: Iterable[PoolRound], reveal: bool = False, explain: bool = False
 ) -> list[PoolRoundResults]:
     """Each of ``pool_rounds``' results, in their order, as :func:`pool_round_results` gives
     them, from three queries whatever their number (the pool rounds read afresh, then the
-    revealed ones' played picks and games)."""
+    revealed ones' played picks and games); ``explain``: the published ones' explanations
+    too, from two more at most."""
     asked = [pool_round.pk for pool_round in pool_rounds]
     found = PoolRound.objects.select_related("pool__division", "round__season").in_bulk(asked)
     shown = [found[pk] for pk in asked]
@@ -416,13 +448,16 @@ def pool_rounds_results(
     }
     picks: dict[int, dict[int, PlayedPick]] = {pk: {} for pk in revealed}
     games: dict[int, list[Fixture]] = {pk: [] for pk in revealed}
+    rows: dict[int, list[TeamResult]] = {pk: [] for pk in revealed}
     if revealed:
+        related = ["entry__team", "entry__division", *(["pick"] if explain else [])]
         for row in (
             TeamResult.objects.filter(pool_round_id__in=revealed)
-            .select_related("entry__team", "entry__division")
+            .select_related(*related)
             .order_by("entry__team__name", "id")
         ):
             picks[row.pool_round_id][row.entry_id] = PlayedPick.of(row)
+            rows[row.pool_round_id].append(row)
         for fixture in (
             Fixture.objects.filter(pool_round_id__in=revealed, result__isnull=False)
             .select_related(
@@ -435,14 +470,28 @@ def pool_rounds_results(
             .order_by("id")
         ):
             games[fixture.pool_round_id].append(fixture)
+    if explain:
+        explained = pool_rounds_explanations(
+            pool_rounds=[pool_round for pool_round in shown if pool_round.pk in revealed],
+            rows=rows,
+            fixtures=games,
+        )
+        for pk, steps in explained.items():
+            picks[pk] = {
+                entry_id: replace(pick, explanation=steps.get(entry_id))
+                for entry_id, pick in picks[pk].items()
+            }
     return [
-        _results(pool_round, picks.get(pool_round.pk), games.get(pool_round.pk, []))
+        _results(pool_round, picks.get(pool_round.pk), games.get(pool_round.pk, []), explain)
         for pool_round in shown
     ]
 
 
 def _results(
-    pool_round: PoolRound, picks: dict[int, PlayedPick] | None, fixtures: list[Fixture]
+    pool_round: PoolRound,
+    picks: dict[int, PlayedPick] | None,
+    fixtures: list[Fixture],
+    explained: bool = False,
 ) -> PoolRoundResults:
     """``pool_round``'s results, revealed when its ``picks`` are given."""
     status = pool_round_public_status(pool_round=pool_round)
@@ -484,4 +533,5 @@ def _results(
         lucky_losers=games_lucky_losers(
             games=games, seed=pool_round.seed, draws=pool_round.draw_log
         ),
+        explained=explained and pool_round.is_published,
     )

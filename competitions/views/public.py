@@ -220,9 +220,10 @@ def _pool_round_or_404(request: HttpRequest, competition: str, pool: str, round:
 def results_pool_round(
     request: HttpRequest, competition: str, pool: str, round: int
 ) -> HttpResponse:
-    """A pool's round in the rules' display (section 3.1.4), with its fairness panel (R23)."""
+    """A pool's round in the rules' display (section 3.1.4), each game opening on how its goals
+    were made (R3, once published), with its fairness panel (R23)."""
     pool_round = _pool_round_or_404(request, competition, pool, round)
-    results = pool_round_results(pool_round=pool_round)
+    results = pool_round_results(pool_round=pool_round, explain=True)
     season = pool_round.round.season
     entry = _my_entry(request, season)
     siblings = (

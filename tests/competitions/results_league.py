@@ -152,9 +152,32 @@ def rules_week(*, season: Season, pool: Pool, round: Round, referee: AbstractBas
 
 
 def game_lines(html: str) -> list[str]:
-    """The games of a results page as text, one line each (tags dropped, spaces collapsed)."""
+    """The games of a results page as text, one line each (tags dropped, spaces collapsed;
+    the explanation each game opens on left out: :func:`game_explanations` reads it)."""
     items = re.findall(r'<li class="game[^"]*">(.*?)</li>', html, flags=re.DOTALL)
+    items = [
+        re.sub(r'<details class="explain">.*?</details>', "", i, flags=re.DOTALL) for i in items
+    ]
     return [" ".join(unescape(re.sub(r"<[^>]+>", "", item)).split()) for item in items]
+
+
+def game_explanations(html: str) -> list[dict[str, list[tuple[str, str]]]]:
+    """Each game's explanation on a results page: per team (the table's caption, its name and
+    pick), its steps as (amount, words), the total last as ("= n", its words)."""
+    games = []
+    for body in re.findall(r'<details class="explain">(.*?)</details>', html, flags=re.DOTALL):
+        teams = {}
+        for caption, rows in re.findall(
+            r"<caption>(.*?)</caption>(.*?)</table>", body, flags=re.DOTALL
+        ):
+            cells = re.findall(r"<td[^>]*>(.*?)</td>\s*<td[^>]*>(.*?)</td>", rows, flags=re.DOTALL)
+            teams[_text(caption)] = [(_text(amount), _text(words)) for amount, words in cells]
+        games.append(teams)
+    return games
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
 
 
 def bracket_columns(html: str) -> dict[int, str]:
