@@ -1,0 +1,200 @@
+"""R25: the matrices are public from the season's start — on the pick page (each column's value
+in the round's row, and how many teams of the crowding pool, R2, still have it, from published
+rounds only), on ``/matrices/`` and at ``/api/matrices/{competition}/`` — and secret while the
+season is prepared: a 404 for everyone, never the values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from league.models import Season
+from tests.competitions.matrix_values import card_tiles, matrices_create
+from tests.competitions.open_rounds import OpenLeague
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("nobody", "visitor", "coach", "other_coach", "referee", "admin_user")
+
+
+@pytest.fixture
+def matrices(league: OpenLeague) -> OpenLeague:
+    matrices_create(season=league.elite.season)
+    return league
+
+
+def _person(request: pytest.FixtureRequest, role: str) -> User | None:
+    return None if role == "nobody" else request.getfixturevalue(role)
+
+
+def _prepare(season: Season) -> None:
+    Season.objects.filter(pk=season.pk).update(status=Season.Status.PREPARING)
+
+
+# --- The pick page --------------------------------------------------------------------------------
+
+
+def test_each_column_tile_shows_its_value_in_the_rounds_row_and_who_still_has_it(
+    matrices: OpenLeague, coach: User, open_as: Callable[..., Client]
+) -> None:
+    html = open_as(coach).get("/picks/").content.decode()
+    tiles = card_tiles(html, "championship-3")
+    # Championship round 3's row, (3 + c) % 6 + 1 from A: A4 B5 C6 D1 E2 F3 G4 H5 I6 J1 K2.
+    # The coach played A (published) and D (arbitrated): those tiles are gone.
+    assert sorted(tiles) == ["B", "C", "E", "F", "G", "H", "I", "J", "K"]
+    worth = {column: tile[0] for column, tile in tiles.items()}
+    assert worth == {"B": 5, "C": 6, "E": 2, "F": 3, "G": 4, "H": 5, "I": 6, "J": 1, "K": 2}
+    # The pool's one other team played B in the published round 1: B is held by nobody else.
+    # Its K in round 2 is arbitrated, not published: unknown, so K still counts as held (R25).
+    held = {column: tile[1:] for column, tile in tiles.items()}
+    assert held["B"] == (0, 1)
+    assert held["K"] == (1, 1)
+    assert held["C"] == (1, 1)
+
+
+def test_a_cup_tile_shows_the_cups_row_and_its_pool(
+    matrices: OpenLeague, coach: User, open_as: Callable[..., Client]
+) -> None:
+    tiles = card_tiles(open_as(coach).get("/picks/").content.decode(), "kdh-1")
+    # KDH round 1: 6 − (1 + c) % 6 from A over A–G: 5 4 3 2 1 6 5; the other team, a member of
+    # the cup that nothing put out, still has every column.
+    assert {column: tile[0] for column, tile in tiles.items()} == {
+        "A": 5,
+        "B": 4,
+        "C": 3,
+        "D": 2,
+        "E": 1,
+        "F": 6,
+        "G": 5,
+    }
+    assert {tile[1:] for tile in tiles.values()} == {(1, 1)}
+
+
+def test_next_weeks_card_shows_its_own_row(
+    matrices: OpenLeague, coach: User, open_as: Callable[..., Client]
+) -> None:
+    tiles = card_tiles(open_as(coach).get("/picks/").content.decode(), "championship-4")
+    # Round 4: (4 + c) % 6 + 1: B = 6, C = 1, K = 3.
+    assert (tiles["B"][0], tiles["C"][0], tiles["K"][0]) == (6, 1, 3)
+
+
+def test_the_french_page_says_the_same_values(
+    matrices: OpenLeague, coach: User, open_as: Callable[..., Client]
+) -> None:
+    html = open_as(coach, "fr").get("/picks/").content.decode()
+    assert card_tiles(html, "championship-3")["C"] == (6, 1, 1)
+    assert "vaut 6 buts" in html
+
+
+def test_a_prepared_season_shows_no_value_on_the_pick_page(
+    matrices: OpenLeague, coach: User, open_as: Callable[..., Client]
+) -> None:
+    _prepare(matrices.elite.season)
+    html = open_as(coach).get("/picks/").content.decode()
+    tiles = card_tiles(html, "championship-3")
+    assert tiles and all(tile == (None, None, None) for tile in tiles.values())
+    assert "data-worth" not in html and "data-matrix-note" not in html
+
+
+# --- /matrices/ -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_everyone_reads_the_matrices_of_a_started_season(
+    matrices: OpenLeague, role: str, request: pytest.FixtureRequest, open_as: Callable[..., Client]
+) -> None:
+    response = open_as(_person(request, role)).get("/matrices/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    # Championship round 3: A4 B5 C6 D1 E2 F3 G4 H5 I6 J1 K2, the round picks are open for.
+    row = html[html.index('<tr data-round="3" class="current"') :]
+    row = row[: row.index("</tr>")]
+    assert [int(v) for v in __import__("re").findall(r'data-column="[A-K]">(\d)<', row)] == [
+        4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2,
+    ]  # fmt: skip
+    assert html.count('class="current"') == 2  # the championship's round 3, the KDH's round 1
+    assert "Europe/Paris" in html and "data-local-time" in html
+
+
+def test_the_matrices_show_no_pick(matrices: OpenLeague, open_as: Callable[..., Client]) -> None:
+    html = open_as(None).get("/matrices/").content.decode()
+    assert "notation" not in html and "Sleigh Dogs" not in html
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_nobody_reads_the_matrices_of_a_prepared_season(
+    matrices: OpenLeague, role: str, request: pytest.FixtureRequest, open_as: Callable[..., Client]
+) -> None:
+    _prepare(matrices.elite.season)
+    response = open_as(_person(request, role)).get("/matrices/")
+    assert response.status_code == 404
+    assert 'data-column="A">' not in response.content.decode()
+
+
+def test_an_unknown_season_is_a_404(matrices: OpenLeague, open_as: Callable[..., Client]) -> None:
+    assert open_as(None).get("/matrices/?season=9").status_code == 404
+    assert open_as(None).get("/matrices/?season=x").status_code == 404
+
+
+# --- /api/matrices/{competition}/ ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_api_gives_every_row_to_everyone_once_started(
+    matrices: OpenLeague,
+    role: str,
+    request: pytest.FixtureRequest,
+    api_as: Callable[[User | None], APIClient],
+) -> None:
+    response = api_as(_person(request, role)).get("/api/matrices/kdh/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["competition"] == "kdh" and data["season"] == 1
+    assert data["columns"] == ["A", "B", "C", "D", "E", "F", "G"]
+    first = data["rows"][0]
+    assert first["round"] == 1 and first["week"] == 3 and first["current"] is True
+    assert first["stage"] == "round_of_64"
+    # KDH round 1: 6 − (1 + c) % 6.
+    assert first["values"] == {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1, "F": 6, "G": 5}
+    assert first["deadline"].endswith(("+01:00", "+02:00"))
+
+
+def test_the_api_reads_a_season_by_number(
+    matrices: OpenLeague, api_as: Callable[[User | None], APIClient]
+) -> None:
+    rows = api_as(None).get("/api/matrices/championship/?season=1").json()["rows"]
+    assert [row["round"] for row in rows] == [1, 2, 3, 4]
+    assert rows[0]["values"]["A"] == 2  # (1 + 0) % 6 + 1
+    assert [row["current"] for row in rows] == [False, False, True, False]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_api_answers_404_for_a_prepared_season_to_everyone(
+    matrices: OpenLeague,
+    role: str,
+    request: pytest.FixtureRequest,
+    api_as: Callable[[User | None], APIClient],
+) -> None:
+    _prepare(matrices.elite.season)
+    response = api_as(_person(request, role)).get("/api/matrices/championship/")
+    assert response.status_code == 404
+    assert "values" not in response.json()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/matrices/championship/?season=9",
+        "/api/matrices/championship/?season=x",
+        "/api/matrices/nhl/",
+        "/api/matrices/wg/",  # no WG matrix in this season
+    ],
+)
+def test_the_api_answers_404_for_what_is_not_there(
+    matrices: OpenLeague, path: str, api_as: Callable[[User | None], APIClient]
+) -> None:
+    assert api_as(None).get(path).status_code == 404
