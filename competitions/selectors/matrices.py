@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Min
+from django.db.models import Min, Subquery
 from django.utils import timezone
 
 from competitions.models import (
@@ -115,6 +115,38 @@ def season_matrix(*, season: Season, competition: str) -> SeasonMatrix | None:
     """``competition``'s matrix in ``season`` (:func:`season_matrices`); ``None`` when there is
     no such competition, it has no matrix, or the season is prepared (R25)."""
     return season_matrices(season=season).get(competition)
+
+
+def coming_row(
+    *, season: Season, competition: str, now: datetime | None = None
+) -> tuple[int, dict[str, int]] | None:
+    """The coming round of ``competition`` in ``season`` (the first still open whose deadline
+    is ahead, R13) and its row of the matrix, ``{column: value}``, in one query; ``None`` when
+    no round is coming or the season is prepared (R25)."""
+    if not matrices_public(season=season):
+        return None
+    coming = (
+        Round.objects.filter(
+            season=season,
+            competition=competition,
+            status=Round.Status.OPEN,
+            deadline__gt=now or timezone.now(),
+        )
+        .order_by("number")
+        .values("number")[:1]
+    )
+    cells = list(
+        MatrixCell.objects.filter(
+            matrix__season=season,
+            matrix__competition=competition,
+            round_number=Subquery(coming),
+        )
+        .order_by("column")
+        .values_list("round_number", "column", "value")
+    )
+    if not cells:
+        return None
+    return cells[0][0], {column: value for _, column, value in cells}
 
 
 def rounds_rows(*, season: Season, rounds: Iterable[Round]) -> dict[int, dict[str, int]]:

@@ -1,6 +1,7 @@
-"""Matrices with values worked out by hand, for the tests of R25 (public matrices): a
-championship matrix whose round ``r``'s column ``c`` (A = 0) is ``(r + c) % 6 + 1`` and a KDH
-matrix whose values are ``6 − (r + c) % 6``. The tests spell the rows they read out in full."""
+"""Matrices with values worked out by hand, for the tests of R25 (public matrices): the
+championship's test matrix (:func:`~tests.competitions.arbitration_league.matrix_values`: round
+``r``'s column ``c``, A = 0, is ``(r + c) % 6 + 1``) and a KDH matrix whose values are
+``6 − (r + c) % 6``. The tests spell the rows they read out in full."""
 
 from __future__ import annotations
 
@@ -9,10 +10,7 @@ import re
 from competitions import services as competitions
 from competitions.models import Competition, Matrix
 from league.models import Season
-
-
-def championship_value(round_number: int, column: str) -> int:
-    return (round_number + ord(column) - ord("A")) % 6 + 1
+from tests.competitions.arbitration_league import matrix_values
 
 
 def kdh_value(round_number: int, column: str) -> int:
@@ -21,17 +19,16 @@ def kdh_value(round_number: int, column: str) -> int:
 
 def matrices_create(*, season: Season) -> list[Matrix]:
     """The championship's and the KDH's matrices of ``season`` (see the module)."""
-    made = []
-    for competition, value in (
-        (Competition.CHAMPIONSHIP, championship_value),
-        (Competition.KDH, kdh_value),
-    ):
-        rules = competition.rules
-        values = {r: {c: value(r, c) for c in rules.columns} for r in range(1, rules.rounds + 1)}
-        made.append(
-            competitions.matrix_create(season=season, competition=competition, values=values)
-        )
-    return made
+    rules = Competition.KDH.rules
+    kdh = {r: {c: kdh_value(r, c) for c in rules.columns} for r in range(1, rules.rounds + 1)}
+    return [
+        competitions.matrix_create(
+            season=season,
+            competition=Competition.CHAMPIONSHIP,
+            values=matrix_values(Competition.CHAMPIONSHIP),
+        ),
+        competitions.matrix_create(season=season, competition=Competition.KDH, values=kdh),
+    ]
 
 
 TILE = re.compile(

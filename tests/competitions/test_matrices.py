@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from league.models import Season
+from tests.competitions.infos_html import grid
 from tests.competitions.matrix_values import card_tiles, matrices_create
 from tests.competitions.open_rounds import OpenLeague
 
@@ -198,3 +199,29 @@ def test_the_api_answers_404_for_what_is_not_there(
     matrices: OpenLeague, path: str, api_as: Callable[[User | None], APIClient]
 ) -> None:
     assert api_as(None).get(path).status_code == 404
+
+
+# --- Infos équipes ------------------------------------------------------------------------------
+
+
+def test_infos_equipes_shows_each_remaining_column_worth_in_the_coming_round(
+    matrices: OpenLeague, open_as: Callable[..., Client]
+) -> None:
+    found = grid(open_as(None).get("/infos/championship/elite/").content.decode())
+    # The coming round is round 3: A4 B5 C6 D1 E2 F3 G4 H5 I6 J1 K2.
+    assert found.worths == dict(zip("ABCDEFGHIJK", [4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2], strict=True))
+    sleigh = dict(zip(found.headers, found.row("sleigh-dogs").cells, strict=False))
+    freezing = dict(zip(found.headers, found.row("freezing-ass").cells, strict=False))
+    # Published round 1: the Sleigh Dogs played A, the Freezing Ass B. Round 2 (D, K) is not
+    # published: those columns still show their worth.
+    assert (sleigh["A"].shown, sleigh["D"].shown, sleigh["K"].shown) == ("✗", "1", "2")
+    assert (freezing["B"].shown, freezing["K"].shown, freezing["C"].shown) == ("✗", "2", "6")
+
+
+def test_infos_equipes_of_a_prepared_season_shows_no_value(
+    matrices: OpenLeague, open_as: Callable[..., Client]
+) -> None:
+    _prepare(matrices.elite.season)
+    html = open_as(None).get("/infos/championship/elite/").content.decode()
+    assert "data-worth" not in html
+    assert grid(html).row("sleigh-dogs").cells[2].shown == "✓"
