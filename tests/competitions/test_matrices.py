@@ -12,10 +12,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from competitions import services as competitions
+from competitions.models import Competition, PoolMember, Round, Stage
 from league.models import Season
 from tests.competitions.infos_html import grid
 from tests.competitions.matrix_values import card_tiles, matrices_create
 from tests.competitions.open_rounds import OpenLeague
+from tests.conftest import ResultRecorder, TeamMaker
 
 pytestmark = pytest.mark.django_db
 
@@ -225,3 +228,69 @@ def test_infos_equipes_of_a_prepared_season_shows_no_value(
     html = open_as(None).get("/infos/championship/elite/").content.decode()
     assert "data-worth" not in html
     assert grid(html).row("sleigh-dogs").cells[2].shown == "✓"
+
+
+def test_another_teams_pick_for_the_round_changes_no_count(
+    matrices: OpenLeague, coach: User, other_coach: User, open_as: Callable[..., Client]
+) -> None:
+    """R25: crowding stays unknown until publication — a pick sent changes nothing."""
+    competitions.pick_send(
+        team=matrices.other_entry.team,
+        round=matrices.this_week,
+        notation="C(1)",
+        entered_by=other_coach,
+    )
+    tiles = card_tiles(open_as(coach).get("/picks/").content.decode(), "championship-3")
+    assert tiles["C"] == (6, 1, 1)
+
+
+def test_a_cup_rounds_pool_is_its_drawn_games_teams(
+    matrices: OpenLeague, coach: User, enter_team: TeamMaker, open_as: Callable[..., Client]
+) -> None:
+    """R2: the KDH's pool is the teams playing the round. Two more teams in the cup, the round
+    drawn (public: the first round's draw is the season start's): the coach's game is against
+    the Freezing Ass, the other game between the two newcomers — three other teams."""
+    kdh = matrices.kdh
+    third = enter_team("Third", code=3)
+    fourth = enter_team("Fourth", code=4)
+    for entry in (third, fourth):
+        PoolMember.objects.create(pool=kdh, entry=entry)
+    drawn = competitions.pool_round_create(pool=kdh, round=matrices.kdh_this_week)
+    competitions.fixture_create(
+        pool_round=drawn, home=matrices.coach_entry, away=matrices.other_entry
+    )
+    competitions.fixture_create(pool_round=drawn, home=third, away=fourth)
+    tiles = card_tiles(open_as(coach).get("/picks/").content.decode(), "kdh-1")
+    assert {tile[1:] for tile in tiles.values()} == {(3, 3)}
+
+
+def test_a_cup_round_drawn_by_an_unpublished_arbitration_is_not_its_pool_yet(
+    matrices: OpenLeague,
+    coach: User,
+    enter_team: TeamMaker,
+    record_played: ResultRecorder,
+    open_as: Callable[..., Client],
+) -> None:
+    """R23, R25: a KDH round 2 drawn by round 1's arbitration is secret until round 1 is
+    published: its pool is still every team its published games have not put out."""
+    kdh = matrices.kdh
+    third = enter_team("Third", code=3)
+    PoolMember.objects.create(pool=kdh, entry=third)
+    round_2 = competitions.round_create(
+        season=kdh.season,
+        competition=Competition.KDH,
+        number=2,
+        week=4,
+        stage=Stage.ROUND_OF_32,
+        deadline=matrices.next_week.deadline,
+    )
+    record_played(
+        matrices.coach_entry, matrices.kdh_this_week, pool=kdh, column="A", extra_time="0"
+    )
+    drawn = competitions.pool_round_create(pool=kdh, round=round_2)
+    competitions.fixture_create(pool_round=drawn, home=matrices.coach_entry, away=third)
+    Round.objects.filter(pk=matrices.kdh_this_week.pk).update(status=Round.Status.CLOSED)
+    tiles = card_tiles(open_as(coach).get("/picks/").content.decode(), "kdh-2")
+    # Not only the drawn opponent: both other members; A, played in the unpublished round 1 by
+    # the coach, is the coach's own (gone from the tiles), not counted for the others.
+    assert tiles and {tile[1:] for tile in tiles.values()} == {(2, 2)}
