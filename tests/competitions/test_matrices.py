@@ -6,6 +6,7 @@ season is prepared: a 404 for everyone, never the values."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,6 +15,7 @@ from rest_framework.test import APIClient
 
 from competitions import services as competitions
 from competitions.models import Competition, PoolMember, Round, Stage
+from league import services as league
 from league.models import Season
 from tests.competitions.infos_html import grid
 from tests.competitions.matrix_values import card_tiles, matrices_create
@@ -294,3 +296,27 @@ def test_a_cup_round_drawn_by_an_unpublished_arbitration_is_not_its_pool_yet(
     # Not only the drawn opponent: both other members; A, played in the unpublished round 1 by
     # the coach, is the coach's own (gone from the tiles), not counted for the others.
     assert tiles and {tile[1:] for tile in tiles.values()} == {(2, 2)}
+
+
+def test_while_the_next_season_is_prepared_its_matrices_are_secret_and_the_last_ones_public(
+    matrices: OpenLeague,
+    admin_user: User,
+    open_as: Callable[..., Client],
+    api_as: Callable[..., APIClient],
+) -> None:
+    """R25: the archive's matrices stay public; the next season's, prepared and current, are a
+    404 on the page and the API, whoever asks — even with its matrix already drawn."""
+    last = matrices.elite.season
+    Season.objects.filter(pk=last.pk).update(status=Season.Status.FINISHED)
+    following = league.season_create(number=2, starts_on=date(2027, 3, 1))
+    league.season_make_current(season=following)
+    matrices_create(season=following)
+    for person in (None, admin_user):
+        assert open_as(person).get("/matrices/").status_code == 404
+        assert open_as(person).get("/matrices/?season=2").status_code == 404
+        assert api_as(person).get("/api/matrices/championship/").status_code == 404
+        archive = open_as(person).get("/matrices/?season=1")
+        assert archive.status_code == 200
+        assert "past-season" in archive.content.decode()  # the banner of a past season
+        rows = api_as(person).get("/api/matrices/championship/?season=1").json()["rows"]
+        assert rows[0]["values"]["A"] == 2  # (1 + 0) % 6 + 1
