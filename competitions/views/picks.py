@@ -224,7 +224,8 @@ def _picks_page(
                     stage=stages.get(round.stage, round.stage),
                     channels=channels,
                     row=rows.get(round.pk, {}),
-                    held=held.get(round.pk),
+                    # The counts go with the values they explain: none without a matrix row.
+                    held=held.get(round.pk) if rows.get(round.pk) else None,
                 )
             )
         cards_by_week.append((week, cards))

@@ -106,6 +106,13 @@ def test_a_prepared_season_shows_no_value_on_the_pick_page(
     assert "data-worth" not in html and "data-matrix-note" not in html
 
 
+def test_without_a_matrix_the_tiles_are_bare_letters(
+    league: OpenLeague, coach: User, open_as: Callable[..., Client]
+) -> None:
+    tiles = card_tiles(open_as(coach).get("/picks/").content.decode(), "championship-3")
+    assert tiles and all(tile == (None, None, None) for tile in tiles.values())
+
+
 # --- /matrices/ -------------------------------------------------------------------------------
 
 
