@@ -13,6 +13,7 @@ urlpatterns = [
     path("seasons/<int:number>/", public.SeasonView.as_view(), name="api-season"),
     path("standings/<slug:pool>/", public.StandingsView.as_view(), name="api-standings"),
     path("infos/<slug:competition>/<slug:pool>/", public.InfosView.as_view(), name="api-infos"),
+    path("matrices/<slug:competition>/", public.MatrixView.as_view(), name="api-matrix"),
     # A coach's picks: always the caller's own team (no team in the URL).
     path("picks/<slug:competition>/<int:round>/", public.PicksView.as_view(), name="api-picks"),
     path(

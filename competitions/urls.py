@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from competitions.views import feeds, home, picks, seasons, teams
+from competitions.views import feeds, home, matrices, picks, seasons, teams
 from competitions.views import public as views
 
 urlpatterns = [
@@ -31,6 +31,7 @@ urlpatterns = [
     path("wg/race/", teams.wg_race, name="wg_race"),
     path("picks/", picks.picks, name="picks"),
     path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
+    path("matrices/", matrices.matrices, name="matrices"),
     path("infos/", picks.infos_index, name="infos_index"),
     path("infos/<str:competition>/<slug:pool>/", picks.infos, name="infos"),
     path("calendar/league.ics", feeds.calendar_league, name="calendar_league"),

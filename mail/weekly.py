@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
-from competitions.selectors import PLAYED, entry_plays_round
+from competitions.selectors import PLAYED, entry_plays_round, entry_plays_rounds, rounds_rows
 from league.links import pick_link
 from league.models import Entry, Season
 from league.selectors import NewsItem, news_between, season_current, user_language
@@ -245,11 +245,24 @@ class CompetitionWeek:
     label: str
     rounds: list[Round]
     infos_url: str
+    matrix_rows: tuple[tuple[int, str], ...] = ()
+    """R25: the matrix row of each of these rounds the coach plays, as ``(round, "A 4 · B 5 …")``.
+    """
+
+
+def _matrix_line(row: dict[str, int]) -> str:
+    return " · ".join(f"{column} {value}" for column, value in sorted(row.items()))
 
 
 def _by_competition(
-    rounds: Sequence[Round], entry: Entry | None, pools: dict[tuple[str, int | None], Pool]
+    rounds: Sequence[Round],
+    entry: Entry | None,
+    pools: dict[tuple[str, int | None], Pool],
+    rows: dict[int, dict[str, int]] | None = None,
+    playing: set[int] | None = None,
 ) -> list[CompetitionWeek]:
+    """The week's ``rounds`` by competition; with ``rows`` (each round's matrix row, R25), the
+    rows of the rounds in ``playing`` (those the coach's team plays)."""
     grouped: dict[str, list[Round]] = {}
     for round in rounds:
         grouped.setdefault(round.competition, []).append(round)
@@ -265,6 +278,11 @@ def _by_competition(
                 label=Competition(competition).label,
                 rounds=its_rounds,
                 infos_url=_infos_url(pool),
+                matrix_rows=tuple(
+                    (round.number, _matrix_line(rows[round.pk]))
+                    for round in its_rounds
+                    if rows and rows.get(round.pk) and round.pk in (playing or ())
+                ),
             )
         )
     return weeks
@@ -307,6 +325,8 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
         return 0
     missing = _missing_by_division(week_teams_missing(week=week))
     pools = _pools(week.season)
+    # R25: each round's row of its matrix, for the coaches whose team plays it.
+    rows = rounds_rows(season=week.season, rounds=week.rounds)
     sent = 0
     for entry in week_entries(week=week):
         coach = entry.team.coach
@@ -323,7 +343,13 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
                 "team": entry.team,
                 "week": week.number,
                 "deadline": min(r.deadline for r in week.rounds),
-                "competitions": _by_competition(week.rounds, entry, pools),
+                "competitions": _by_competition(
+                    week.rounds,
+                    entry,
+                    pools,
+                    rows=rows,
+                    playing=entry_plays_rounds(entry=entry, rounds=week.rounds),
+                ),
                 "missing": missing,
                 "pick_url": pick_link(coach),
                 "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),

@@ -31,6 +31,7 @@ from competitions import selectors as competition_selectors
 from competitions import services
 from competitions.api.serializers import (
     InfosSerializer,
+    MatrixSerializer,
     MeSerializer,
     PickErrorSerializer,
     PickInSerializer,
@@ -222,6 +223,51 @@ class InfosView(PublicRead, APIView):
             raise NotFound(_("There is no pool “%(pool)s” in this competition.") % {"pool": pool})
         data = {"competition": competition, "pool": pool, "teams": teams}
         return Response(InfosSerializer(data).data)
+
+
+class MatrixView(PublicRead, APIView):
+    """A competition's matrix in a season, a row per round with its week and deadline (R19).
+
+    R25: public from the season's start on; a season still prepared answers 404 like an unknown
+    one (admins see its matrices on the desk and in the admin). No pick is in it.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[COMPETITION, SEASON],
+        responses={
+            200: MatrixSerializer,
+            404: _error("No such season, not started yet (R25), or no such competition."),
+        },
+        summary="A competition's matrix",
+    )
+    @public_read
+    def get(self, request: Request, competition: str) -> Response:
+        season = season_asked_api(request)
+        matrix = competition_selectors.season_matrix(season=season, competition=competition)
+        if matrix is None:
+            raise NotFound(
+                _("There is no public matrix of “%(competition)s” this season (R25).")
+                % {"competition": competition[:20]}
+            )
+        data = {
+            "competition": matrix.competition,
+            "season": season.number,
+            "columns": list(matrix.columns),
+            "rows": [
+                {
+                    "round": row.round.number,
+                    "week": row.round.week,
+                    "stage": row.round.stage,
+                    "deadline": deadline_iso(row.round),
+                    "current": row.is_current,
+                    "values": dict(row.values),
+                }
+                for row in matrix.rows
+            ],
+        }
+        return Response(MatrixSerializer(data).data)
 
 
 class PicksView(APIView):

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from competitions.models import Competition, Pick, Round, RoundStatus
+from competitions.models import Competition, Pick, Round, RoundStatus, Stage
 from competitions.selectors import EntryChoices, round_status
 from league.models import SeasonStatus
 
@@ -186,3 +186,28 @@ class PickErrorSerializer(serializers.Serializer):
     pick = serializers.ListField(
         child=serializers.CharField(), help_text=_("Which part of the pick is wrong.")
     )
+
+
+class MatrixRowSerializer(serializers.Serializer):
+    """One round's row of a competition's matrix (R19), with its calendar (R13, R20)."""
+
+    round = serializers.IntegerField(min_value=1)
+    week = serializers.IntegerField(min_value=1)
+    stage = serializers.ChoiceField(choices=Stage.choices)
+    deadline = serializers.CharField(help_text=_("ISO 8601 with the season's offset (R13)."))
+    current = serializers.BooleanField(
+        help_text=_("Whether picks are open for this round now (the competition's first open).")
+    )
+    values = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        help_text=_("Each column's value in this round's row, by column letter (R19)."),
+    )
+
+
+class MatrixSerializer(serializers.Serializer):
+    """A competition's matrix in a season: public from the season's start (R25)."""
+
+    competition = serializers.ChoiceField(choices=Competition.choices)
+    season = serializers.IntegerField(min_value=1)
+    columns = serializers.ListField(child=serializers.CharField(min_length=1, max_length=1))
+    rows = MatrixRowSerializer(many=True, help_text=_("A row per round, in round order."))

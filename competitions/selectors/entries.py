@@ -118,6 +118,16 @@ def entry_used_everywhere(
     return dict(_used([entry], competitions, published_only, None)[entry.pk])
 
 
+def entries_used_everywhere(
+    *, entries: Iterable[Entry], competitions: Iterable[Competition | str], published_only: bool
+) -> dict[int, dict[str, Used]]:
+    """What each of ``entries``' places already played in each of ``competitions`` (see
+    :func:`entries_used`), by entry id then competition, in one query (two when one of them
+    replaced a team)."""
+    competitions = tuple(Competition(competition) for competition in competitions)
+    return _used(list(entries), competitions, published_only, None)
+
+
 def _used(
     entries: list[Entry],
     competitions: tuple[Competition, ...],

@@ -12,7 +12,7 @@ A constant number of queries whatever the pool's size or the week.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 
 from competitions.models import Competition, Pool, Round
 from competitions.selectors.entries import entries_holders
+from competitions.selectors.matrices import coming_row
 from competitions.selectors.picks import (
     EntryChoices,
     cup_eliminated,
@@ -39,6 +40,8 @@ class InfosCell:
     value: str
     left: int
     quota: int
+    worth: int | None = None
+    """A column's value in the coming round's row of the matrix (R19, R25), when known."""
 
     @property
     def playable(self) -> bool:
@@ -84,6 +87,16 @@ class InfosGrid:
     opponents: list[InfosLine]
     others: list[InfosLine]
     out: list[InfosLine]
+    coming_round: int | None = None
+    """R25: the coming round of the competition, whose row of the matrix :attr:`row` is."""
+    row: dict[str, int] = field(default_factory=dict)
+    """Each column's value in :attr:`coming_round`'s row (empty while the season is prepared
+    or no round is coming)."""
+
+    @property
+    def column_heads(self) -> list[tuple[str, int | None]]:
+        """Each column with its value in the coming round's row."""
+        return [(column, self.row.get(column)) for column in self.columns]
 
     @property
     def name(self) -> str:
@@ -131,7 +144,12 @@ def _cells(quota: Mapping[str, int], left: Mapping[str, int]) -> tuple[InfosCell
 
 
 def _line(
-    entry: Entry, choices: EntryChoices, competition: Competition, *, is_mine: bool
+    entry: Entry,
+    choices: EntryChoices,
+    competition: Competition,
+    *,
+    is_mine: bool,
+    row: Mapping[str, int],
 ) -> InfosLine:
     rules = competition.rules
     left = set(choices.columns)
@@ -140,7 +158,8 @@ def _line(
         choices=choices,
         # R19: a team plays each column once per competition and season.
         columns=tuple(
-            InfosCell(value=column, left=int(column in left), quota=1) for column in rules.columns
+            InfosCell(value=column, left=int(column in left), quota=1, worth=row.get(column))
+            for column in rules.columns
         ),
         # R7: each extra-time (and, in the KDH, shootout) value has its season's quota.
         extra_time=_cells(rules.extra_time_quota, choices.extra_time),
@@ -219,12 +238,15 @@ def pool_infos_grid(
     )
     # The KDH's teams out (R15, R17): its published games only.
     out = cup_eliminated(pool=pool) if competition == Competition.KDH else set()
+    # R25: what each column is worth in the competition's coming round.
+    coming = coming_row(season=season, competition=competition, now=now)
+    coming_round, row = coming if coming is not None else (None, {})
     round_label = gettext("R%(round)d")
     opponents: list[InfosLine] = []
     others: list[InfosLine] = []
     folded: list[InfosLine] = []
     for entry in entries:
-        line = _line(entry, choices[entry.pk], competition, is_mine=entry is mine)
+        line = _line(entry, choices[entry.pk], competition, is_mine=entry is mine, row=row)
         if entry.pk in out:
             folded.append(line)
         elif entry.pk in meetings:
@@ -245,4 +267,6 @@ def pool_infos_grid(
         opponents=opponents,
         others=others,
         out=folded,
+        coming_round=coming_round,
+        row=row,
     )

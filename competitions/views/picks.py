@@ -27,6 +27,7 @@ from competitions import services
 from competitions.forms import PickForm
 from competitions.models import Competition, Pick, Pool, Round, Stage
 from competitions.selectors import (
+    ColumnsHeld,
     EntryChoices,
     OpenRound,
     choices_any,
@@ -36,6 +37,8 @@ from competitions.selectors import (
     entry_pools,
     pick_team_and_round,
     pool_infos_grid,
+    rounds_columns_held,
+    rounds_rows,
     team_rounds_open,
 )
 from competitions.selectors.season_desk import FINISHED, season_desk
@@ -75,6 +78,12 @@ class RoundCard:
     stage: str = ""
     channels: dict[str, str] | None = None
     """Each channel's label, by value."""
+    row: dict[str, int] = field(default_factory=dict)
+    """R25: each column's value in this round's row of the competition's matrix (R19); empty
+    while the season is prepared."""
+    held: ColumnsHeld | None = None
+    """How many other teams of the round's crowding pool (R2) still have each column, after the
+    published rounds only (R25: crowding stays unknown until publication)."""
 
     @property
     def current_channel(self) -> str:
@@ -91,10 +100,17 @@ class RoundCard:
     def round(self) -> Round:
         return self.open_round.round
 
-    def column_tiles(self) -> list[tuple[str, str, int | None]]:
-        """Each column offered: value, label, and the earlier round whose pick uses it."""
+    def column_tiles(self) -> list[tuple[str, str, int | None, int | None, int | None]]:
+        """Each column offered: value, label, the earlier round whose pick uses it, its value in
+        the round's matrix row and how many other teams of the crowding pool still have it."""
         return [
-            (value, label, self.spoken.columns.get(value))
+            (
+                value,
+                label,
+                self.spoken.columns.get(value),
+                self.row.get(value),
+                self.held.columns.get(value) if self.held else None,
+            )
             for value, label in self.form.fields["column"].choices
         ]
 
@@ -175,6 +191,10 @@ def _picks_page(
     spoken = entries_spoken_for(entry=entry, rounds=rounds) if entry else {}
     pools = entry_pools(entry=entry) if entry else {}
     opponents = entry_opponents(entry=entry, rounds=rounds, pools=pools) if entry else {}
+    # R25: the rounds' matrix rows, and how many teams of each crowding pool (R2) still have
+    # each column after the published rounds (R1's crowding itself is unknown until then).
+    rows = rounds_rows(season=season, rounds=rounds) if season else {}
+    held = rounds_columns_held(entry=entry, rounds=rounds, pools=pools) if entry else {}
     # Labels every card repeats, worded once for the page.
     competitions = {value: capfirst(label) for value, label in Competition.choices}
     stages = {value: str(label) for value, label in Stage.choices}
@@ -203,6 +223,9 @@ def _picks_page(
                     title=competitions.get(round.competition, round.competition),
                     stage=stages.get(round.stage, round.stage),
                     channels=channels,
+                    row=rows.get(round.pk, {}),
+                    # The counts go with the values they explain: none without a matrix row.
+                    held=held.get(round.pk) if rows.get(round.pk) else None,
                 )
             )
         cards_by_week.append((week, cards))

@@ -46,6 +46,25 @@
     }
   });
 
+  /* A deadline without a countdown (a table's row, [data-local-time]): the visitor's own time
+     beside the league's, when they differ. */
+  Array.prototype.forEach.call(document.querySelectorAll("[data-local-time]"), function (cell) {
+    var local = cell.querySelector("[data-local]");
+    if (!local || !window.Intl) return;
+    var deadline = new Date(cell.getAttribute("data-deadline"));
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    var format = function (tz) {
+      return new Intl.DateTimeFormat(lang, {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+        timeZone: tz
+      }).format(deadline);
+    };
+    if (zone && format(zone) !== format(cell.getAttribute("data-zone") || "Europe/Paris")) {
+      local.querySelector("[data-local-text]").textContent = format(zone) + " (" + zone + ")";
+      local.hidden = false;
+    }
+  });
+
   function tick() {
     var now = Date.now();
     countdowns.forEach(function (box) {

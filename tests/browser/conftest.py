@@ -172,6 +172,7 @@ class DemoSite:
             "results kdh round": f"/results/kdh/kdh/{week - 2}/",
             "infos index": "/infos/",
             "infos kdh": "/infos/kdh/kdh/",
+            "matrices": "/matrices/",
             "seasons": "/seasons/",
             "season": "/seasons/1/",
             "season team": f"/seasons/teams/{self.team}/",

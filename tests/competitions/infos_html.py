@@ -16,6 +16,8 @@ class Cell:
     classes: set[str]
     shown: str = ""
     hidden: str = ""
+    worth: int | None = None
+    """R25: a playable column's value in the coming round's row (``data-worth``)."""
 
     @property
     def playable(self) -> bool:
@@ -43,6 +45,8 @@ class Grid:
 
     caption: str = ""
     headers: list[str] = field(default_factory=list)
+    worths: dict[str, int] = field(default_factory=dict)
+    """R25: each column header's value in the coming round's row, by column."""
     rows: list[Row] = field(default_factory=list)
     group_headers: list[str] = field(default_factory=list)
 
@@ -73,6 +77,7 @@ class _Reader(HTMLParser):
         self.span_depth = 0
         self.hidden_at: list[int] = []
         self.badge_at: list[int] = []
+        self.worth_at: list[int] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {key: value or "" for key, value in attrs}
@@ -101,12 +106,16 @@ class _Reader(HTMLParser):
             self.in_col_header = True
             self.grid.headers.append("")
         elif tag == "td" and self.row is not None:
-            self.cell = Cell(classes=classes)
+            worth = a.get("data-worth")
+            self.cell = Cell(classes=classes, worth=int(worth) if worth else None)
             self.row.cells.append(self.cell)
         elif tag == "span":
             self.span_depth += 1
             if "visually-hidden" in classes:
                 self.hidden_at.append(self.span_depth)
+            if "worth" in classes and self.in_col_header:
+                self.worth_at.append(self.span_depth)
+                self.grid.worths[self.grid.headers[-1]] = int(a["data-worth"])
             if "badge" in classes and self.in_header and self.row is not None:
                 self.badge_at.append(self.span_depth)
                 self.row.badges.append("")
@@ -131,6 +140,8 @@ class _Reader(HTMLParser):
                 self.hidden_at.pop()
             if self.badge_at and self.badge_at[-1] == self.span_depth:
                 self.badge_at.pop()
+            if self.worth_at and self.worth_at[-1] == self.span_depth:
+                self.worth_at.pop()
             self.span_depth -= 1
 
     def handle_data(self, data: str) -> None:
@@ -139,7 +150,8 @@ class _Reader(HTMLParser):
         if self.in_caption:
             self.grid.caption += data
         elif self.in_col_header:
-            self.grid.headers[-1] += data.strip()
+            if not self.worth_at:
+                self.grid.headers[-1] += data.strip()
         elif self.in_group_header:
             self.grid.group_headers[-1] += data.strip()
         elif self.in_header and self.row is not None:

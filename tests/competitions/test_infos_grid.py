@@ -112,7 +112,10 @@ def test_a_column_used_in_a_published_round_shows_used_one_used_in_an_unpublishe
     found = grid(client.get(ELITE).content.decode())
     cells = dict(zip(found.headers, found.row("elite-01").cells, strict=True))
     assert (cells["C"].shown, cells["C"].hidden, cells["C"].playable) == ("✗", "used", False)
-    assert (cells["D"].shown, cells["D"].hidden, cells["D"].playable) == ("✓", "playable", True)
+    # R25: a column still playable shows its value in the coming round's row: round 3, D is
+    # (3 + 3) % 6 + 1 = 1.
+    assert (cells["D"].shown, cells["D"].hidden, cells["D"].playable) == ("1", "playable", True)
+    assert cells["D"].worth == found.worths["D"] == 1
     # R7: extra time 1 (quota 3) once used in the published round; 2 not yet.
     assert cells["1×3"].shown == "2"
     assert cells["2×3"].shown == "3"
@@ -219,6 +222,27 @@ def test_a_visitor_or_a_coach_of_another_pool_sees_the_teams_by_code_and_no_row_
     assert found.group_headers == []
     assert {row.section for row in found.rows} == {"all"}
     assert not [row for row in found.rows if row.classes]
+
+
+def test_the_coach_s_next_opponents_show_their_columns_worth_in_the_coming_round(
+    client: Client, made: League, elite_coach: User
+) -> None:
+    """R25: each opponent's remaining columns with their value in round 3's row (the coming
+    round), (3 + c) % 6 + 1 from A: A4 B5 C6 D1 E2 F3 G4 H5 I6 J1 K2."""
+    client.force_login(elite_coach)
+    found = grid(client.get(ELITE).content.decode())
+    row_3 = dict(zip("ABCDEFGHIJK", [4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2], strict=True))
+    assert found.worths == row_3
+    first = found.rows[0]
+    assert first.section == "opponents"
+    for column, cell in zip("ABCDEFGHIJK", first.cells[:11], strict=True):
+        if cell.playable:
+            assert (cell.shown, cell.worth) == (str(row_3[column]), row_3[column])
+        else:
+            assert (cell.shown, cell.worth) == ("✗", None)
+    # It played two columns in the published round 1 and the arbitrated round 2: only round 1's
+    # is gone (published rounds only).
+    assert sum(cell.playable for cell in first.cells[:11]) == 10
 
 
 def test_the_grid_speaks_french(made: League, elite_coach: User) -> None:

@@ -76,6 +76,9 @@ PAGES: dict[str, Page] = {
     "infos kdh for a coach": Page(lambda week: "/infos/kdh/kdh/", 16, who="coach"),
     "api infos elite": Page(lambda week: "/api/infos/championship/elite/", 8),
     "api infos kdh": Page(lambda week: "/api/infos/kdh/kdh/", 8),
+    # The matrices (R25).
+    "matrices": Page(lambda week: "/matrices/", 3),
+    "api matrices": Page(lambda week: "/api/matrices/kdh/", 3),
     # The seasons and their honours.
     "seasons": Page(lambda week: "/seasons/", 8),
     "season": Page(lambda week: "/seasons/1/", 12),
@@ -85,7 +88,8 @@ PAGES: dict[str, Page] = {
     "api season": Page(lambda week: "/api/seasons/1/", 4),
     # The admin's match list, the coach's pick page.
     "admin fixtures": Page(lambda week: "/admin/competitions/fixture/", 8, who="admin"),
-    "picks": Page(lambda week: "/picks/", 21, who="coach"),
+    # R25: each round's matrix row, and its crowding pool's columns left (R2) — 7 of the 28.
+    "picks": Page(lambda week: "/picks/", 28, who="coach"),
     # A team's page (its coach also reads the ledger there), the WG race.
     "team": Page(lambda week: "/teams/{team}/", 22),
     "team for its coach": Page(lambda week: "/teams/{team}/", 32, who="coach"),

@@ -166,6 +166,8 @@ PUBLIC_READS = [
     "/api/infos/championship/elite/",
     "/api/seasons/",
     "/api/seasons/current/",
+    "/matrices/",
+    "/api/matrices/championship/",
 ]
 
 

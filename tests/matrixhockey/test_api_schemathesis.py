@@ -2,10 +2,11 @@
 
 The schema is loaded from the app itself (WSGI, in-process) on the PostgreSQL test database of a
 small league: championship round 1 published, round 2 arbitrated but not published, rounds 3
-and 4 open, the KDH's round 1 open. Every operation is called by a visitor (no token), a coach,
-another coach, a referee of the Elite and a staff member, with every check schemathesis has:
-no server error, status codes, content types, headers and bodies as documented, schema-valid
-data accepted and schema-invalid data refused. So every answer, errors included, is JSON in a
+and 4 open, the KDH's round 1 open, the championship's and the KDH's matrices (R25). Every
+operation is called by a visitor (no token), a coach, another coach, a referee of the Elite and
+a staff member, with every check schemathesis has: no server error, status codes, content
+types, headers and bodies as documented, schema-valid data accepted and schema-invalid data
+refused. So every answer, errors included, is JSON in a
 documented shape, and the schema accepts exactly what the server accepts.
 
 Bounded and repeatable: few examples per operation, no deadline, derandomized.
@@ -33,6 +34,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 from competitions.models import Pool
 from engine.notation import Pick
 from league import services as league
+from tests.competitions.matrix_values import matrices_create
 from tests.competitions.open_rounds import coaches_open_league
 from tests.conftest import ResultRecorder
 
@@ -88,6 +90,7 @@ def api_schema(
     coaches_open_league(
         coach=coach, other_coach=other_coach, elite=elite_pool, record_played=record_played
     )
+    matrices_create(season=elite_pool.season)  # R25: the matrices' read answers its rows
     cache.clear()
     # As Django's test client does: the requests run inside the test's transaction, which closing
     # "old" connections at each request's start and end would close under it.
