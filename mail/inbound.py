@@ -380,6 +380,12 @@ def sender_addresses(message: EmailMessage) -> list[str]:
     return addresses
 
 
+def from_header_count(message: EmailMessage) -> int:
+    """How many ``From`` headers ``message`` has, whether or not they read: a second one is a
+    second claim of identity, even when the first gives no address."""
+    return len(_headers(message, "From"))
+
+
 def automatic_reason(message: EmailMessage) -> str | None:
     """Why ``message`` was written by a machine (auto-reply, bounce, list), or ``None``.
 

@@ -196,6 +196,12 @@ def _email_handle(
         result.outcome = Outcome.BAD_SENDER
         result.reason = f"{len(senders)} From addresses: no single sender"
         return None
+    if mail_picks.from_header_count(message) != 1:
+        # A From that does not read beside one that does: whoever wrote the second may not be
+        # whom the league's server authenticated, so neither is believed nor answered.
+        result.outcome = Outcome.BAD_SENDER
+        result.reason = "several From headers: no single sender"
+        return None
     address = senders[0]
     verdict = authentication_verdict(message, from_address=address)
     inbound.authentication = mail_picks.printable(verdict.reason)[:300]

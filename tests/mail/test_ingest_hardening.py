@@ -173,6 +173,15 @@ def test_a_from_that_is_no_address_is_refused_without_reply(
     assert the_inbound().outcome == "bad_sender"
 
 
+def test_a_second_from_header_is_refused_even_when_the_first_does_not_read(
+    league: EmailLeague,
+) -> None:
+    # The first From names nobody; the second names an address the server authenticated.
+    ingest(email(sender=b'"Jean <sleigh-coach@example.org>, (,@:\nFrom: other@example.org'))
+    assert picks() == [] and OutboundEmail.objects.count() == 0
+    assert the_inbound().outcome == "bad_sender"
+
+
 def test_8_bit_bytes_in_the_from_display_name_are_harmless(league: EmailLeague) -> None:
     ingest(email(sender=b"Jean \xe9\xff <" + COACH.encode() + b">"))
     assert picks() == [("championship", 1, "F+(2)")]
