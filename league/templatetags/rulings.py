@@ -31,6 +31,7 @@ register = template.Library()
 CITATION = re.compile(r"\bR([1-9][0-9]?)\b")
 """``R1`` … ``R99`` as a word: ``R14``, ``(R14)``, ``R14's``; not ``R140`` nor ``TR14``."""
 TAG = re.compile(r"(<[^>]*>)")
+LINK_OPEN = re.compile(r"<a[\s>]", re.IGNORECASE)
 
 
 def ruling_url(number: int, *, absolute: bool = False) -> str:
@@ -52,11 +53,19 @@ def ruling_links(text: object, arg: str = "", autoescape: bool = True) -> SafeSt
         number = int(match.group(1))
         return f'<a href="{escape(ruling_url(number, absolute=absolute))}">R{number}</a>'
 
-    # Text already marked safe may hold tags: citations are linked between tags only.
-    parts = TAG.split(str(safe))
-    return mark_safe(
-        "".join(part if part.startswith("<") else CITATION.sub(link, part) for part in parts)
-    )
+    # Text already marked safe may hold tags: citations are linked between tags only, and
+    # not inside a link already there.
+    out, inside_link = [], 0
+    for part in TAG.split(str(safe)):
+        if part.startswith("<"):
+            if LINK_OPEN.match(part):
+                inside_link += 1
+            elif part.startswith("</a") and inside_link:
+                inside_link -= 1
+            out.append(part)
+        else:
+            out.append(part if inside_link else CITATION.sub(link, part))
+    return mark_safe("".join(out))
 
 
 @register.simple_tag

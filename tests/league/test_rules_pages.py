@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league.models import RULES_VERSION, Ruling, Season
+from league.models import RULES_VERSION, PublicVersion, Ruling, Season
 from league.rules import rules_examples
 
 SECTIONS = (
@@ -242,6 +242,18 @@ def test_the_admin_adds_a_ruling_and_it_shows_newest_first(
     assert "Late replacements" in only_first and "Double ONR" not in only_first
 
 
+def test_a_ruling_saved_in_the_admin_moves_the_public_version(
+    admin_client: Client, season: Season
+) -> None:
+    before = PublicVersion.objects.get().published
+    data = {"number": 26, "kind": "ruling", "season": season.pk, "title_fr": "T", "title_en": "T"}
+    response = admin_client.post(
+        reverse("admin:league_ruling_add"), {**data, "text_fr": "T", "text_en": "T"}
+    )
+    assert response.status_code == 302
+    assert PublicVersion.objects.get().published == before + 1
+
+
 def test_a_new_ruling_needs_a_free_number_after_r25_and_a_clarification_a_real_one(
     admin_client: Client, season: Season
 ) -> None:
@@ -293,3 +305,21 @@ def test_every_built_in_ruling_is_in_force_from_the_first_season(client: Client,
     for n in range(1, 26):
         assert f'href="/rules/#r{n}"' in html
     assert f"With the rulebook {RULES_VERSION}, from the first season" in html
+
+
+# --- A season's rules version -------------------------------------------------------------------
+
+
+def test_a_season_is_under_the_rulebook_v8_unless_it_says_otherwise(season: Season) -> None:
+    assert RULES_VERSION == "v8"
+    assert Season.objects.get(pk=season.pk).rules_version == "v8"
+
+
+def test_an_archived_season_links_its_rules_and_the_rulings_in_force(
+    client: Client, season: Season
+) -> None:
+    Season.objects.filter(pk=season.pk).update(rules_version="v7", status="finished")
+    html = client.get(reverse("season", args=[season.number])).content.decode()
+    assert 'data-rules-version="v7"' in html
+    assert 'Played under the <a href="/rules/">rules v7</a>' in html
+    assert 'href="/rules/rulings/?season=1"' in html
