@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 
 from django.utils.functional import Promise
@@ -227,7 +228,7 @@ class RulingEntry:
     text: str
     clarification: bool
     season: Season | None
-    created_at: object | None
+    created_at: datetime | None
 
 
 def rulings_list(*, language: str, season: Season | None = None) -> list[RulingEntry]:
