@@ -6,12 +6,22 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
-from django.forms import ModelForm
+from django.forms import ModelForm, ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from league import services
-from league.models import AuditLog, Division, News, Profile, Season, Team, WaitingListEntry
+from league.models import (
+    BUILT_IN_RULINGS,
+    AuditLog,
+    Division,
+    News,
+    Profile,
+    Ruling,
+    Season,
+    Team,
+    WaitingListEntry,
+)
 from league.public_cache import public_version_bump
 from matrixhockey.admin import ReadOnlyAdmin
 
@@ -129,3 +139,49 @@ class NewsAdmin(admin.ModelAdmin):
                     request,
                     _("“%(title)s” is being emailed to every coach.") % {"title": news},
                 )
+
+
+class RulingForm(ModelForm):
+    """A clarification names an R-number that exists: R1–R25, or a ruling added before."""
+
+    class Meta:
+        model = Ruling
+        fields = ["number", "kind", "season", "title_fr", "title_en", "text_fr", "text_en"]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        number, kind = data.get("number"), data.get("kind")
+        clarifying = kind == Ruling.Kind.CLARIFICATION and isinstance(number, int)
+        if clarifying and number > BUILT_IN_RULINGS:
+            added = Ruling.objects.filter(kind=Ruling.Kind.RULING, number=number)
+            if not added.exists():
+                raise ValidationError(
+                    {"number": _("There is no ruling R%(number)d to clarify.") % {"number": number}}
+                )
+        return data
+
+
+@admin.register(Ruling)
+class RulingAdmin(admin.ModelAdmin):
+    """The rulings and clarifications the league adds to the rules (the rulings page shows them,
+    newest first, with the season each takes effect in); R1–R25 are the rulebook's."""
+
+    form = RulingForm
+    list_display = ["number", "kind", "title_en", "title_fr", "season", "created_at"]
+    list_filter = ["kind", "season"]
+    list_select_related = ["season"]
+    search_fields = ["=number", "title_fr", "title_en"]
+    readonly_fields = ["created_at"]
+
+    # The rulings page is kept whole for visitors (league.public_cache): a change moves it.
+    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        public_version_bump()
+
+    def delete_model(self, request: HttpRequest, obj: Model) -> None:
+        super().delete_model(request, obj)
+        public_version_bump()
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Ruling]) -> None:
+        super().delete_queryset(request, queryset)
+        public_version_bump()

@@ -29,6 +29,12 @@ from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
 DIVISION_SIZE = 12
 """Teams per division; R16 gives each a code 01–12 for the season."""
+RULES_VERSION = "v8"
+"""The rulebook in force (``shared/rules/matrix-hockey-rules-v8-*.txt``): a season records it
+when it starts (``Season.rules_version``)."""
+BUILT_IN_RULINGS = 25
+"""R1–R25 (``shared/RULINGS.md``) come with the rulebook: the guide at ``/rules/`` carries them;
+the league adds later ones as :class:`Ruling` rows."""
 
 
 def default_deadline_time() -> time:
@@ -99,6 +105,12 @@ class Season(models.Model):
         default=season_seed_new,
         editable=False,
         help_text=_("Secret: the season's own draws derive from it (R23)."),
+    )
+    rules_version = models.CharField(
+        _("rules version"),
+        max_length=16,
+        default=RULES_VERSION,
+        help_text=_("The rulebook in force when the season started."),
     )
 
     class Meta:
@@ -521,3 +533,53 @@ class PublicVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.published}.{self.statuses}"
+
+
+class RulingKind(models.TextChoices):
+    RULING = "ruling", _("new ruling")
+    CLARIFICATION = "clarification", _("clarification")
+
+
+class Ruling(models.Model):
+    """A ruling the league adds (R26 on) or a clarification of an existing R-number, in French
+    and English, in force from a season on. R1–R25 are the rulebook's and are not stored."""
+
+    Kind = RulingKind
+
+    number = models.PositiveSmallIntegerField(
+        _("R-number"),
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text=_("A new ruling: R26 or later. A clarification: the R-number it clarifies."),
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.RULING)
+    title_fr = models.CharField(_("title (French)"), max_length=200)
+    title_en = models.CharField(_("title (English)"), max_length=200)
+    text_fr = models.TextField(_("text (French)"))
+    text_en = models.TextField(_("text (English)"))
+    season = models.ForeignKey(
+        Season, models.PROTECT, related_name="rulings", verbose_name=_("in force from season")
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+
+    class Meta:
+        verbose_name = _("ruling")
+        verbose_name_plural = _("rulings")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(number__lte=99), name="ruling_number_to_99"),
+            models.CheckConstraint(
+                condition=Q(kind="clarification") | Q(number__gt=BUILT_IN_RULINGS),
+                name="ruling_new_after_built_in",
+                violation_error_message=_("R1–R25 exist already: a new ruling takes R26 on."),
+            ),
+            models.UniqueConstraint(
+                fields=["number"],
+                condition=Q(kind="ruling"),
+                name="ruling_number_unique",
+                violation_error_message=_("A ruling with this number exists already."),
+            ),
+            choices_constraint("kind", RulingKind, "ruling_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.number} {self.title_en}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from league import views, views_accounts, views_join, views_team
+from league import views, views_accounts, views_join, views_rules, views_team
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -46,6 +46,8 @@ urlpatterns = [
     path("join/confirm/<str:token>/", views_join.join_confirm, name="join_confirm"),
     path("join/place/<str:token>/", views_join.join_place, name="join_place"),
     path("join/place/<str:token>/leave/", views_join.join_leave, name="join_leave"),
+    path("rules/", views_rules.rules, name="rules"),
+    path("rules/rulings/", views_rules.rulings, name="rulings"),
     path("picks/link/<str:token>/", views.pick_link_signin, name="pick_link"),
     path("teams/<slug:slug>/deputy/", views_team.deputy_set, name="team_deputy_set"),
     path("teams/<slug:slug>/deputy/remove/", views_team.deputy_remove, name="team_deputy_remove"),

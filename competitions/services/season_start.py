@@ -57,7 +57,7 @@ from engine.calendar import SEASON_WEEKS, SeasonCompetition, rounds_in_week, wee
 from engine.dice import Dice
 from engine.matrices import Matrix as EngineMatrix
 from engine.matrices import draw_matrix
-from league.models import Division, Entry, Season
+from league.models import RULES_VERSION, Division, Entry, Season
 from league.public_cache import public_version_bump
 from league.services.audit import audit_record
 from league.services.seasons import STANDARD_DIVISIONS, season_make_current
@@ -480,7 +480,9 @@ def _start(
                 [_("The first round's deadline has passed: move the season's start.")],
             )
         season.status = Season.Status.RUNNING
-        season.save(update_fields=["status"])
+        # The rulebook in force when it starts stays the season's, for its archive.
+        season.rules_version = RULES_VERSION
+        season.save(update_fields=["status", "rules_version"])
         season_make_current(season=season)
         audit_record(
             actor=by, action="season_start", obj=season, payload={"plan": plan is not None}

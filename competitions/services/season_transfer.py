@@ -249,6 +249,7 @@ def season_export(*, season: Season) -> dict[str, Any]:
             "starts_on": season.starts_on.isoformat(),
             "status": season.status,
             "current": season.is_current,
+            "rules_version": season.rules_version,
         },
         "divisions": [
             {"slug": d.slug, "name": d.name, "tier": d.tier, "group": d.group}

@@ -43,6 +43,7 @@ from competitions.services.season_transfer import (
     SeasonImportRefused,
 )
 from league.models import (
+    RULES_VERSION,
     AuditLog,
     Division,
     Entry,
@@ -155,6 +156,8 @@ class _Loader:
             deadline_time=time.fromisoformat(row["deadline_time"]),
             starts_on=date.fromisoformat(row["starts_on"]),
             status=row["status"],
+            # An export made before seasons recorded their rules was played under the v8 ones.
+            rules_version=row.get("rules_version", RULES_VERSION),
             # Another season may already be the current one: then this one is not.
             is_current=row["current"] is True
             and not Season.objects.filter(is_current=True).exists(),

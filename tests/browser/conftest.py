@@ -178,6 +178,8 @@ class DemoSite:
             "season team": f"/seasons/teams/{self.team}/",
             "team": f"/teams/{self.team}/",
             "wg race": "/wg/race/",
+            "rules": "/rules/",
+            "rulings": "/rules/rulings/",
             "sign in": "/accounts/login/",
             "join": "/join/",
             "password reset": "/accounts/password_reset/",

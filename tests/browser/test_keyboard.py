@@ -89,7 +89,10 @@ def test_the_skip_link_is_the_first_stop_and_leads_to_the_content(
     page.keyboard.press("Enter")
     expect(page).to_have_url(f"{demo_site.url}/standings/elite/#main")
     page.keyboard.press("Tab")
-    # The next stop is the content's first: the pools' chips, past the whole header.
+    # The next stop is the content's first, past the whole header: the lead's link to R9 (the
+    # table's points and tie-breaks), then the pools' chips.
+    expect(page.locator('main .lead a[href="/rules/#r9"]')).to_be_focused()
+    page.keyboard.press("Tab")
     expect(page.locator("main .chips a").first).to_be_focused()
 
 

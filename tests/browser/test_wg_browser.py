@@ -63,7 +63,11 @@ def test_the_wg_page_fits_the_screen_and_its_links_take_the_keyboard(
                 reached.setdefault(kind, []).append(focused)
     assert set(reached) == {"wg-table", "wg-compare", "wg-slot"}
     assert all(focused["visible"] for links in reached.values() for focused in links)
-    assert len(reached["wg-table"]) == 12 and len(reached["wg-compare"]) == 3
+    assert len(reached["wg-table"]) == 12
+    # The comparison's head cites R9 (a link to the rules), then the three seconds' teams.
+    compared = [str(focused["href"]) for focused in reached["wg-compare"]]
+    assert compared[0] == "/rules/#r9"
+    assert sum(href.startswith("/teams/") for href in compared[1:]) == len(compared) - 1 == 3
     hrefs = [str(focused["href"]) for focused in reached["wg-slot"]]
     assert sum(href.startswith("/teams/") for href in hrefs) == 8
     assert {href for href in hrefs if href.startswith("/results/")} == {

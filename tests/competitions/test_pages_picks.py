@@ -161,10 +161,10 @@ def test_each_card_says_its_own_competition_s_rule_for_a_missing_pick(
 ) -> None:
     html = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
     championship, kdh = card(html, "championship-3"), card(html, "kdh-1")
-    assert "championship sanction applies (R14)" in championship
+    assert 'championship sanction applies (<a href="/rules/#r14">R14</a>)' in championship
     assert "forfeit" not in championship
     # R15: in the KDH a team without a pick loses by forfeit; no stock sanction.
-    assert "loses this cup game by forfeit (R15)" in kdh
+    assert 'loses this cup game by forfeit (<a href="/rules/#r15">R15</a>)' in kdh
     assert "sanction" not in kdh
 
 

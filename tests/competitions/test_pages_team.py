@@ -92,7 +92,7 @@ def test_the_coach_s_ledger_lists_published_movements_and_every_pick_sent(
     assert "1 movement of a round not yet published" in ledger
     assert '<code class="notation">A++(1)</code>' in ledger  # the coach's own pick
     assert fact(ledger, "ledger-onr") == "0"
-    assert "1 extra goal and 1 great save (R14)" in ledger
+    assert '1 extra goal and 1 great save (<a href="/rules/#r14">R14</a>)' in ledger
 
     services.pool_round_publish(pool_round=pool_round, by=desk.referee)
     ledger = coach.get(PAGE).content.decode().split('id="ledger"', 1)[1]

@@ -86,6 +86,9 @@ PAGES: dict[str, Page] = {
     "api seasons": Page(lambda week: "/api/seasons/", 3),
     "api season current": Page(lambda week: "/api/seasons/current/", 4),
     "api season": Page(lambda week: "/api/seasons/1/", 4),
+    # The rules: the guide reads nothing (its examples are played in memory), the rulings one.
+    "rules": Page(lambda week: "/rules/", 0),
+    "rulings": Page(lambda week: "/rules/rulings/", 1),
     # The admin's match list, the coach's pick page.
     "admin fixtures": Page(lambda week: "/admin/competitions/fixture/", 8, who="admin"),
     # R25: each round's matrix row, and its crowding pool's columns left (R2) — 7 of the 28.

@@ -45,7 +45,7 @@ from competitions.services.season_start import (
 )
 from competitions.services.start_plan import SeasonStartRefused
 from engine import commitment
-from league.models import Entry, PublicVersion, Season, WaitingListEntry
+from league.models import RULES_VERSION, Entry, PublicVersion, Season, WaitingListEntry
 from mail.models import OutboundEmail
 from tests.competitions.season_start_league import (
     DIVISION_SLUGS,
@@ -285,6 +285,10 @@ def test_the_new_season_is_current_and_running(started: Started, db: None) -> No
     assert Season.objects.get(number=1).status == Season.Status.FINISHED
     assert [done for done, _total, _message in started.steps] == list(range(1, 22))
     assert {total for _done, total, _message in started.steps} == {21}
+
+
+def test_the_season_records_the_rules_in_force_when_it_starts(started: Started, db: None) -> None:
+    assert Season.objects.get(number=2).rules_version == RULES_VERSION == "v8"
 
 
 def test_every_team_has_the_plans_division_code_and_stocks(

@@ -90,6 +90,8 @@ def _play_the_demos_missing_parts() -> None:
     competitions.entry_replace(entry=leaving, team=newcomer, by=admin)
     d3d_round_3 = PoolRound.objects.get(round=round_3, pool__slug="d3d")
     competitions.pool_round_arbitrate(pool_round=d3d_round_3, by=referee)
+    # A season played under other rules than the v8 default keeps them.
+    Season.objects.filter(pk=season.pk).update(rules_version="v7")
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +159,11 @@ def test_the_whole_season_came_over(trip: RoundTrip) -> None:
     }
     assert AuditLog.objects.count() == len(data["audit_log"])
     assert data["onr_sanctions"], "the demo's week-2 ONR is sanctioned (R14)"
+
+
+def test_the_season_keeps_the_rules_it_was_played_under(trip: RoundTrip) -> None:
+    assert json.loads(trip.before)["season"]["rules_version"] == "v7"
+    assert Season.objects.get(number=1).rules_version == "v7"
 
 
 def test_people_come_without_passwords(trip: RoundTrip) -> None:

@@ -161,6 +161,8 @@ PUBLIC_READS = [
     "/results/championship/elite/1/",
     "/infos/championship/elite/",
     "/seasons/",
+    "/rules/",
+    "/rules/rulings/",
     "/api/standings/elite/",
     "/api/results/championship/elite/1/",
     "/api/infos/championship/elite/",

@@ -581,3 +581,12 @@ def test_the_team_s_deputy_may_send_its_picks_by_email_recorded_as_theirs(
     Team.objects.filter(pk=league.entry.team_id).update(deputy=None)
     ingest(raw.replace(b"fr-championship.1@", b"fr-championship.2@"))
     assert Pick.objects.count() == 1
+
+
+def test_the_reply_links_the_ruling_it_cites(league: EmailLeague, settings: Settings) -> None:
+    settings.SITE_URL = "https://hockey.example"
+    ingest("fr-championship.eml")
+    [reply] = replies()
+    # R12 is cited: the text gives the rules' address once, the HTML links the citation.
+    assert reply.body_text.count("https://hockey.example/rules/#r12") == 1
+    assert '<a href="https://hockey.example/rules/#r12">R12</a>' in reply.body_html
