@@ -277,7 +277,12 @@ def test_the_results_email_explains_the_coachs_own_game(
     ) in english.body_text
     # Only the coach's own game is explained.
     assert "Bonus goal (R5)." not in english.body_text
-    assert "Column F is worth 5 in this round's row (R1)." in unescape(english.body_html)
+    # The HTML email links each ruling it cites to the rules' guide.
+    assert (
+        "Column F is worth 5 in this round's row "
+        '(<a href="http://127.0.0.1:8000/rules/#r1">R1</a>).'
+    ) in unescape(english.body_html)
+    assert "Rules: http://127.0.0.1:8000/rules/\n" in english.body_text
     assert "= 3" in english.body_html
     assert (
         "Comment les buts ont été marqués :\n\n"
@@ -291,7 +296,7 @@ def test_the_results_email_explains_the_coachs_own_game(
         "      +3  La colonne B vaut 3 dans la ligne de cette journée (R1).\n"
         "      = 3 buts\n"
     ) in french.body_text
-    assert "But bonus (R5)." in french.body_html
+    assert 'But bonus (<a href="http://127.0.0.1:8000/rules/#r5">R5</a>).' in french.body_html
 
 
 # --- Secrecy: nothing before publication --------------------------------------------------------

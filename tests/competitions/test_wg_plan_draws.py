@@ -38,7 +38,9 @@ def played(django_db_setup: None, django_db_blocker: Any) -> Iterator[PlayedSeas
 
 
 def _text(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    # A link is inline (a ruling's citation links to the rules): its tags part no words.
+    inline = re.sub(r"</?a\b[^>]*>", "", html)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", inline)).split())
 
 
 def _page(played: PlayedSeason) -> str:
