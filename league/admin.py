@@ -26,6 +26,24 @@ from league.public_cache import public_version_bump
 from matrixhockey.admin import ReadOnlyAdmin
 
 
+class PublicPagesChange(admin.ModelAdmin):
+    """An admin whose rows public pages show (the home page's news, the rulings page): a kept
+    copy of those pages must not outlive a change (league.public_cache). Each bump runs inside
+    the admin's transaction."""
+
+    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        public_version_bump()
+
+    def delete_model(self, request: HttpRequest, obj: Model) -> None:
+        super().delete_model(request, obj)
+        public_version_bump()
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Model]) -> None:
+        super().delete_queryset(request, queryset)
+        public_version_bump()
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
     list_display = [
@@ -98,7 +116,7 @@ class ProfileAdmin(admin.ModelAdmin):
 
 
 @admin.register(News)
-class NewsAdmin(admin.ModelAdmin):
+class NewsAdmin(PublicPagesChange):
     """The league's announcements, in French and English; « Email it now » sends one to every
     coach (who wants news), once."""
 
@@ -107,20 +125,6 @@ class NewsAdmin(admin.ModelAdmin):
     date_hierarchy = "published_at"
     readonly_fields = ["emailed_at"]
     actions = ["email_now"]
-
-    # The home page shows the news: a kept copy of it must not outlive a change
-    # (league.public_cache). Each runs inside the admin's transaction.
-    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        public_version_bump()
-
-    def delete_model(self, request: HttpRequest, obj: Model) -> None:
-        super().delete_model(request, obj)
-        public_version_bump()
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[News]) -> None:
-        super().delete_queryset(request, queryset)
-        public_version_bump()
 
     @admin.action(description=_("Email the selected news to every coach now"))
     def email_now(self, request: HttpRequest, queryset: QuerySet[News]) -> None:
@@ -162,7 +166,7 @@ class RulingForm(ModelForm):
 
 
 @admin.register(Ruling)
-class RulingAdmin(admin.ModelAdmin):
+class RulingAdmin(PublicPagesChange):
     """The rulings and clarifications the league adds to the rules (the rulings page shows them,
     newest first, with the season each takes effect in); R1–R25 are the rulebook's."""
 
@@ -172,16 +176,3 @@ class RulingAdmin(admin.ModelAdmin):
     list_select_related = ["season"]
     search_fields = ["=number", "title_fr", "title_en"]
     readonly_fields = ["created_at"]
-
-    # The rulings page is kept whole for visitors (league.public_cache): a change moves it.
-    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        public_version_bump()
-
-    def delete_model(self, request: HttpRequest, obj: Model) -> None:
-        super().delete_model(request, obj)
-        public_version_bump()
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Ruling]) -> None:
-        super().delete_queryset(request, queryset)
-        public_version_bump()
