@@ -1,10 +1,10 @@
 """The competitions' Celery tasks: they take ids, call one service, and retry there.
 
 ``competitions.pool_round_arbitrate`` is queued by
-:func:`competitions.services.pool_round_arbitration_request` once its transaction commits. It
-is idempotent by the arbitration's own claim (a conditional status update that only one worker
-wins): sent twice, retried, or run while a referee arbitrates from elsewhere, it leaves exactly
-one result.
+:func:`competitions.services.pool_round_arbitration_request` once its transaction commits, with
+the request's id. It is idempotent by the request's claim (a conditional status update that only
+one worker wins) and the arbitration's own lock: sent twice, retried, or run while a referee
+arbitrates from elsewhere, it leaves exactly one result.
 
 ``competitions.season_start`` is queued by
 :func:`competitions.services.season_jobs.season_start_request`: it runs one season start and
@@ -16,11 +16,9 @@ from __future__ import annotations
 import logging
 
 from celery import Task, shared_task
-from django.contrib.auth import get_user_model
 from django.db import OperationalError
 
 from competitions import services
-from competitions.models import PoolRound
 from competitions.services.season_jobs import season_start_job_run
 
 logger = logging.getLogger(__name__)
@@ -40,51 +38,45 @@ def arbitration_retry_countdown(retries: int) -> int:
 @shared_task(
     bind=True, name="competitions.pool_round_arbitrate", max_retries=ARBITRATION_MAX_RETRIES
 )
-def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) -> dict[str, object]:
-    """Arbitrate pool round ``pool_round_id`` in the name of user ``user_id``.
+def pool_round_arbitrate(self: Task, request_id: int) -> dict[str, object]:
+    """Run arbitration request ``request_id`` (``pool_round_arbitration_run``): the request's
+    claim runs it once, however often the task is sent.
 
     A transient database error (``OperationalError``) is retried with backoff on a worker: the
-    service's transaction rolled everything back, its claim included, so the retry starts clean
-    (run eagerly, without a broker, the error goes to the caller instead). A refusal
-    (:class:`~competitions.services.ArbitrationRefused`: too early, out of order, in progress, a
-    broken seed commitment) is final: recorded under this task's id and not retried.
+    arbitration's transaction rolled back, the request went back to ``requested``, and the retry
+    claims it again (its next attempt). Run eagerly, without a broker, the error goes to the
+    caller instead. A refusal (:class:`~competitions.services.ArbitrationRefused`: too early,
+    out of order, a broken seed commitment) is final: recorded on the request, not retried.
     """
-    pool_round = PoolRound.objects.filter(pk=pool_round_id).first()
-    if pool_round is None:
-        logger.warning("Pool round %s to arbitrate does not exist", pool_round_id)
-        return {"status": "missing", "pool_round": pool_round_id}
-    by = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     try:
-        with services.pool_round_arbitration_attempt(
-            pool_round=pool_round, by=by, task_id=self.request.id
-        ) as attempt:
-            if attempt > 1:
-                logger.warning(
-                    "Arbitration of pool round %s handed out again (attempt %d): its last "
-                    "worker stopped before finishing",
-                    pool_round_id,
-                    attempt,
-                )
-            arbitrated = services.pool_round_arbitrate(pool_round=pool_round, by=by)
+        request = services.pool_round_arbitration_run(
+            request_id=request_id, task_id=self.request.id
+        )
     except OperationalError as error:
         if self.request.is_eager:
             raise  # run in-process (no broker): no queue to retry on, the caller hears it
         logger.warning(
-            "Arbitration of pool round %s hit a database error (attempt %d): %s",
-            pool_round_id,
+            "Arbitration request %s hit a database error (retry %d): %s",
+            request_id,
             self.request.retries + 1,
             error,
         )
         raise self.retry(
             exc=error, countdown=arbitration_retry_countdown(self.request.retries)
         ) from error
-    except services.ArbitrationRefused as refusal:
-        services.pool_round_arbitration_refused(
-            pool_round=pool_round, by=by, task_id=self.request.id, refusal=refusal
-        )
-        logger.info("Arbitration of pool round %s refused: %s", pool_round_id, refusal.message)
-        return {"status": "refused", "code": refusal.code, "detail": refusal.message}
-    return {"status": arbitrated.status, "pool_round": arbitrated.pk}
+    if request is None:
+        logger.warning("Arbitration request %s does not exist", request_id)
+        return {"status": "missing", "request": request_id}
+    outcome: dict[str, object] = {
+        "status": request.status,
+        "request": request.pk,
+        "pool_round": request.pool_round_id,
+        "attempts": request.attempts,
+    }
+    if request.status == request.Status.REFUSED:
+        logger.info("Arbitration request %s refused: %s", request_id, request.refusal_code)
+        outcome["code"] = request.refusal_code
+    return outcome
 
 
 @shared_task(name="competitions.rounds_close_due")

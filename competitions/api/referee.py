@@ -45,8 +45,22 @@ class RefusalSerializer(serializers.Serializer):
     )
 
 
+class ArbitrationRequestSerializer(serializers.Serializer):
+    status = serializers.CharField(
+        allow_null=True, help_text="requested (queued), started (a worker has it) or refused."
+    )
+    requested_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    running = serializers.BooleanField(help_text="A live worker is arbitrating it now.")
+    attempts = serializers.IntegerField(help_text="How many times a worker took it.")
+    ask_again = serializers.BooleanField(
+        help_text="It went nowhere (queued too long, or its worker stopped): post again."
+    )
+
+
 class ArbitratingSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="Always “arbitrating”: ask again for the result.")
+    request = ArbitrationRequestSerializer(help_text="Where the request stands (its row).")
 
 
 class Refused(APIException):
@@ -67,6 +81,21 @@ def _refused(refusal: services.ArbitrationRefused) -> Refused:
     if isinstance(refusal, services.ArbitrationQueueUnavailable):
         return QueueUnavailable(refusal)
     return Refused(refusal)
+
+
+def _request(state: selectors.ArbitrationState) -> dict[str, Any]:
+    """Where the pool round's arbitration request stands, as its row says."""
+    request = state.request
+    return ArbitrationRequestSerializer(
+        {
+            "status": state.status,
+            "requested_at": request.requested_at if request is not None else None,
+            "started_at": state.started_at,
+            "running": state.running,
+            "attempts": state.attempts,
+            "ask_again": state.ask_again,
+        }
+    ).data
 
 
 def _results(pool_round: PoolRound) -> dict[str, Any]:
@@ -126,14 +155,23 @@ class ArbitrationView(_PoolRoundView):
     def post(self, request: Request, competition: str, pool: str, round: int) -> Response:
         pool_round = self.pool_round(request, competition, pool, round)
         try:
-            asked = services.pool_round_arbitration_request(pool_round=pool_round, by=request.user)
+            try:
+                asked = services.pool_round_arbitration_request(
+                    pool_round=pool_round, by=request.user
+                )
+            except services.ArbitrationAlreadyRequested as duplicate:
+                asked = duplicate.pending  # a second call waits for the same request
             pool_round = services.pool_round_arbitration_wait(
-                request=asked, timeout=settings.ARBITRATION_WAIT_SECONDS
+                pool_round=pool_round, request=asked, timeout=settings.ARBITRATION_WAIT_SECONDS
             )
         except services.ArbitrationRefused as refusal:
             raise _refused(refusal) from refusal
         if pool_round.status not in selectors.PLAYED:
-            return Response({"status": "arbitrating"}, status=status.HTTP_202_ACCEPTED)
+            state = selectors.pool_round_arbitration_state(pool_round=pool_round)
+            return Response(
+                {"status": "arbitrating", "request": _request(state)},
+                status=status.HTTP_202_ACCEPTED,
+            )
         return Response(_results(pool_round))
 
 

@@ -1,5 +1,9 @@
 """The competitions' models, one module per concern, all importable from here."""
 
+from competitions.models.arbitration_requests import (
+    ArbitrationRequest,
+    ArbitrationRequestStatus,
+)
 from competitions.models.archive import (
     CupHonour,
     FinalRow,
@@ -56,6 +60,8 @@ __all__ = [
     "MATRIX_COLUMNS",
     "SHOOTOUT_VALUES",
     "WG_STAGES",
+    "ArbitrationRequest",
+    "ArbitrationRequestStatus",
     "CalendarFeedKey",
     "Competition",
     "CupHonour",

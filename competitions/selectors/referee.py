@@ -6,29 +6,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.contenttypes.models import ContentType
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from competitions.models import Competition, Fixture, FixtureResult, LatePick, Pick, Pool, PoolRound
+from competitions.models import (
+    ArbitrationRequest,
+    Competition,
+    Fixture,
+    FixtureResult,
+    LatePick,
+    Pick,
+    Pool,
+    PoolRound,
+)
 from competitions.selectors.entries import PLAYED, entry_placed_late
 from competitions.selectors.results import pool_round_results
-from league.models import AuditLog, Entry
+from competitions.services.refusal_wording import arbitration_refusal_worded
+from league.models import Entry
 from matrixhockey.db import work_lock_held
 
 ARBITRATION_REQUESTED = "pool_round_arbitration_request"
-
-
 ARBITRATION_REFUSED = "pool_round_arbitration_refused"
-"""The audit-log actions of a referee's request to arbitrate and of a worker's refusal; both
-carry the task's id (``payload["task"]``)."""
-
 ARBITRATION_STARTED = "pool_round_arbitration_started"
-"""The audit-log action of a worker taking an arbitration task (``payload["task"]``, and
-``payload["redelivered"]`` when the queue handed it out again after a worker was lost)."""
+"""The audit-log actions of a request to arbitrate, a worker taking it and a worker's refusal,
+each with the request's id and task id: history only — the state is the
+:class:`~competitions.models.ArbitrationRequest` row."""
 
 ARBITRATION_WORK = 7301
 """The namespace of the advisory lock (``matrixhockey.db.work_lock``) a worker holds on a pool
@@ -44,80 +48,103 @@ def user_referees_pool(*, user: AbstractBaseUser, pool: Pool) -> bool:
     return user.is_authenticated and (user.is_staff or pool.referees.filter(pk=user.pk).exists())
 
 
-def _audit(pool_round: PoolRound) -> QuerySet[AuditLog]:
-    return AuditLog.objects.filter(
-        content_type=ContentType.objects.get_for_model(PoolRound), object_id=str(pool_round.pk)
+def arbitration_request_last(*, pool_round: PoolRound) -> ArbitrationRequest | None:
+    """The last request to arbitrate ``pool_round``, or ``None``."""
+    return ArbitrationRequest.objects.filter(pool_round=pool_round).order_by("-pk").first()
+
+
+def arbitration_request_running(*, request: ArbitrationRequest) -> bool:
+    """Whether a live worker runs ``request`` (it holds the pool round's work lock)."""
+    return request.status == ArbitrationRequest.Status.STARTED and work_lock_held(
+        ARBITRATION_WORK, request.pool_round_id
     )
 
 
-def arbitration_refusal(*, pool_round: PoolRound, task_id: str) -> dict[str, Any] | None:
-    """The refusal a worker recorded for arbitration task ``task_id`` (``code`` and
-    ``detail``), or ``None``."""
-    row = _audit(pool_round).filter(action=ARBITRATION_REFUSED, payload__task=task_id).first()
-    return row.payload if row is not None else None
+def arbitration_request_stuck(*, request: ArbitrationRequest, now: datetime) -> bool:
+    """Whether pending ``request`` went nowhere: queued longer than
+    :data:`ARBITRATION_REQUEST_STALE` with no worker taking it, or taken by a worker that
+    stopped (its work lock gone with its database session) — asking again is then allowed."""
+    if request.status == ArbitrationRequest.Status.REQUESTED:
+        return now - request.requested_at >= ARBITRATION_REQUEST_STALE
+    return request.status == ArbitrationRequest.Status.STARTED and not (
+        arbitration_request_running(request=request)
+    )
 
 
 @dataclass(frozen=True)
 class ArbitrationState:
-    """Where a referee's last request to arbitrate a pool round stands, from the audit log and
-    the worker's lock — said as it is: queued and not taken, running, lost with its worker, or
-    refused (with why). All empty: no request is outstanding."""
+    """Where the last request to arbitrate a pool round stands, from its
+    :class:`~competitions.models.ArbitrationRequest` row and the worker's lock — said as it is:
+    queued and not taken, running, lost with its worker, or refused (with why). All empty: no
+    request is outstanding."""
 
     requested_at: datetime | None = None
     """When the request was queued, while no worker has taken it yet."""
     refusal: str | None = None
-    """Why the last request was refused, when it was."""
+    """Why the last request was refused, when it was (worded in the active language)."""
+    refusal_code: str | None = None
+    """The refusal's code (``too_early``, ``out_of_order``, ``seed_commitment``…)."""
     started_at: datetime | None = None
     """When a worker took the request, while no result came of it."""
     running: bool = False
     """A worker is arbitrating right now (it holds the pool round's work lock)."""
     ask_again: bool = False
     """The request went nowhere (queued too long, or its worker stopped): the desk offers to
-    ask again; asking again is safe, the arbitration's claim gives one result."""
+    ask again; asking again is safe, the request is claimed by one worker only."""
+    attempts: int = 0
+    """How many times a worker took the request (2 and more: handed out again or retried)."""
+    request: ArbitrationRequest | None = None
+    """The request row itself, while it is outstanding or refused."""
 
     @property
     def lost(self) -> bool:
         """A worker took the request and stopped before storing a result."""
         return self.started_at is not None and not self.running
 
+    @property
+    def status(self) -> str | None:
+        """The request's status (``requested``, ``started``, ``refused``), ``None`` when none
+        is outstanding."""
+        return self.request.status if self.request is not None else None
+
 
 def pool_round_arbitration_state(
     *, pool_round: PoolRound, now: datetime | None = None
 ) -> ArbitrationState:
-    """Where the last request to arbitrate ``pool_round`` stands.
-
-    The claim that moves a pool round to ``arbitrating`` lives inside the arbitration's
-    transaction, so other connections never see that status: the audit log (requested, taken by
-    a worker, refused, arbitrated) and the worker's advisory lock (:data:`ARBITRATION_WORK`,
-    released by PostgreSQL when a worker's session ends, however it died) stand for it."""
+    """Where the last request to arbitrate ``pool_round`` stands: its request row (one query),
+    and while a worker has it, the worker's advisory lock (:data:`ARBITRATION_WORK`, released by
+    PostgreSQL when a worker's session ends, however it died). Nothing here reads the audit log,
+    which only keeps the history."""
     if pool_round.status in PLAYED:
         return ArbitrationState()
     now = now or timezone.now()
-    last = (
-        _audit(pool_round)
-        .filter(
-            action__in=[
-                ARBITRATION_REQUESTED,
-                ARBITRATION_STARTED,
-                ARBITRATION_REFUSED,
-                "pool_round_arbitrate",
-                "pool_round_void",
-            ]
-        )
-        .order_by("-at", "-id")
-        .first()
-    )
-    if last is None:
+    last = arbitration_request_last(pool_round=pool_round)
+    if last is None or last.status == ArbitrationRequest.Status.DONE:
         return ArbitrationState()
-    if last.action == ARBITRATION_REFUSED:
-        return ArbitrationState(refusal=str(last.payload.get("detail", "")), ask_again=True)
-    if last.action == ARBITRATION_REQUESTED:
-        stale = now - last.at >= ARBITRATION_REQUEST_STALE
-        return ArbitrationState(requested_at=last.at, ask_again=stale)
-    if last.action == ARBITRATION_STARTED:
-        running = work_lock_held(ARBITRATION_WORK, pool_round.pk)
-        return ArbitrationState(started_at=last.at, running=running, ask_again=not running)
-    return ArbitrationState()
+    if last.status == ArbitrationRequest.Status.REFUSED:
+        worded = arbitration_refusal_worded(
+            code=last.refusal_code, facts=last.refusal_facts, pool_round=pool_round
+        )
+        return ArbitrationState(
+            refusal=worded,
+            refusal_code=last.refusal_code,
+            ask_again=True,
+            attempts=last.attempts,
+            request=last,
+        )
+    if last.status == ArbitrationRequest.Status.REQUESTED:
+        stale = now - last.requested_at >= ARBITRATION_REQUEST_STALE
+        return ArbitrationState(
+            requested_at=last.requested_at, ask_again=stale, attempts=last.attempts, request=last
+        )
+    running = arbitration_request_running(request=last)
+    return ArbitrationState(
+        started_at=last.started_at,
+        running=running,
+        ask_again=not running,
+        attempts=last.attempts,
+        request=last,
+    )
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from competitions.services.entries import (
 )
 from competitions.services.errors import (
     REFUSALS,
+    ArbitrationAlreadyRequested,
     ArbitrationInProgress,
     ArbitrationOutOfOrder,
     ArbitrationQueueUnavailable,
@@ -41,10 +42,9 @@ from competitions.services.picks import (
 )
 from competitions.services.queue import (
     ARBITRATION_POLL_SECONDS,
-    ArbitrationRequest,
-    pool_round_arbitration_attempt,
     pool_round_arbitration_refused,
     pool_round_arbitration_request,
+    pool_round_arbitration_run,
     pool_round_arbitration_wait,
 )
 from competitions.services.replacement import (
@@ -80,11 +80,11 @@ __all__ = [
     "ARBITRATION_POLL_SECONDS",
     "DUMMY_TEAM_NAME",
     "REFUSALS",
+    "ArbitrationAlreadyRequested",
     "ArbitrationInProgress",
     "ArbitrationOutOfOrder",
     "ArbitrationQueueUnavailable",
     "ArbitrationRefused",
-    "ArbitrationRequest",
     "ArbitrationTooEarly",
     "DeadlinePassed",
     "NotArbitrated",
@@ -110,9 +110,9 @@ __all__ = [
     "pick_submit",
     "pool_create",
     "pool_round_arbitrate",
-    "pool_round_arbitration_attempt",
     "pool_round_arbitration_refused",
     "pool_round_arbitration_request",
+    "pool_round_arbitration_run",
     "pool_round_arbitration_wait",
     "pool_round_create",
     "pool_round_input",

@@ -36,6 +36,7 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
+from competitions.services.refusal_wording import arbitration_refusal
 from competitions.services.round_input import _round_input, pool_round_input
 from competitions.services.setup import _log
 from competitions.signals import pool_round_published
@@ -146,16 +147,11 @@ def _pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
 def _check_ready(pool_round: PoolRound, now: datetime) -> None:
     """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds
     (``pool_round`` as :func:`_pool_round_to_arbitrate` reads it)."""
-    round = pool_round.round
-    if now < round.deadline:
-        raise ArbitrationTooEarly(
-            _("The deadline of %(round)s has not passed yet: it cannot be arbitrated before.")
-            % {"round": round}
-        )
+    if now < pool_round.round.deadline:
+        raise arbitration_refusal(ArbitrationTooEarly, pool_round=pool_round)
     if pool_round.earlier_unplayed is not None:
-        raise ArbitrationOutOfOrder(
-            _("Round %(number)d of this pool is not arbitrated yet: arbitrate it first.")
-            % {"number": pool_round.earlier_unplayed}
+        raise arbitration_refusal(
+            ArbitrationOutOfOrder, pool_round=pool_round, number=pool_round.earlier_unplayed
         )
 
 
@@ -188,7 +184,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
             return pool_round
         _check_ready(pool_round, now)
         if pool_round.status not in (PoolRound.Status.PENDING, PoolRound.Status.VOID):
-            raise ArbitrationInProgress(_("This round is already being arbitrated."))
+            raise arbitration_refusal(ArbitrationInProgress, pool_round=pool_round)
         return _arbitrate(pool_round, by, now)
 
 
@@ -196,10 +192,7 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
     number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
-        raise SeedCommitmentBroken(
-            _("The seed of %(pool_round)s does not match its published SHA-256.")
-            % {"pool_round": pool_round}
-        )
+        raise arbitration_refusal(SeedCommitmentBroken, pool_round=pool_round)
     round = pool_round.round
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
     # team plays several) wait for each other instead of deadlocking; the rows read under the

@@ -13,9 +13,12 @@ class ArbitrationRefused(Exception):
 
     code = "refused"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, **facts: str | int) -> None:
         super().__init__(message)
         self.message = message
+        self.facts = facts
+        """The values the message says beyond its pool round (JSON): a worker's refusal is stored
+        as its code and these, and worded again in its reader's language."""
 
 
 class ArbitrationTooEarly(ArbitrationRefused):
@@ -55,6 +58,17 @@ class ArbitrationQueueUnavailable(ArbitrationRefused):
     code = "queue_unavailable"
 
 
+class ArbitrationAlreadyRequested(ArbitrationRefused):
+    """A request while the pool round's last one is still pending (queued or taken by a live
+    worker): nothing more is queued; ``pending`` is the request to follow."""
+
+    code = "already_requested"
+
+    def __init__(self, message: str, *, pending: object) -> None:
+        super().__init__(message)
+        self.pending = pending
+
+
 class VoidRefused(ArbitrationRefused):
     """A void that would leave the pool's later results built on a result that no longer
     exists, or a replaced team's record without its games."""
@@ -72,6 +86,7 @@ REFUSALS: dict[str, type[ArbitrationRefused]] = {
         NotArbitrated,
         SeedCommitmentBroken,
         ArbitrationQueueUnavailable,
+        ArbitrationAlreadyRequested,
         VoidRefused,
     )
 }

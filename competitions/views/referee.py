@@ -113,12 +113,14 @@ def referee_arbitrate(
     pool_round = _refereed(request, competition, pool, number)
     try:
         asked = services.pool_round_arbitration_request(pool_round=pool_round, by=request.user)
+    except services.ArbitrationAlreadyRequested as duplicate:  # a second click: the desk says
+        messages.info(request, duplicate.message)
     except services.ArbitrationRefused as refusal:
         messages.error(request, refusal.message)
     else:
-        if asked.task_id is None:
+        if asked is None:
             messages.info(request, _("This round was already arbitrated: here is its result."))
-        elif asked.again:
+        elif asked.asks > 1:
             messages.success(
                 request, _("Asked again: the arbitration is queued; it is stored once.")
             )

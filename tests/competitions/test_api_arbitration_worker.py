@@ -13,7 +13,7 @@ from django.db import connections
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
-from competitions.models import PoolRound, TeamResult
+from competitions.models import ArbitrationRequest, PoolRound, TeamResult
 from league.models import AuditLog, Division, Season
 from matrixhockey.celery import app
 from tests.competitions.desk_league import Desk, arbitration_url, desk_build, running_worker
@@ -68,7 +68,10 @@ def test_two_referees_calling_at_once_get_one_result(
     assert answers[0].json() == answers[1].json()
     assert TeamResult.objects.filter(pool_round=desk.pool_round(1)).count() == 12
     assert AuditLog.objects.filter(action="pool_round_arbitrate").count() == 1
-    assert AuditLog.objects.filter(action="pool_round_arbitration_request").count() == 2
+    # One request: the second call found it pending, queued nothing and waited for it.
+    request = ArbitrationRequest.objects.get()
+    assert (request.status, request.attempts) == ("done", 1)
+    assert AuditLog.objects.filter(action="pool_round_arbitration_request").count() == 1
 
 
 def test_without_a_worker_the_call_answers_202_and_the_task_waits_in_the_queue(
@@ -81,7 +84,9 @@ def test_without_a_worker_the_call_answers_202_and_the_task_waits_in_the_queue(
         app.control.purge()
         response = api_as(desk.referee).post(arbitration_url(1))
         assert response.status_code == 202
-        assert response.json() == {"status": "arbitrating"}
+        assert response.json()["status"] == "arbitrating"
+        assert response.json()["request"]["status"] == "requested"
+        assert response.json()["request"]["attempts"] == 0
         assert desk.pool_round(1).status == PoolRound.Status.PENDING
     finally:
         app.conf.update(saved)

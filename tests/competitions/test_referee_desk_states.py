@@ -10,14 +10,13 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.contrib.contenttypes.models import ContentType
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from competitions import selectors, services
-from competitions.models import PoolRound, TeamResult
+from competitions.models import ArbitrationRequest, PoolRound, TeamResult
 from league.models import AuditLog, Division, Season
-from league.services import audit_record
+from matrixhockey.db import work_lock
 from tests.competitions.desk_league import Desk, desk_build
 from tests.conftest import eager_tasks
 
@@ -42,8 +41,8 @@ def text_of(response: object) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
 
 
-def last_request(desk: Desk) -> AuditLog:
-    return AuditLog.objects.filter(action=selectors.ARBITRATION_REQUESTED).latest("id")
+def last_request(desk: Desk) -> ArbitrationRequest:
+    return ArbitrationRequest.objects.latest("id")
 
 
 def test_a_request_no_worker_took_says_since_when(
@@ -52,7 +51,7 @@ def test_a_request_no_worker_took_says_since_when(
     browser = browser_of(desk.referee)
     with django_capture_on_commit_callbacks(execute=False):  # no worker takes it
         browser.post(ARBITRATE_URL)
-    at = timezone.localtime(last_request(desk).at).strftime("%H:%M")
+    at = timezone.localtime(last_request(desk).requested_at).strftime("%H:%M")
     html = text_of(browser.get(DESK_URL))
     assert f"Queued since {at}, no worker has taken it yet" in html
     assert 'data-arbitration="queued"' in html
@@ -63,13 +62,11 @@ def test_a_request_left_in_the_queue_for_a_while_may_be_asked_again(
     desk: Desk, django_capture_on_commit_callbacks: Callable
 ) -> None:
     pool_round = desk.pool_round(1)
-    AuditLog.objects.create(  # a request queued long ago that no worker took
-        actor=desk.referee,
-        action=selectors.ARBITRATION_REQUESTED,
-        content_type=ContentType.objects.get_for_model(PoolRound),
-        object_id=str(pool_round.pk),
-        payload={"task": "never-taken"},
-        at=timezone.now() - selectors.ARBITRATION_REQUEST_STALE - timedelta(seconds=5),
+    stale = ArbitrationRequest.objects.create(  # a request queued long ago that no worker took
+        pool_round=pool_round,
+        requested_by=desk.referee,
+        task_id="never-taken",
+        requested_at=timezone.now() - selectors.ARBITRATION_REQUEST_STALE - timedelta(seconds=5),
     )
     browser = browser_of(desk.referee)
     html = text_of(browser.get(DESK_URL))
@@ -81,6 +78,10 @@ def test_a_request_left_in_the_queue_for_a_while_may_be_asked_again(
     assert "Asked again: the arbitration is queued; it is stored once." in answer
     assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
     assert TeamResult.objects.filter(pool_round=desk.pool_round(1)).count() == 12
+    stale.refresh_from_db()  # the same request, queued again under a new task
+    assert (stale.status, stale.asks, stale.attempts) == ("done", 2, 1)
+    assert stale.task_id != "never-taken"
+    assert ArbitrationRequest.objects.count() == 1
 
 
 def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(
@@ -88,11 +89,12 @@ def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(
 ) -> None:
     """A worker took the task (recorded) and holds no lock any more, with no result: lost."""
     pool_round = desk.pool_round(1)
-    audit_record(
-        actor=None,
-        action=selectors.ARBITRATION_STARTED,
-        obj=pool_round,
-        payload={"task": "lost-task", "attempt": 1},
+    lost = ArbitrationRequest.objects.create(
+        pool_round=pool_round,
+        task_id="lost-task",
+        status=ArbitrationRequest.Status.STARTED,
+        started_at=timezone.now(),
+        attempts=1,
     )
     state = selectors.pool_round_arbitration_state(pool_round=pool_round)
     assert state.lost and state.ask_again and not state.running
@@ -108,6 +110,8 @@ def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(
         browser.post(ARBITRATE_URL)  # a double click
     assert TeamResult.objects.filter(pool_round=pool_round).count() == 12
     assert AuditLog.objects.filter(action="pool_round_arbitrate").count() == 1
+    lost.refresh_from_db()  # asked again once, taken by a second worker: its second attempt
+    assert (lost.status, lost.asks, lost.attempts) == ("done", 2, 2)
     assert selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1)) == (
         selectors.ArbitrationState()
     )
@@ -115,7 +119,10 @@ def test_an_arbitration_whose_worker_stopped_says_so_and_is_asked_again_once(
 
 def test_while_a_worker_holds_the_arbitration_the_desk_says_it_runs(desk: Desk) -> None:
     pool_round = desk.pool_round(1)
-    with services.pool_round_arbitration_attempt(pool_round=pool_round, by=None, task_id="t"):
+    ArbitrationRequest.objects.create(
+        pool_round=pool_round, status="started", started_at=timezone.now(), attempts=1
+    )
+    with work_lock(selectors.ARBITRATION_WORK, pool_round.pk):
         # Another connection would see the lock; this one holds it (a session lock is seen
         # by every session, its own included).
         state = selectors.pool_round_arbitration_state(pool_round=pool_round)
@@ -126,12 +133,37 @@ def test_while_a_worker_holds_the_arbitration_the_desk_says_it_runs(desk: Desk) 
 
 
 def test_a_refused_arbitration_says_why_and_offers_to_ask_again(desk: Desk) -> None:
+    request = ArbitrationRequest.objects.create(pool_round=desk.pool_round(1), task_id="t")
     services.pool_round_arbitration_refused(
-        pool_round=desk.pool_round(1),
+        request=request,
         by=None,
-        task_id="t",
-        refusal=services.ArbitrationQueueUnavailable("The arbitration could not be queued."),
+        refusal=services.ArbitrationQueueUnavailable("Not queued.", error="OperationalError"),
     )
     html = text_of(browser_of(desk.referee).get(DESK_URL))
-    assert "The last arbitration was refused: The arbitration could not be queued." in html
+    assert (
+        "The last arbitration was refused: The arbitration could not be queued"
+        " (OperationalError): try again later." in html
+    )
     assert "Ask again" in html
+
+
+def test_a_stored_refusal_is_worded_in_the_readers_language(desk: Desk) -> None:
+    """Stored as its code and facts, the refusal is worded when shown: in French for a French
+    reader, whatever language the worker spoke."""
+    request = ArbitrationRequest.objects.create(pool_round=desk.pool_round(1), task_id="t")
+    services.pool_round_arbitration_refused(
+        request=request,
+        by=None,
+        refusal=services.ArbitrationOutOfOrder("Round 4 first.", number=4),
+    )
+    request.refresh_from_db()
+    assert (request.refusal_code, request.refusal_facts) == ("out_of_order", {"number": 4})
+    english = text_of(browser_of(desk.referee).get(DESK_URL))
+    assert "Round 4 of this pool is not arbitrated yet: arbitrate it first." in english
+    with translation.override("fr"):
+        state = selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1))
+        french = text_of(browser_of(desk.referee).get(DESK_URL, headers={"accept-language": "fr"}))
+    assert state.refusal == (
+        "La journée 4 de cette poule n’est pas encore arbitrée : arbitrez-la d’abord."
+    )
+    assert state.refusal in french

@@ -1,6 +1,6 @@
-"""The ``competitions.pool_round_arbitrate`` task, run in the test's process: it calls the
-service in the user's name, retries a transient database error with backoff, and records a
-refusal as final. (A real worker on Redis: ``test_tasks_worker.py``.)"""
+"""The ``competitions.pool_round_arbitrate`` task, run in the test's process: it runs a request
+in its asker's name, retries a transient database error with backoff, and records a refusal as
+final on the request. (A real worker on Redis: ``test_tasks_worker.py``.)"""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from competitions import services, tasks
-from competitions.models import Competition, PoolRound, Round, TeamResult
+from competitions import tasks
+from competitions.models import ArbitrationRequest, Competition, PoolRound, Round, TeamResult
+from competitions.services import queue
 from league.models import AuditLog, Division, Season
 from tests.competitions.desk_league import Desk, desk_build
 
@@ -25,61 +26,74 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
     return made
 
 
-def run(desk: Desk, pool_round: PoolRound | None = None, task_id: str = "task-1") -> object:
-    pool_round = pool_round or desk.pool_round(1)
-    return tasks.pool_round_arbitrate.apply(args=[pool_round.pk, desk.referee.pk], task_id=task_id)
+def asked(desk: Desk) -> ArbitrationRequest:
+    """A request of the referee's, as a worker finds it (the test queues nothing)."""
+    return ArbitrationRequest.objects.create(
+        pool_round=desk.pool_round(1), requested_by=desk.referee, task_id="task-1"
+    )
+
+
+def run(request: ArbitrationRequest, task_id: str = "task-1") -> object:
+    return tasks.pool_round_arbitrate.apply(args=[request.pk], task_id=task_id)
 
 
 def test_the_task_arbitrates_the_pool_round_in_the_users_name(desk: Desk) -> None:
-    result = run(desk)
+    request = asked(desk)
+    result = run(request)
     pool_round = desk.pool_round(1)
-    assert result.get() == {"status": "arbitrated", "pool_round": pool_round.pk}
+    assert result.get() == {
+        "status": "done",
+        "request": request.pk,
+        "pool_round": pool_round.pk,
+        "attempts": 1,
+    }
     assert pool_round.status == PoolRound.Status.ARBITRATED
     assert pool_round.arbitrated_by == desk.referee
     assert TeamResult.objects.filter(pool_round=pool_round).count() == 12
 
 
-def test_the_task_sent_again_returns_the_stored_result(desk: Desk) -> None:
-    run(desk, task_id="first")
+def test_the_task_sent_again_finds_the_request_done(desk: Desk) -> None:
+    request = asked(desk)
+    run(request, task_id="first")
     arbitrated_at = desk.pool_round(1).arbitrated_at
-    again = run(desk, task_id="second")
-    assert again.get()["status"] == "arbitrated"
+    again = run(request, task_id="second")
+    assert again.get()["status"] == "done"
+    assert again.get()["attempts"] == 1  # claimed once
     assert desk.pool_round(1).arbitrated_at == arbitrated_at
     assert TeamResult.objects.filter(pool_round=desk.pool_round(1)).count() == 12
     assert AuditLog.objects.filter(action="pool_round_arbitrate").count() == 1
 
 
 def test_a_refusal_is_recorded_and_not_retried(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
-    """R13: too early is final — the task answers it, the audit log keeps it under its id."""
+    """R13: too early is final — the task answers it, the request keeps its code."""
+    request = asked(desk)
     Round.objects.filter(pk=desk.league.round(Competition.CHAMPIONSHIP, 1).pk).update(
         deadline=timezone.now() + timedelta(hours=1)
     )
     retried: list[object] = []
     monkeypatch.setattr(tasks.pool_round_arbitrate, "retry", lambda *a, **k: retried.append(a))
 
-    result = run(desk, task_id="too-early")
+    result = run(request, task_id="too-early")
 
-    assert result.get() == {
-        "status": "refused",
-        "code": "too_early",
-        "detail": result.get()["detail"],
-    }
-    assert "deadline" in result.get()["detail"]
+    assert result.get()["status"] == "refused" and result.get()["code"] == "too_early"
     assert retried == []
-    refusal = AuditLog.objects.get(action="pool_round_arbitration_refused")
-    assert refusal.payload == {
-        "task": "too-early",
-        "code": "too_early",
-        "detail": result.get()["detail"],
-    }
-    assert refusal.actor == desk.referee
+    request.refresh_from_db()
+    assert (request.status, request.refusal_code, request.refusal_facts) == (
+        "refused",
+        "too_early",
+        {},
+    )
+    assert request.attempts == 1 and request.finished_at is not None
+    history = AuditLog.objects.get(action="pool_round_arbitration_refused")  # history only
+    assert history.payload == {"request": request.pk, "task": "too-early", "code": "too_early"}
+    assert history.actor == desk.referee
     assert desk.pool_round(1).status == PoolRound.Status.PENDING
 
 
 def test_a_broken_seed_commitment_is_a_final_refusal(desk: Desk) -> None:
     """R23: nothing is played when the seed does not hash to its published commitment."""
     PoolRound.objects.filter(pk=desk.pool_round(1).pk).update(seed_hash="0" * 64)
-    assert run(desk).get()["code"] == "seed_commitment"
+    assert run(asked(desk)).get()["code"] == "seed_commitment"
     assert not TeamResult.objects.exists()
 
 
@@ -87,15 +101,18 @@ def test_run_in_process_a_database_error_goes_to_the_caller(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without a broker there is no queue to retry on (the worker's retries:
-    ``test_tasks_worker.py``); nothing is stored."""
+    ``test_tasks_worker.py``); nothing is stored, the request waits for its next attempt."""
 
     def down(**kwargs: object) -> PoolRound:
         raise OperationalError("could not connect to server")
 
-    monkeypatch.setattr(services, "pool_round_arbitrate", down)
+    monkeypatch.setattr(queue, "pool_round_arbitrate", down)
+    request = asked(desk)
     with pytest.raises(OperationalError):
-        run(desk)
+        run(request)
     assert desk.pool_round(1).status == PoolRound.Status.PENDING
+    request.refresh_from_db()
+    assert (request.status, request.attempts, request.started_at) == ("requested", 1, None)
     assert not AuditLog.objects.filter(action="pool_round_arbitration_refused").exists()
 
 
@@ -105,7 +122,7 @@ def test_retries_wait_longer_each_time_up_to_five_minutes() -> None:
     assert waits == sorted(waits) and max(waits) == 300
 
 
-def test_a_task_for_a_pool_round_that_no_longer_exists_does_nothing(desk: Desk) -> None:
-    result = tasks.pool_round_arbitrate.apply(args=[987654, None])
-    assert result.get() == {"status": "missing", "pool_round": 987654}
+def test_a_task_for_a_request_that_does_not_exist_does_nothing(desk: Desk) -> None:
+    result = tasks.pool_round_arbitrate.apply(args=[987654])
+    assert result.get() == {"status": "missing", "request": 987654}
     assert not TeamResult.objects.exists()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from competitions import selectors, services, tasks
-from competitions.models import Competition, PoolRound, Round, TeamResult
+from competitions.models import ArbitrationRequest, Competition, PoolRound, Round, TeamResult
 from league.models import AuditLog, Division, Season
 from tests.competitions.desk_league import Desk, desk_build
 
@@ -25,7 +25,7 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
     return made
 
 
-def request(desk: Desk, number: int = 1) -> services.ArbitrationRequest:
+def request(desk: Desk, number: int = 1) -> ArbitrationRequest | None:
     return services.pool_round_arbitration_request(
         pool_round=desk.pool_round(number), by=desk.referee
     )
@@ -36,16 +36,25 @@ def test_the_task_is_queued_once_the_request_commits(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         asked = request(desk)
-    assert asked.task_id is not None and len(callbacks) == 1
+    assert asked is not None and asked.task_id and len(callbacks) == 1
     assert desk.pool_round(1).status == PoolRound.Status.PENDING  # nothing ran before the commit
-    logged = AuditLog.objects.get(action="pool_round_arbitration_request")
-    assert (logged.actor, logged.payload) == (desk.referee, {"task": asked.task_id})
+    row = ArbitrationRequest.objects.get()
+    assert (row.status, row.requested_by, row.task_id) == ("requested", desk.referee, asked.task_id)
+    assert (row.attempts, row.asks, row.started_at) == (0, 1, None)
+    logged = AuditLog.objects.get(action="pool_round_arbitration_request")  # kept as history
+    assert (logged.actor, logged.payload) == (
+        desk.referee,
+        {"request": row.pk, "task": row.task_id},
+    )
     assert selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1)).requested_at
 
     callbacks[0]()
 
     assert desk.pool_round(1).status == PoolRound.Status.ARBITRATED
     assert desk.pool_round(1).arbitrated_by == desk.referee
+    row.refresh_from_db()
+    assert (row.status, row.attempts) == ("done", 1)
+    assert row.requested_at <= row.started_at <= row.finished_at
 
 
 def test_an_arbitrated_round_is_returned_as_it_is_and_nothing_is_queued(
@@ -54,9 +63,12 @@ def test_an_arbitrated_round_is_returned_as_it_is_and_nothing_is_queued(
     services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         asked = request(desk)
-    assert asked.task_id is None and callbacks == []
-    assert asked.pool_round.status == PoolRound.Status.ARBITRATED
-    assert services.pool_round_arbitration_wait(request=asked, timeout=0) == asked.pool_round
+    assert asked is None and callbacks == []
+    assert not ArbitrationRequest.objects.exists()
+    waited = services.pool_round_arbitration_wait(
+        pool_round=desk.pool_round(1), request=None, timeout=0
+    )
+    assert waited.status == PoolRound.Status.ARBITRATED
 
 
 def test_a_request_before_the_deadline_is_refused_at_once(
@@ -72,6 +84,7 @@ def test_a_request_before_the_deadline_is_refused_at_once(
     ):
         request(desk)
     assert callbacks == []
+    assert not ArbitrationRequest.objects.exists()
     assert not AuditLog.objects.filter(action="pool_round_arbitration_request").exists()
 
 
@@ -90,14 +103,24 @@ def test_a_broker_that_is_down_is_said_rather_than_waited_for(
     with django_capture_on_commit_callbacks(execute=True):
         asked = request(desk)
     with pytest.raises(services.ArbitrationQueueUnavailable):
-        services.pool_round_arbitration_wait(request=asked, timeout=0)
+        services.pool_round_arbitration_wait(
+            pool_round=desk.pool_round(1), request=asked, timeout=0
+        )
     state = selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1))
     assert state.requested_at is None and "could not be queued" in state.refusal
+    row = ArbitrationRequest.objects.get()
+    assert (row.status, row.refusal_code, row.attempts) == ("refused", "queue_unavailable", 0)
+    assert row.refusal_facts == {"error": "OperationalError"}
 
 
-def test_waiting_returns_the_pending_round_when_the_worker_is_not_done(desk: Desk) -> None:
-    asked = services.ArbitrationRequest(pool_round=desk.pool_round(1), task_id="not-run")
-    waited = services.pool_round_arbitration_wait(request=asked, timeout=0.3)
+def test_waiting_returns_the_pending_round_when_the_worker_is_not_done(
+    desk: Desk, django_capture_on_commit_callbacks: Callable
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False):  # no worker takes it
+        asked = request(desk)
+    waited = services.pool_round_arbitration_wait(
+        pool_round=desk.pool_round(1), request=asked, timeout=0.3
+    )
     assert waited.status == PoolRound.Status.PENDING
 
 
@@ -108,7 +131,9 @@ def test_waiting_raises_the_refusal_the_worker_recorded(
     with django_capture_on_commit_callbacks(execute=True):
         asked = request(desk)
     with pytest.raises(services.SeedCommitmentBroken, match="does not match"):
-        services.pool_round_arbitration_wait(request=asked, timeout=5)
+        services.pool_round_arbitration_wait(
+            pool_round=desk.pool_round(1), request=asked, timeout=5
+        )
     assert not TeamResult.objects.exists()
 
 
@@ -119,7 +144,7 @@ def test_a_request_no_worker_took_stays_queued_and_is_offered_again(
     still in the queue); after a while the desk offers to ask again."""
     with django_capture_on_commit_callbacks(execute=False):
         asked = request(desk)
-    assert not asked.again
+    assert asked is not None and asked.asks == 1
     pool_round = desk.pool_round(1)
     now = timezone.now()
     state = selectors.pool_round_arbitration_state(pool_round=pool_round, now=now)

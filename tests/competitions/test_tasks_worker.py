@@ -1,15 +1,26 @@
 """The arbitration task on a REAL Celery worker taking it from a REAL Redis broker: sent twice at
-once, retried after a database error, or sent again, a pool round gets exactly one result."""
+once, retried after a database error, or sent again, a request is claimed once per attempt and a
+pool round gets exactly one result."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.db import OperationalError
 
 from competitions import services, tasks
-from competitions.models import FixtureResult, PoolRound, StockMovement, StockReason, TeamResult
+from competitions.models import (
+    ArbitrationRequest,
+    FixtureResult,
+    PoolRound,
+    StockMovement,
+    StockReason,
+    TeamResult,
+)
+from competitions.services import queue
 from league.models import AuditLog, Division, Season
 from tests.competitions.desk_league import Desk, desk_build, running_worker
 
@@ -39,45 +50,48 @@ def assert_one_result(pool_round: PoolRound) -> None:
     ]
 
 
-def test_the_task_sent_twice_at_once_stores_one_result(
+def asked(desk: Desk, number: int = 1) -> ArbitrationRequest:
+    """A committed request of the referee's, as a worker finds it (the test sends its task)."""
+    return ArbitrationRequest.objects.create(
+        pool_round=desk.pool_round(number), requested_by=desk.referee
+    )
+
+
+def test_the_task_sent_twice_at_once_claims_the_request_once(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two worker threads run the two tasks together (a barrier holds each until the other has
-    started): one claim wins, the other task gets the stored result (or hears it is being
-    arbitrated) — never a second result."""
-    real = services.pool_round_arbitrate
+    """Two worker threads run the request's task together, past the work lock (made to let both
+    through here, and a barrier holds each until the other is there): the conditional update
+    that claims the request touches its row for one of them only, so one arbitrates and the
+    other does nothing — never a second result, one attempt."""
     together = threading.Barrier(2, timeout=TIMEOUT)
 
-    def at_once(**kwargs: object) -> PoolRound:
+    @contextmanager
+    def both_through(namespace: int, key: int) -> Iterator[bool]:
         together.wait()
-        return real(**kwargs)
+        yield True
 
-    monkeypatch.setattr(services, "pool_round_arbitrate", at_once)
-    pool_round = desk.pool_round(1)
+    monkeypatch.setattr(queue, "work_lock", both_through)
+    request = asked(desk)
     with running_worker(concurrency=2):
-        sent = [
-            tasks.pool_round_arbitrate.delay(pool_round.pk, desk.referee.pk),
-            tasks.pool_round_arbitrate.delay(pool_round.pk, desk.other_referee.pk),
-        ]
+        sent = [tasks.pool_round_arbitrate.delay(request.pk) for _ in range(2)]
         outcomes = [result.get(timeout=TIMEOUT) for result in sent]
 
-    assert_one_result(pool_round)
-    arbitrated = [o for o in outcomes if o["status"] == "arbitrated"]
-    assert arbitrated, outcomes
-    for outcome in outcomes:
-        assert outcome["status"] == "arbitrated" or outcome["code"] == "in_progress"
-    assert PoolRound.objects.get(pk=pool_round.pk).arbitrated_by in (
-        desk.referee,
-        desk.other_referee,
-    )
+    assert_one_result(desk.pool_round(1))
+    request.refresh_from_db()
+    assert (request.status, request.attempts) == ("done", 1)
+    assert [o["attempts"] for o in outcomes] == [1, 1], outcomes
+    assert AuditLog.objects.filter(action="pool_round_arbitration_started").count() == 1
+    assert PoolRound.objects.get(pk=request.pool_round_id).arbitrated_by == desk.referee
 
 
 def test_a_retried_task_gives_the_same_single_result(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A transient database error: the worker retries (with backoff, shortened here) and the
-    retry arbitrates once; sending the task again afterwards changes nothing."""
-    real = services.pool_round_arbitrate
+    """A transient database error: the request goes back to the queue, the worker retries
+    (with backoff, shortened here) and the retry claims it again — its second attempt — and
+    arbitrates once; sending the task again afterwards finds the request done."""
+    real = queue.pool_round_arbitrate
     attempts: list[int] = []
 
     def flaky(**kwargs: object) -> PoolRound:
@@ -86,30 +100,39 @@ def test_a_retried_task_gives_the_same_single_result(
             raise OperationalError("server closed the connection unexpectedly")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "pool_round_arbitrate", flaky)
+    monkeypatch.setattr(queue, "pool_round_arbitrate", flaky)
     monkeypatch.setattr(tasks, "ARBITRATION_RETRY_BASE_SECONDS", 0)
-    pool_round = desk.pool_round(1)
+    request = asked(desk)
     with running_worker():
-        first = tasks.pool_round_arbitrate.delay(pool_round.pk, desk.referee.pk)
-        assert first.get(timeout=TIMEOUT) == {"status": "arbitrated", "pool_round": pool_round.pk}
-        arbitrated_at = PoolRound.objects.get(pk=pool_round.pk).arbitrated_at
-        again = tasks.pool_round_arbitrate.delay(pool_round.pk, desk.referee.pk)
-        assert again.get(timeout=TIMEOUT)["status"] == "arbitrated"
+        first = tasks.pool_round_arbitrate.delay(request.pk)
+        assert first.get(timeout=TIMEOUT)["status"] == "done"
+        arbitrated_at = PoolRound.objects.get(pk=request.pool_round_id).arbitrated_at
+        again = tasks.pool_round_arbitrate.delay(request.pk)
+        assert again.get(timeout=TIMEOUT)["status"] == "done"
 
-    assert len(attempts) == 3  # the failure, its retry, the task sent again
-    assert_one_result(pool_round)
-    assert PoolRound.objects.get(pk=pool_round.pk).arbitrated_at == arbitrated_at
+    assert len(attempts) == 2  # the failure and its retry; the task sent again runs nothing
+    request.refresh_from_db()
+    assert (request.status, request.attempts) == ("done", 2)
+    assert_one_result(desk.pool_round(1))
+    assert PoolRound.objects.get(pk=request.pool_round_id).arbitrated_at == arbitrated_at
 
 
-def test_a_refusal_on_the_worker_is_recorded_under_the_tasks_id(desk: Desk) -> None:
+def test_a_refusal_on_the_worker_is_recorded_on_the_request(desk: Desk) -> None:
     desk.league.send_all("elite", 2)
-    pool_round = desk.pool_round(2)  # round 1 is not arbitrated yet
+    request = asked(desk, number=2)  # round 1 is not arbitrated yet
     with running_worker():
-        result = tasks.pool_round_arbitrate.delay(pool_round.pk, desk.referee.pk)
+        result = tasks.pool_round_arbitrate.delay(request.pk)
         outcome = result.get(timeout=TIMEOUT)
     assert outcome["code"] == "out_of_order"
-    refusal = AuditLog.objects.get(action="pool_round_arbitration_refused")
-    assert refusal.payload["task"] == result.id
+    request.refresh_from_db()
+    assert (request.status, request.refusal_code, request.refusal_facts) == (
+        "refused",
+        "out_of_order",
+        {"number": 1},
+    )
+    assert request.task_id == result.id
+    history = AuditLog.objects.get(action="pool_round_arbitration_refused")
+    assert history.payload["task"] == result.id
     assert not TeamResult.objects.exists()
 
 
@@ -120,6 +143,9 @@ def test_a_referees_request_is_arbitrated_by_the_worker(desk: Desk) -> None:
         asked = services.pool_round_arbitration_request(
             pool_round=desk.pool_round(1), by=desk.referee
         )
-        done = services.pool_round_arbitration_wait(request=asked, timeout=TIMEOUT)
+        done = services.pool_round_arbitration_wait(
+            pool_round=desk.pool_round(1), request=asked, timeout=TIMEOUT
+        )
     assert done.status == PoolRound.Status.ARBITRATED
     assert_one_result(desk.pool_round(1))
+    assert ArbitrationRequest.objects.get().status == "done"
