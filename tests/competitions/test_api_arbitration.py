@@ -12,12 +12,20 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from kombu.exceptions import OperationalError as BrokerUnavailable
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from competitions import services, tasks
-from competitions.models import Competition, FixtureResult, PoolRound, Round, TeamResult
+from competitions.models import (
+    ArbitrationRequest,
+    Competition,
+    FixtureResult,
+    PoolRound,
+    Round,
+    TeamResult,
+)
 from league.models import AuditLog, Division, Season
 from tests.competitions.desk_league import Desk, arbitration_url, desk_build
 
@@ -141,7 +149,37 @@ def test_while_the_arbitration_runs_the_answer_is_202(
     monkeypatch.setattr(tasks.pool_round_arbitrate, "apply_async", lambda *a, **k: None)
     response = api_as(desk.referee).post(arbitration_url(1))
     assert response.status_code == 202
-    assert response.json() == {"status": "arbitrating"}
+    body = response.json()
+    assert body["status"] == "arbitrating"
+    request = ArbitrationRequest.objects.get()
+    assert body["request"] == {
+        "status": "requested",
+        "requested_at": body["request"]["requested_at"],
+        "started_at": None,
+        "running": False,
+        "attempts": 0,
+        "ask_again": False,
+    }
+    assert parse_datetime(body["request"]["requested_at"]) == request.requested_at
+
+
+def test_a_second_call_while_the_request_is_pending_waits_for_the_same_one(
+    desk: Desk,
+    api_as: ApiAs,
+    admin_user: User,
+    settings: Settings,
+    django_capture_on_commit_callbacks: Callable,
+) -> None:
+    """Another referee (an admin) calls while the first request is queued: nothing more is
+    queued, the call answers from the same request's row."""
+    settings.ARBITRATION_WAIT_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=False) as queued:  # no worker takes it
+        first = api_as(desk.referee).post(arbitration_url(1))
+        second = api_as(admin_user).post(arbitration_url(1))
+    assert [first.status_code, second.status_code] == [202, 202]
+    assert second.json()["request"] == first.json()["request"]
+    assert len(queued) == 1
+    assert ArbitrationRequest.objects.get().requested_by == desk.referee
 
 
 @pytest.mark.django_db(transaction=True)
