@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 
 from celery import Task, shared_task
+from celery.exceptions import MaxRetriesExceededError
 from django.db import OperationalError
 
 from competitions import services
@@ -67,6 +68,14 @@ def pool_round_arbitrate(self: Task, request_id: int) -> dict[str, object]:
     if request is None:
         logger.warning("Arbitration request %s does not exist", request_id)
         return {"status": "missing", "request": request_id}
+    if request.is_pending and not self.request.is_eager:
+        # Another worker holds the pool round (its work lock): look again later — done by then,
+        # or taken over if that worker is gone (a killed process's session may outlive it a
+        # moment).
+        try:
+            raise self.retry(countdown=arbitration_retry_countdown(self.request.retries))
+        except MaxRetriesExceededError:
+            logger.warning("Arbitration request %s still held by another worker", request_id)
     outcome: dict[str, object] = {
         "status": request.status,
         "request": request.pk,

@@ -22,6 +22,7 @@ from competitions.models import (
 )
 from competitions.services import queue
 from league.models import AuditLog, Division, Season
+from matrixhockey.db import work_lock
 from tests.competitions.desk_league import Desk, desk_build, running_worker
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -60,18 +61,23 @@ def asked(desk: Desk, number: int = 1) -> ArbitrationRequest:
 def test_the_task_sent_twice_at_once_claims_the_request_once(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two worker threads run the request's task together, past the work lock (made to let both
-    through here, and a barrier holds each until the other is there): the conditional update
-    that claims the request touches its row for one of them only, so one arbitrates and the
-    other does nothing — never a second result, one attempt."""
+    """Two worker threads run the request's task together (a barrier holds each before the
+    pool round's work lock until the other is there): one takes the lock and claims the
+    request; the other finds the lock held, looks again later and finds the request done —
+    never a second result, one attempt."""
     together = threading.Barrier(2, timeout=TIMEOUT)
+    runs: list[int] = []
 
     @contextmanager
-    def both_through(namespace: int, key: int) -> Iterator[bool]:
-        together.wait()
-        yield True
+    def at_once(namespace: int, key: int) -> Iterator[bool]:
+        runs.append(1)
+        if len(runs) <= 2:  # the two tasks; the loser's later look goes straight in
+            together.wait()
+        with work_lock(namespace, key) as free:
+            yield free
 
-    monkeypatch.setattr(queue, "work_lock", both_through)
+    monkeypatch.setattr(queue, "work_lock", at_once)
+    monkeypatch.setattr(tasks, "ARBITRATION_RETRY_BASE_SECONDS", 0)
     request = asked(desk)
     with running_worker(concurrency=2):
         sent = [tasks.pool_round_arbitrate.delay(request.pk) for _ in range(2)]
