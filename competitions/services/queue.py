@@ -174,8 +174,9 @@ def pool_round_arbitration_run(
     run: the desk tells a running request from one whose worker stopped), the worker claims the
     request by one conditional update (``requested`` → ``started``, ``attempts`` + 1, on the
     status and attempts it read) that touches one row or none: a task sent twice, or while
-    another worker runs it, does nothing and returns the request as it stands. Holding the lock, a request still ``started`` is one
-    whose worker was lost (its lock went with its session): this run takes it over. The
+    another worker runs it, does nothing and returns the request as it stands (its task looks
+    again later). Holding the lock, a request still ``started`` is one whose worker was lost
+    (its lock went with its session): this run takes it over. The
     arbitration and the request's ``done`` commit together; a refusal is recorded (final); a
     transient database error puts the request back to ``requested`` and is raised again, for
     the task to retry (its next attempt). Run this outside a transaction."""
