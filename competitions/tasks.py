@@ -1,6 +1,6 @@
 """The competitions' Celery tasks: they take ids, call one service, and retry there.
 
-``competitions.pool_round_arbitrate`` is queued by
+``competitions.arbitration_request_run`` (the function ``pool_round_arbitrate``) is queued by
 :func:`competitions.services.pool_round_arbitration_request` once its transaction commits, with
 the request's id. It is idempotent by the request's claim (a conditional status update that only
 one worker wins) and the arbitration's own lock: sent twice, retried, or run while a referee
@@ -37,7 +37,11 @@ def arbitration_retry_countdown(retries: int) -> int:
 
 
 @shared_task(
-    bind=True, name="competitions.pool_round_arbitrate", max_retries=ARBITRATION_MAX_RETRIES
+    # Named for what it takes, a request's id: a message queued under the name it had when it
+    # took a pool round's id is left unread rather than misread.
+    bind=True,
+    name="competitions.arbitration_request_run",
+    max_retries=ARBITRATION_MAX_RETRIES,
 )
 def pool_round_arbitrate(self: Task, request_id: int) -> dict[str, object]:
     """Run arbitration request ``request_id`` (``pool_round_arbitration_run``): the request's

@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 Status = ArbitrationRequest.Status
 
-ARBITRATE_TASK = "competitions.pool_round_arbitrate"
+ARBITRATE_TASK = "competitions.arbitration_request_run"
 """The Celery task that runs one arbitration request (``competitions.tasks``)."""
 ARBITRATION_POLL_SECONDS = 0.2
 """How often :func:`pool_round_arbitration_wait` looks at the request."""

@@ -1,4 +1,4 @@
-"""The ``competitions.pool_round_arbitrate`` task, run in the test's process: it runs a request
+"""The ``competitions.arbitration_request_run`` task, run in the test's process: it runs a request
 in its asker's name, retries a transient database error with backoff, and records a refusal as
 final on the request. (A real worker on Redis: ``test_tasks_worker.py``.)"""
 
