@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 
 from competitions import services
 from competitions.models import (
+    ArbitrationRequest,
     Fixture,
     FixtureResult,
     Matrix,
@@ -390,6 +391,27 @@ def arbitrate_pool_rounds(
 
 
 PoolRoundAdmin.actions = [*(PoolRoundAdmin.actions or []), void_pool_rounds, arbitrate_pool_rounds]
+
+
+@admin.register(ArbitrationRequest)
+class ArbitrationRequestAdmin(ReadOnlyAdmin):
+    """The referees' requests to arbitrate, as the workers ran them (read-only: only the
+    services move a request on)."""
+
+    list_display = [
+        "pool_round",
+        "status",
+        "refusal_code",
+        "attempts",
+        "asks",
+        "requested_by",
+        "requested_at",
+        "started_at",
+        "finished_at",
+    ]
+    list_filter = ["status", "refusal_code", "pool_round__pool__competition"]
+    date_hierarchy = "requested_at"
+    list_select_related = ["pool_round__pool__season", "pool_round__round__season", "requested_by"]
 
 
 @admin.register(OnrSanction)

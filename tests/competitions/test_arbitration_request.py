@@ -188,3 +188,18 @@ def test_the_desk_reads_no_audit_log(desk: Desk) -> None:
     assert selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1)) == (
         selectors.ArbitrationState()
     )
+
+
+def test_the_admin_lists_the_requests_and_writes_none(
+    desk: Desk, admin_user: User, django_capture_on_commit_callbacks: Callable
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False):
+        asked = ask(desk)
+    browser = browser_of(admin_user)
+    listing = browser.get("/admin/competitions/arbitrationrequest/")
+    assert listing.status_code == 200
+    assert f"/admin/competitions/arbitrationrequest/{asked.pk}/change/" in listing.content.decode()
+    assert browser.get("/admin/competitions/arbitrationrequest/add/").status_code == 403
+    assert (
+        browser_of(desk.referee).get("/admin/competitions/arbitrationrequest/").status_code == 302
+    )
