@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth.models import User
@@ -203,3 +204,44 @@ def test_the_admin_lists_the_requests_and_writes_none(
     assert (
         browser_of(desk.referee).get("/admin/competitions/arbitrationrequest/").status_code == 302
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_claims_at_once_touch_the_row_once(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim alone, without the work lock (let through for both here, and nothing taken
+    over): two runs read the request together and update it on the status and attempts they
+    read — one row touched for one of them, the other runs nothing."""
+    together = threading.Barrier(2, timeout=30)
+    played: list[int] = []
+    real = queue.pool_round_arbitrate
+
+    @contextmanager
+    def both_through(namespace: int, key: int) -> Iterator[bool]:
+        together.wait()
+        yield True
+
+    def counted(**kwargs: object) -> PoolRound:
+        played.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(queue, "work_lock", both_through)
+    monkeypatch.setattr(queue, "work_locks_tell", lambda: False)
+    monkeypatch.setattr(queue, "pool_round_arbitrate", counted)
+    request = ArbitrationRequest.objects.create(
+        pool_round=desk.pool_round(1), requested_by=desk.referee
+    )
+
+    def run() -> None:
+        try:
+            services.pool_round_arbitration_run(request_id=request.pk)
+        finally:
+            connections.close_all()
+
+    runs = [threading.Thread(target=run) for _ in range(2)]
+    for thread in runs:
+        thread.start()
+    for thread in runs:
+        thread.join()
+    request.refresh_from_db()
+    assert (request.status, request.attempts, len(played)) == ("done", 1, 1)
+    assert TeamResult.objects.filter(pool_round=desk.pool_round(1)).count() == 12
