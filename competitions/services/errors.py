@@ -9,6 +9,7 @@ publication or a void (:class:`ArbitrationRefused` and its kinds). Each is worde
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +39,10 @@ class ArbitrationRefused(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its code's class and facts (its ``args`` are not its constructor's).
+        return (functools.partial(type(self), **self.facts), ())
 
 
 class ArbitrationTooEarly(ArbitrationRefused):

@@ -4,6 +4,7 @@ message's words."""
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections.abc import Callable
 
@@ -136,6 +137,8 @@ def test_a_refusal_recorded_as_a_code_is_raised_again_with_its_facts() -> None:
             "La date limite de la journée 4 n’est pas encore passée : elle ne peut pas être "
             "arbitrée avant."
         )
+    copied = pickle.loads(pickle.dumps(again))
+    assert (type(copied), copied.facts) == (services.ArbitrationTooEarly, {"number": 4})
     unknown = errors.arbitration_refusal_of({"code": "no-such-code"})
     assert type(unknown) is services.ArbitrationRefused
     assert unknown.message == "This round cannot be arbitrated now."
