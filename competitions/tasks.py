@@ -83,7 +83,7 @@ def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) ->
             pool_round=pool_round, by=by, task_id=self.request.id, refusal=refusal
         )
         logger.info("Arbitration of pool round %s refused: %s", pool_round_id, refusal.message)
-        return {"status": "refused", "code": refusal.code, "detail": refusal.message}
+        return {"status": "refused", "code": refusal.code, "facts": refusal.facts}
     return {"status": arbitrated.status, "pool_round": arbitrated.pk}
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from competitions.models import Competition, Fixture, FixtureResult, LatePick, Pick, Pool, PoolRound
 from competitions.selectors.entries import PLAYED, entry_placed_late
 from competitions.selectors.results import pool_round_results
+from competitions.services.errors import ArbitrationRefused, arbitration_refusal_of
 from league.models import AuditLog, Entry
 from matrixhockey.db import work_lock_held
 
@@ -51,8 +52,9 @@ def _audit(pool_round: PoolRound) -> QuerySet[AuditLog]:
 
 
 def arbitration_refusal(*, pool_round: PoolRound, task_id: str) -> dict[str, Any] | None:
-    """The refusal a worker recorded for arbitration task ``task_id`` (``code`` and
-    ``detail``), or ``None``."""
+    """The refusal a worker recorded for arbitration task ``task_id`` (its ``code`` and the
+    ``facts`` its message needs, :func:`~competitions.services.errors.arbitration_refusal_of`),
+    or ``None``."""
     row = _audit(pool_round).filter(action=ARBITRATION_REFUSED, payload__task=task_id).first()
     return row.payload if row is not None else None
 
@@ -65,8 +67,9 @@ class ArbitrationState:
 
     requested_at: datetime | None = None
     """When the request was queued, while no worker has taken it yet."""
-    refusal: str | None = None
-    """Why the last request was refused, when it was."""
+    refusal: ArbitrationRefused | None = None
+    """Why the last request was refused, when it was: a code and its facts, worded when shown
+    (``str()``), in the reader's language."""
     started_at: datetime | None = None
     """When a worker took the request, while no result came of it."""
     running: bool = False
@@ -110,7 +113,7 @@ def pool_round_arbitration_state(
     if last is None:
         return ArbitrationState()
     if last.action == ARBITRATION_REFUSED:
-        return ArbitrationState(refusal=str(last.payload.get("detail", "")), ask_again=True)
+        return ArbitrationState(refusal=arbitration_refusal_of(last.payload), ask_again=True)
     if last.action == ARBITRATION_REQUESTED:
         stale = now - last.at >= ARBITRATION_REQUEST_STALE
         return ArbitrationState(requested_at=last.at, ask_again=stale)

@@ -17,6 +17,7 @@ from competitions.services.entries import (
     stock_move,
 )
 from competitions.services.errors import (
+    MESSAGES,
     REFUSALS,
     ArbitrationInProgress,
     ArbitrationOutOfOrder,
@@ -25,7 +26,10 @@ from competitions.services.errors import (
     ArbitrationTooEarly,
     NotArbitrated,
     SeedCommitmentBroken,
+    VoidAfterReplacement,
     VoidRefused,
+    arbitration_refusal_of,
+    worded,
 )
 from competitions.services.feeds import calendar_feed_key_renew
 from competitions.services.late_picks import (
@@ -79,6 +83,7 @@ from competitions.services.void import (
 __all__ = [
     "ARBITRATION_POLL_SECONDS",
     "DUMMY_TEAM_NAME",
+    "MESSAGES",
     "REFUSALS",
     "ArbitrationInProgress",
     "ArbitrationOutOfOrder",
@@ -93,7 +98,9 @@ __all__ = [
     "SeedCommitmentBroken",
     "StockBelowZero",
     "Verification",
+    "VoidAfterReplacement",
     "VoidRefused",
+    "arbitration_refusal_of",
     "calendar_feed_key_renew",
     "championship_schedule_create",
     "entry_create",
@@ -127,4 +134,5 @@ __all__ = [
     "season_rounds_create",
     "stock_move",
     "wg_start",
+    "worded",
 ]

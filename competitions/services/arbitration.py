@@ -11,7 +11,6 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from competitions.models import (
     Competition,
@@ -148,15 +147,9 @@ def _check_ready(pool_round: PoolRound, now: datetime) -> None:
     (``pool_round`` as :func:`_pool_round_to_arbitrate` reads it)."""
     round = pool_round.round
     if now < round.deadline:
-        raise ArbitrationTooEarly(
-            _("The deadline of %(round)s has not passed yet: it cannot be arbitrated before.")
-            % {"round": round}
-        )
+        raise ArbitrationTooEarly(number=round.number)
     if pool_round.earlier_unplayed is not None:
-        raise ArbitrationOutOfOrder(
-            _("Round %(number)d of this pool is not arbitrated yet: arbitrate it first.")
-            % {"number": pool_round.earlier_unplayed}
-        )
+        raise ArbitrationOutOfOrder(number=pool_round.earlier_unplayed)
 
 
 def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
@@ -188,7 +181,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
             return pool_round
         _check_ready(pool_round, now)
         if pool_round.status not in (PoolRound.Status.PENDING, PoolRound.Status.VOID):
-            raise ArbitrationInProgress(_("This round is already being arbitrated."))
+            raise ArbitrationInProgress()
         return _arbitrate(pool_round, by, now)
 
 
@@ -196,10 +189,7 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
     number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
-        raise SeedCommitmentBroken(
-            _("The seed of %(pool_round)s does not match its published SHA-256.")
-            % {"pool_round": pool_round}
-        )
+        raise SeedCommitmentBroken()
     round = pool_round.round
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
     # team plays several) wait for each other instead of deadlocking; the rows read under the
@@ -438,7 +428,7 @@ def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
     storing anything. Issue 5's ``verify_round`` compares it with what is stored (R23)."""
     pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
     if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
-        raise NotArbitrated(_("This round has not been arbitrated yet."))
+        raise NotArbitrated()
     return play_round(pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round)
 
 
@@ -462,7 +452,7 @@ def pool_round_publish(
     if published != 1:
         if pool_round.status == PoolRound.Status.PUBLISHED:
             return pool_round
-        raise NotArbitrated(_("This round has not been arbitrated yet: nothing to publish."))
+        raise NotArbitrated()
     _round_status_refresh(pool_round.round, now)
     audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
     public_version_bump()

@@ -14,14 +14,17 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from competitions import selectors
 from competitions.models import PoolRound
 from competitions.selectors.entries import PLAYED
 from competitions.services.arbitration import _check_ready, _pool_round_to_arbitrate
-from competitions.services.errors import REFUSALS, ArbitrationQueueUnavailable, ArbitrationRefused
+from competitions.services.errors import (
+    ArbitrationQueueUnavailable,
+    ArbitrationRefused,
+    arbitration_refusal_of,
+)
 from league.models import AuditLog
 from league.services import audit_record
 from matrixhockey.celery import app as celery_app
@@ -86,10 +89,7 @@ def pool_round_arbitration_request(
                 pool_round=pool_round,
                 by=by,
                 task_id=task_id,
-                refusal=ArbitrationQueueUnavailable(
-                    _("The arbitration could not be queued (%(error)s): try again later.")
-                    % {"error": type(error).__name__}
-                ),
+                refusal=ArbitrationQueueUnavailable(error=type(error).__name__),
             )
 
     transaction.on_commit(enqueue)
@@ -109,7 +109,8 @@ def pool_round_arbitration_refused(
         actor=by,
         action=selectors.ARBITRATION_REFUSED,
         obj=pool_round,
-        payload={"task": task_id, "code": refusal.code, "detail": refusal.message},
+        # The code and its facts, worded when shown in the reader's language (services.errors).
+        payload={"task": task_id, "code": refusal.code, "facts": refusal.facts},
     )
 
 
@@ -158,7 +159,7 @@ def pool_round_arbitration_wait(*, request: ArbitrationRequest, timeout: float) 
             return pool_round
         refused = selectors.arbitration_refusal(pool_round=pool_round, task_id=request.task_id)
         if refused is not None:
-            raise REFUSALS.get(refused["code"], ArbitrationRefused)(refused["detail"])
+            raise arbitration_refusal_of(refused)
         if time.monotonic() >= deadline:
             return pool_round
         time.sleep(ARBITRATION_POLL_SECONDS)

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import F, Q, QuerySet
-from django.utils.translation import gettext as _
 
 from competitions import selectors
 from competitions.models import (
@@ -335,7 +334,7 @@ def pool_round_input_document(*, pool_round: PoolRound) -> dict[str, object]:
     """
     pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
     if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
-        raise NotArbitrated(_("This round has not been arbitrated yet."))
+        raise NotArbitrated()
     given = pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round
     teams: dict[str, dict[str, object]] = {}
     for team, entry in given.teams.items():

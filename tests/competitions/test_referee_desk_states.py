@@ -130,8 +130,42 @@ def test_a_refused_arbitration_says_why_and_offers_to_ask_again(desk: Desk) -> N
         pool_round=desk.pool_round(1),
         by=None,
         task_id="t",
-        refusal=services.ArbitrationQueueUnavailable("The arbitration could not be queued."),
+        refusal=services.ArbitrationQueueUnavailable(error="OperationalError"),
     )
     html = text_of(browser_of(desk.referee).get(DESK_URL))
-    assert "The last arbitration was refused: The arbitration could not be queued." in html
+    assert (
+        "The last arbitration was refused: The arbitration could not be queued "
+        "(OperationalError): try again later."
+    ) in html
     assert "Ask again" in html
+
+
+def test_a_refusal_is_stored_as_a_code_and_worded_in_the_readers_language(desk: Desk) -> None:
+    # One stored record, a code and its facts, no words: each reader gets it in their language.
+    services.pool_round_arbitration_refused(
+        pool_round=desk.pool_round(1),
+        by=None,
+        task_id="t",
+        refusal=services.ArbitrationOutOfOrder(number=3),
+    )
+    row = AuditLog.objects.get(action=selectors.ARBITRATION_REFUSED)
+    assert row.payload == {"task": "t", "code": "out_of_order", "facts": {"number": 3}}
+    english = text_of(browser_of(desk.referee).get(DESK_URL))
+    assert "Round 3 of this pool is not arbitrated yet: arbitrate it first." in english
+    french = Client(headers={"accept-language": "fr"})
+    french.force_login(desk.referee)
+    html = text_of(french.get(DESK_URL))
+    assert "La journée 3 de cette poule n’est pas encore arbitrée : arbitrez-la d’abord." in html
+    assert "Round 3 of this pool" not in html
+
+
+def test_a_refusal_recorded_without_its_facts_is_said_in_general_words(desk: Desk) -> None:
+    # A record whose facts do not fit its message (an older record) is never a 500.
+    audit_record(
+        actor=None,
+        action=selectors.ARBITRATION_REFUSED,
+        obj=desk.pool_round(1),
+        payload={"task": "t", "code": "too_early", "detail": "old words"},
+    )
+    html = text_of(browser_of(desk.referee).get(DESK_URL))
+    assert "The last arbitration was refused: This round cannot be arbitrated now." in html

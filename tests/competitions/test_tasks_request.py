@@ -92,7 +92,9 @@ def test_a_broker_that_is_down_is_said_rather_than_waited_for(
     with pytest.raises(services.ArbitrationQueueUnavailable):
         services.pool_round_arbitration_wait(request=asked, timeout=0)
     state = selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1))
-    assert state.requested_at is None and "could not be queued" in state.refusal
+    assert state.requested_at is None and state.refusal is not None
+    assert state.refusal.code == "queue_unavailable"
+    assert state.refusal.facts == {"error": "OperationalError"}
 
 
 def test_waiting_returns_the_pending_round_when_the_worker_is_not_done(desk: Desk) -> None:
