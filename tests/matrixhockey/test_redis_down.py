@@ -69,9 +69,10 @@ def private_redis(settings: Settings) -> Iterator[PrivateRedis]:
     server = PrivateRedis()
     settings.CACHES = {
         "default": {
-            "BACKEND": "matrixhockey.cache.ResilientRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": server.url,
             "KEY_PREFIX": "h11-test",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
         }
     }
     kept = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
