@@ -1,5 +1,8 @@
 """The competitions' Celery tasks: they take ids, call one service, and retry there.
 
+The services import this module to queue its tasks (``delay``/``apply_async`` on commit); each
+task imports its service when it runs (the HackSoft shape), so neither waits on the other.
+
 ``competitions.pool_round_arbitrate`` is queued by
 :func:`competitions.services.pool_round_arbitration_request` once its transaction commits. It
 is idempotent by the arbitration's own claim (a conditional status update that only one worker
@@ -19,10 +22,6 @@ from celery import Task, shared_task
 from django.contrib.auth import get_user_model
 from django.db import OperationalError
 
-from competitions import services
-from competitions.models import PoolRound
-from competitions.services.season_jobs import season_start_job_run
-
 logger = logging.getLogger(__name__)
 
 ARBITRATION_MAX_RETRIES = 6
@@ -38,7 +37,12 @@ def arbitration_retry_countdown(retries: int) -> int:
 
 
 @shared_task(
-    bind=True, name="competitions.pool_round_arbitrate", max_retries=ARBITRATION_MAX_RETRIES
+    bind=True,
+    name="competitions.pool_round_arbitrate",
+    max_retries=ARBITRATION_MAX_RETRIES,
+    # Its outcome is read back by whoever follows a run (the fault tests; `celery result`);
+    # the desk and the API read the pool round itself.
+    ignore_result=False,
 )
 def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) -> dict[str, object]:
     """Arbitrate pool round ``pool_round_id`` in the name of user ``user_id``.
@@ -49,6 +53,9 @@ def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) ->
     (:class:`~competitions.services.ArbitrationRefused`: too early, out of order, in progress, a
     broken seed commitment) is final: recorded under this task's id and not retried.
     """
+    from competitions import services
+    from competitions.models import PoolRound
+
     pool_round = PoolRound.objects.filter(pk=pool_round_id).first()
     if pool_round is None:
         logger.warning("Pool round %s to arbitrate does not exist", pool_round_id)
@@ -91,6 +98,8 @@ def pool_round_arbitrate(self: Task, pool_round_id: int, user_id: int | None) ->
 def rounds_close_due() -> int:
     """Close the open rounds whose deadline passed (R13, ``rounds_close_due``); every few
     minutes, so the next run is the retry."""
+    from competitions import services
+
     return services.rounds_close_due()
 
 
@@ -98,10 +107,17 @@ SEASON_START_MAX_RETRIES = 3
 """Retries of a season start after a transient database error (the job went back to queued)."""
 
 
-@shared_task(bind=True, name="competitions.season_start", max_retries=SEASON_START_MAX_RETRIES)
+@shared_task(
+    bind=True,
+    name="competitions.season_start",
+    max_retries=SEASON_START_MAX_RETRIES,
+    ignore_result=False,  # read back like the arbitration's; the desk reads the job's row
+)
 def season_start_run(self: Task, job_id: int) -> dict[str, object]:
     """Run season start job ``job_id`` (``season_start_job_run``): once, however often it is
     sent; a transient database error is retried with backoff."""
+    from competitions.services.season_jobs import season_start_job_run
+
     try:
         job = season_start_job_run(job_id=job_id)
     except OperationalError as error:

@@ -34,6 +34,7 @@ from competitions.services.errors import (
 from competitions.services.feeds import calendar_feed_key_renew
 from competitions.services.late_picks import (
     late_pick_accept,
+    late_pick_queue,
     late_pick_reject,
 )
 from competitions.services.picks import (
@@ -109,6 +110,7 @@ __all__ = [
     "fixture_create",
     "kdh_start",
     "late_pick_accept",
+    "late_pick_queue",
     "late_pick_reject",
     "matrix_create",
     "onr_replacement_confirm",

@@ -357,7 +357,7 @@ def _entry_locked(*, team: Team, round: Round) -> Entry | None:
     return entry
 
 
-def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
+def late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
     """The checks :func:`pick_submit` makes after the time (R6, R7, R10, R19), for a pick that
     goes to the referee's queue: one a referee could not enter is an error for the coach now.
     Returns the normalized notation."""

@@ -16,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from competitions import selectors
+from competitions import selectors, tasks
 from competitions.models import PoolRound
 from competitions.selectors.entries import PLAYED
-from competitions.services.arbitration import _check_ready, _pool_round_to_arbitrate
+from competitions.services.arbitration import arbitration_ready_check, pool_round_to_arbitrate
 from competitions.services.errors import (
     ArbitrationQueueUnavailable,
     ArbitrationRefused,
@@ -27,14 +27,11 @@ from competitions.services.errors import (
 )
 from league.models import AuditLog
 from league.services import audit_record
-from matrixhockey.celery import app as celery_app
 from matrixhockey.db import work_lock
 
 logger = logging.getLogger(__name__)
 
 
-ARBITRATE_TASK = "competitions.pool_round_arbitrate"
-"""The Celery task that arbitrates one pool round (``competitions.tasks``)."""
 ARBITRATION_POLL_SECONDS = 0.2
 """How often :func:`pool_round_arbitration_wait` looks at the pool round."""
 
@@ -65,10 +62,10 @@ def pool_round_arbitration_request(
     """
 
     now = timezone.now()
-    pool_round = _pool_round_to_arbitrate(pool_round.pk)
+    pool_round = pool_round_to_arbitrate(pool_round.pk)
     if pool_round.status in PLAYED:
         return ArbitrationRequest(pool_round=pool_round, task_id=None)
-    _check_ready(pool_round, now)
+    arbitration_ready_check(pool_round, now)
     again = selectors.pool_round_arbitration_state(pool_round=pool_round, now=now).ask_again
     task_id = str(uuid.uuid4())
     audit_record(
@@ -78,11 +75,7 @@ def pool_round_arbitration_request(
 
     def enqueue() -> None:
         try:
-            # By its registered name: the task module imports the services (CompetitionsConfig.ready
-            # loads it).
-            celery_app.tasks[ARBITRATE_TASK].apply_async(
-                args=[pool_round.pk, by_id], task_id=task_id
-            )
+            tasks.pool_round_arbitrate.apply_async(args=[pool_round.pk, by_id], task_id=task_id)
         except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
             logger.exception("Could not queue the arbitration of pool round %s", pool_round.pk)
             pool_round_arbitration_refused(

@@ -155,10 +155,10 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
     """
     fixtures = list(pool_round.fixtures.order_by("id"))
     entries = list(_pool_entries(pool_round, fixtures, as_of))
-    return _round_input(pool_round, as_of, fixtures, entries)
+    return round_input_compute(pool_round, as_of, fixtures, entries)
 
 
-def _round_input(
+def round_input_compute(
     pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[Entry]
 ) -> RoundInput:
     """:func:`pool_round_input` from the pool round's ``fixtures`` (by id) and its entries

@@ -24,7 +24,7 @@ from competitions.models import (
 )
 from competitions.selectors.entries import PLAYED
 from competitions.selectors.results import next_round_draw_seed
-from competitions.services.arbitration import _round_status_refresh
+from competitions.services.arbitration import round_status_refresh
 from competitions.services.entries import stock_move
 from competitions.services.errors import NotArbitrated, VoidAfterReplacement, VoidRefused
 from engine import (
@@ -259,7 +259,7 @@ def pool_round_void(
         published_by=None,
         draw_log=kept_draws,
     )
-    _round_status_refresh(round, now)
+    round_status_refresh(round, now)
     public_version_bump()  # a published result taken back is no longer public
     pool_round.refresh_from_db()
     return pool_round
