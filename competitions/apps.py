@@ -7,5 +7,5 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self) -> None:
-        # Registers the arbitration task, which the services queue by its name.
+        # Registers the competitions' tasks for the worker (the services import them too).
         from competitions import tasks  # noqa: F401

@@ -1,5 +1,8 @@
 """The competitions' Celery tasks: they take ids, call one service, and retry there.
 
+The services import this module to queue its tasks (``delay``/``apply_async`` on commit); each
+task imports its service when it runs (the HackSoft shape), so neither waits on the other.
+
 ``competitions.arbitration_request_run`` (the function ``pool_round_arbitrate``) is queued by
 :func:`competitions.services.pool_round_arbitration_request` once its transaction commits, with
 the request's id. It is idempotent by the request's claim (a conditional status update that only
@@ -18,9 +21,6 @@ import logging
 from celery import Task, shared_task
 from celery.exceptions import MaxRetriesExceededError
 from django.db import OperationalError
-
-from competitions import services
-from competitions.services.season_jobs import season_start_job_run
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +42,9 @@ def arbitration_retry_countdown(retries: int) -> int:
     bind=True,
     name="competitions.arbitration_request_run",
     max_retries=ARBITRATION_MAX_RETRIES,
+    # Its outcome is read back by whoever follows a run (the fault tests; `celery result`);
+    # the desk and the API read the request's row.
+    ignore_result=False,
 )
 def pool_round_arbitrate(self: Task, request_id: int) -> dict[str, object]:
     """Run arbitration request ``request_id`` (``pool_round_arbitration_run``): the request's
@@ -53,6 +56,8 @@ def pool_round_arbitrate(self: Task, request_id: int) -> dict[str, object]:
     caller instead. A refusal (:class:`~competitions.services.ArbitrationRefused`: too early,
     out of order, a broken seed commitment) is final: recorded on the request, not retried.
     """
+    from competitions import services
+
     try:
         request = services.pool_round_arbitration_run(
             request_id=request_id, task_id=self.request.id
@@ -96,6 +101,8 @@ def pool_round_arbitrate(self: Task, request_id: int) -> dict[str, object]:
 def rounds_close_due() -> int:
     """Close the open rounds whose deadline passed (R13, ``rounds_close_due``); every few
     minutes, so the next run is the retry."""
+    from competitions import services
+
     return services.rounds_close_due()
 
 
@@ -103,10 +110,17 @@ SEASON_START_MAX_RETRIES = 3
 """Retries of a season start after a transient database error (the job went back to queued)."""
 
 
-@shared_task(bind=True, name="competitions.season_start", max_retries=SEASON_START_MAX_RETRIES)
+@shared_task(
+    bind=True,
+    name="competitions.season_start",
+    max_retries=SEASON_START_MAX_RETRIES,
+    ignore_result=False,  # read back like the arbitration's; the desk reads the job's row
+)
 def season_start_run(self: Task, job_id: int) -> dict[str, object]:
     """Run season start job ``job_id`` (``season_start_job_run``): once, however often it is
     sent; a transient database error is retried with backoff."""
+    from competitions.services.season_jobs import season_start_job_run
+
     try:
         job = season_start_job_run(job_id=job_id)
     except OperationalError as error:

@@ -19,7 +19,7 @@ from engine.competitions import (
     rules_for,
 )
 from engine.dice import Dice, Draw, commitment
-from engine.errors import EngineError, InputError, NotationError, PickNotAllowed
+from engine.errors import EngineError, InputError, NotationError, NotationFault, PickNotAllowed
 from engine.explain import Explanation, Step, StepCode, explain, explain_round
 from engine.game import (
     DRAWN,
@@ -80,6 +80,7 @@ __all__ = [
     "LuckyLoserCriterion",
     "MatchResult",
     "NotationError",
+    "NotationFault",
     "OnrRule",
     "Pick",
     "PickNotAllowed",

@@ -23,7 +23,7 @@ import string
 from dataclasses import dataclass
 
 from engine.competitions import Rules, X
-from engine.errors import NotationError, PickNotAllowed
+from engine.errors import NotationError, NotationFault, PickNotAllowed
 
 COLUMNS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 """Every column letter the notation accepts (a competition uses the first few, R19)."""
@@ -70,21 +70,40 @@ class Pick:
 
     def __post_init__(self) -> None:
         if self.column not in COLUMNS:
-            raise NotationError(self._raw(), str(self.column), "column must be a single letter A–Z")
+            raise NotationError(
+                self._raw(),
+                str(self.column),
+                "column must be a single letter A–Z",
+                fault=NotationFault.COLUMN,
+            )
         if self.extra_time not in _EXTRA_TIME_SET:
             raise NotationError(
-                self._raw(), f"({self.extra_time})", "bad extra-time value: must be 0, 1, 2, 3 or X"
+                self._raw(),
+                f"({self.extra_time})",
+                "bad extra-time value: must be 0, 1, 2, 3 or X",
+                fault=NotationFault.EXTRA_TIME_VALUE,
             )
         if self.shootout is not None and self.shootout not in _SHOOTOUT_SET:
             raise NotationError(
                 self._raw(),
                 f"({self.shootout})",
                 "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X",
+                fault=NotationFault.SHOOTOUT_VALUE,
             )
         if type(self.extra_goals) is not int or self.extra_goals < 0:
-            raise NotationError(self._raw(), "+", "extra goals must be a whole number ≥ 0")
+            raise NotationError(
+                self._raw(),
+                "+",
+                "extra goals must be a whole number ≥ 0",
+                fault=NotationFault.EXTRA_GOALS,
+            )
         if type(self.great_saves) is not int or self.great_saves < 0:
-            raise NotationError(self._raw(), "#", "great saves must be a whole number ≥ 0")
+            raise NotationError(
+                self._raw(),
+                "#",
+                "great saves must be a whole number ≥ 0",
+                fault=NotationFault.GREAT_SAVES,
+            )
 
     def _raw(self) -> str:
         # The would-be notation of a refused pick, to quote it in the error.
@@ -251,29 +270,51 @@ def display(
 def _diagnose(text: str, normal: str) -> NotationError:
     """The error for a pick that does not match the notation, naming the part at fault."""
     if not normal:
-        return NotationError(text, "pick", "empty pick: expected a column and a value, e.g. F+(2)")
+        return NotationError(
+            text,
+            "pick",
+            "empty pick: expected a column and a value, e.g. F+(2)",
+            fault=NotationFault.EMPTY,
+        )
     head = normal[0]
     if not ("A" <= head <= "Z"):
-        return NotationError(text, head, "no column: a pick starts with its column letter A–Z")
+        return NotationError(
+            text,
+            head,
+            "no column: a pick starts with its column letter A–Z",
+            fault=NotationFault.NO_COLUMN,
+        )
     i = 1
     while i < len(normal) and "A" <= normal[i] <= "Z":
         i += 1
     if i > 1:
-        return NotationError(text, normal[:i], "column must be a single letter A–Z")
+        return NotationError(
+            text, normal[:i], "column must be a single letter A–Z", fault=NotationFault.COLUMN
+        )
     while i < len(normal) and normal[i] in "+#":
         i += 1
     if i == len(normal):
-        return NotationError(text, normal, f"missing extra-time value, e.g. {normal}(2)")
+        return NotationError(
+            text,
+            normal,
+            f"missing extra-time value, e.g. {normal}(2)",
+            fault=NotationFault.EXTRA_TIME_MISSING,
+        )
     groups: list[str] = []
     while i < len(normal):
         char = normal[i]
         if char != "(":
             return NotationError(
-                text, char, "unknown character (extra goals are +, great saves are #)"
+                text,
+                char,
+                "unknown character (extra goals are +, great saves are #)",
+                fault=NotationFault.UNKNOWN_CHARACTER,
             )
         end = normal.find(")", i)
         if end == -1:
-            return NotationError(text, normal[i:], "unclosed parenthesis")
+            return NotationError(
+                text, normal[i:], "unclosed parenthesis", fault=NotationFault.UNCLOSED
+            )
         groups.append(normal[i : end + 1])
         i = end + 1
     if len(groups) > 2:
@@ -281,7 +322,18 @@ def _diagnose(text: str, normal: str) -> NotationError:
             text,
             "".join(groups[2:]),
             "too many parentheses groups: a pick has (extra time) and, in the KDH, (shootout)",
+            fault=NotationFault.TOO_MANY_VALUES,
         )
     if groups[0][1:-1] not in _EXTRA_TIME_SET:
-        return NotationError(text, groups[0], "bad extra-time value: must be 0, 1, 2, 3 or X")
-    return NotationError(text, groups[1], "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X")
+        return NotationError(
+            text,
+            groups[0],
+            "bad extra-time value: must be 0, 1, 2, 3 or X",
+            fault=NotationFault.EXTRA_TIME_VALUE,
+        )
+    return NotationError(
+        text,
+        groups[1],
+        "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X",
+        fault=NotationFault.SHOOTOUT_VALUE,
+    )

@@ -18,11 +18,11 @@ from league.serializers import ErrorSerializer, TokenRequestSerializer, TokenSer
 from matrixhockey.api import AnonThrottle, TokenThrottle
 
 
-def _error(description: str) -> OpenApiResponse:
+def error_response(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
-def _current_season() -> Season:
+def season_current_or_404() -> Season:
     season = selectors.season_current()
     if season is None:
         raise NotFound(_("There is no current season."))
@@ -40,7 +40,7 @@ class TokenView(APIView):
 
     @extend_schema(
         request=TokenRequestSerializer,
-        responses={200: TokenSerializer, 400: _error("Wrong user name or password.")},
+        responses={200: TokenSerializer, 400: error_response("Wrong user name or password.")},
         auth=[],
         summary="Get an API token",
     )

@@ -14,8 +14,8 @@ cached copy never holds more than the page itself did.
 Where the version is read from: with a shared cache (Redis, ``PUBLIC_CACHE_SHARED``) from the
 cache, filled from the database on a miss; with a per-process cache (``LocMemCache``, no Redis)
 from the database on every request (one query), since a bump in one process cannot reach the
-others' memory. Redis down: every read is a miss and every write is dropped
-(:class:`matrixhockey.cache.ResilientRedisCache`), so pages are computed as if nothing were
+others' memory. Redis down: every read is a miss and every write is dropped (django-redis's
+``IGNORE_EXCEPTIONS``, :mod:`matrixhockey.cache`), so pages are computed as if nothing were
 cached.
 
 Each process also keeps what it served last in its own memory, for the current version only

@@ -20,3 +20,7 @@ waiting_list_registered = Signal()
 """Sent (``entry=``, ``known=``) when a visitor registers on the waiting list: the email with the
 link that confirms the address (``known=False``), or, when the address is already on the list,
 the link to its place (``known=True``)."""
+
+news_email_requested = Signal()
+"""Sent (``news=``) when an admin asks for a news item to be emailed to every coach now: the mail
+queues the emails once the transaction commits."""

@@ -9,5 +9,5 @@ class MailConfig(AppConfig):
     verbose_name = _("Mail and the week's clock")
 
     def ready(self) -> None:
-        # Connects the receipts and results emails, and registers the outbox's delivery task.
+        # Connects the mail's receivers and registers its tasks.
         from mail import receivers, tasks  # noqa: F401

@@ -33,6 +33,7 @@ from league.links import password_link
 from league.models import AuditLog, Entry, Language
 from league.selectors import season_current, user_language
 from league.services import audit_record
+from mail import tasks
 from mail.models import EmailKind, OutboundEmail, PickReceiptDue
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.celery import app as celery_app
@@ -41,10 +42,6 @@ from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
 
-DELIVER_TASK = "mail.email_deliver"
-"""The Celery task that delivers one outbox email (:func:`mail.tasks.email_deliver`)."""
-RECEIPTS_TASK = "mail.pick_receipts_write"
-"""The Celery task that writes the due receipts of picks into the outbox (``mail.tasks``)."""
 RECEIPTS_WAKE_EVERY = 1.0
 """Seconds: a process asks a worker for the due receipts once in this time at most."""
 RECEIPTS_WAKE_DELAY = 2.0
@@ -124,8 +121,7 @@ def email_enqueue(*, email: OutboundEmail) -> None:
 
     def enqueue() -> None:
         try:
-            # By its registered name: the task module imports this one (MailConfig.ready loads it).
-            celery_app.tasks[DELIVER_TASK].delay(email.pk)
+            tasks.email_deliver.delay(email.pk)
         except Exception:  # the broker is down: the row is the source of truth, beat retries
             logger.exception("Could not queue email %s; it stays queued", email.pk)
 
@@ -284,8 +280,7 @@ def email_receipts_wake() -> None:
         return
     _ReceiptsWake.at = now
     try:
-        # By its registered name: the task module imports this one.
-        celery_app.tasks[RECEIPTS_TASK].apply_async(countdown=RECEIPTS_WAKE_DELAY)
+        tasks.pick_receipts_write.apply_async(countdown=RECEIPTS_WAKE_DELAY)
         return
     except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
         logger.warning("The due receipts were not written: %s", error)

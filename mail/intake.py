@@ -22,20 +22,19 @@ from django.utils.translation import gettext as _
 
 from competitions.models import (
     Competition,
-    LatePick,
     Pick,
     Round,
 )
-from competitions.services.picks import DeadlinePassed, PickRejected, _late_pick_check, pick_submit
+from competitions.services.late_picks import late_pick_queue
+from competitions.services.picks import DeadlinePassed, PickRejected, pick_submit
 from league import selectors
-from league.models import Entry, Language, Team
+from league.models import Language, Team
 from league.selectors import user_language
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
 from mail.emails import email_send, email_times
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
-from matrixhockey.db import save_valid
 
 logger = logging.getLogger(__name__)
 
@@ -432,20 +431,16 @@ def _email_pick_line_submit(
     except DeadlinePassed as late:
         if late.code != "deadline":  # arbitrated: too late even for a referee
             return refused(late, round.number)
-        entry = Entry.objects.get(season_id=round.season_id, team=team, replaced_at__isnull=True)
         try:
-            normalized = _late_pick_check(entry=entry, round=round, notation=line.notation)
-        except PickRejected as error:
-            return refused(error, round.number)
-        save_valid(
-            LatePick(
-                entry=entry,
+            normalized = late_pick_queue(
+                team=team,
                 round=round,
                 notation=line.notation,
                 received_at=result.received_at,
                 message_id=result.message_id,
             )
-        )
+        except PickRejected as error:
+            return refused(error, round.number)
         return EmailLineResult(
             line.text, line.competition, round.number, "late", normalized=normalized
         )

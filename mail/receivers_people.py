@@ -1,6 +1,7 @@
 """The mail listening to what happens to people: a new coach's invitation to set a password
 (``league.signals.coach_invited``), a forgotten password's link, the waiting list's emails, and
-a season's announcement to every coach (``competitions.signals.season_started``). Loaded by
+a season's announcement to every coach (``competitions.signals.season_started``), a news item
+an admin emails now (``league.signals.news_email_requested``). Loaded by
 ``mail.receivers``."""
 
 from __future__ import annotations
@@ -10,16 +11,28 @@ from django.dispatch import receiver
 
 from competitions.models import Round
 from competitions.signals import season_started
-from league.models import Entry, Season, WaitingListEntry
-from league.signals import coach_invited, password_reset_requested, waiting_list_registered
+from league.models import Entry, News, Season, WaitingListEntry
+from league.signals import (
+    coach_invited,
+    news_email_requested,
+    password_reset_requested,
+    waiting_list_registered,
+)
 from mail.emails import email_invitation, email_season_started
 from mail.emails_accounts import email_password_reset, email_waiting_list
+from mail.news import news_email_queue
 
 
 @receiver(coach_invited, dispatch_uid="mail.coach_invitation")
 def coach_invitation(sender: type, user: AbstractBaseUser, **kwargs: object) -> None:
     """A coach created without a password is invited to choose one."""
     email_invitation(user=user)
+
+
+@receiver(news_email_requested, dispatch_uid="mail.news_email")
+def news_email(sender: type[News], news: News, **kwargs: object) -> None:
+    """An admin asked for a news item to go to every coach now: a worker emails it."""
+    news_email_queue(news_id=news.pk)
 
 
 @receiver(password_reset_requested, dispatch_uid="mail.password_reset")

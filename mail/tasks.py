@@ -1,5 +1,6 @@
 """The mail's Celery tasks (the outbox, picks by email, the week's clock): they take ids, call
-one service, and retry there."""
+one service, and retry there. The services import this module to queue them; each task imports
+its service when it runs (the HackSoft shape). Nothing reads their results: none is stored."""
 
 from __future__ import annotations
 
@@ -8,9 +9,6 @@ import logging
 from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError
-
-from mail import emails, news, weekly
-from mail import intake as services
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +31,8 @@ def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) 
     admin can resend). Running eagerly (no broker), a failure leaves it queued for the next
     ``emails_requeue_stale``.
     """
+    from mail import emails
+
     try:
         # A retry carries the attempts counted when it was scheduled: a second copy of it (the
         # broker hands out again a task held past its visibility timeout) stops.
@@ -58,7 +58,6 @@ def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) 
 
 @shared_task(
     name="mail.pick_receipts_write",
-    ignore_result=True,
     autoretry_for=(OperationalError,),
     retry_backoff=30,
     retry_backoff_max=600,
@@ -68,12 +67,16 @@ def pick_receipts_write() -> int:
     """Write the due receipts of picks into the outbox, whose own task delivers each one
     (``emails.email_pick_receipts_write``). Woken after picks commit, at most once a second per
     web process, and swept by beat every minute; a database briefly unreachable is retried."""
+    from mail import emails
+
     return emails.email_pick_receipts_write()
 
 
 @shared_task(name="mail.emails_requeue_stale")
 def emails_requeue_stale() -> int:
     """Queue again the emails whose delivery task was lost (beat runs it every few minutes)."""
+    from mail import emails
+
     return emails.emails_requeue_stale()
 
 
@@ -87,6 +90,8 @@ def email_fetch_picks() -> dict[str, int]:
     retry: the next beat tick is the retry). Without a mailbox (``IMAP_HOST`` empty) it does
     nothing, so beat's schedule is the same everywhere.
     """
+    from mail import intake as services
+
     if not settings.IMAP_HOST:
         return {"ingested": 0, "failed": 0, "set_aside": 0}
     done = services.email_fetch()
@@ -111,12 +116,16 @@ WEEKLY_RETRY = {
 @shared_task(name="mail.weekly_emails_send", **WEEKLY_RETRY)
 def weekly_emails_send() -> int:
     """Wednesday's email to every coach (``weekly.weekly_emails_send``); how many were queued."""
+    from mail import weekly
+
     return weekly.weekly_emails_send()
 
 
 @shared_task(name="mail.reminders_send", **WEEKLY_RETRY)
 def reminders_send() -> int:
     """Friday's last reminder to the coaches still missing a pick (``weekly.reminders_send``)."""
+    from mail import weekly
+
     return weekly.reminders_send()
 
 
@@ -124,10 +133,14 @@ def reminders_send() -> int:
 def watchdog_alerts_send() -> int:
     """Alert referees and admins about pool rounds not arbitrated 48 hours after their deadline
     (``weekly.watchdog_alerts_send``); hourly, so the next run is the retry."""
+    from mail import weekly
+
     return weekly.watchdog_alerts_send()
 
 
 @shared_task(name="mail.news_email_send", **WEEKLY_RETRY)
 def news_email_send(news_id: int) -> int:
     """Email a news item to every coach who wants news, once (``news.news_emails_send``)."""
+    from mail import news
+
     return news.news_emails_send(news_id=news_id)

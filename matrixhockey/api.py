@@ -19,9 +19,9 @@ import math
 import secrets
 from typing import IO, TYPE_CHECKING, Any
 
+import redis
 from django.conf import settings
-from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework import status
@@ -37,7 +37,7 @@ from rest_framework.throttling import (
     UserRateThrottle,
 )
 
-from matrixhockey.cache import CACHE_ERRORS
+from matrixhockey.cache import CACHE_ERRORS, redis_client
 from matrixhockey.db import fetch_models, model_columns
 
 if TYPE_CHECKING:  # rest_framework.views imports this module (its parsers): no cycle at run time
@@ -141,9 +141,9 @@ class _Resilient(SimpleRateThrottle):
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         try:
-            backend = caches[DEFAULT_CACHE_ALIAS] if self.cache is cache else self.cache
-            if isinstance(backend, RedisCache) and self.rate is not None:
-                return self._allow_on_redis(backend, request, view)
+            client = redis_client() if self.cache is cache else None
+            if client is not None and self.rate is not None:
+                return self._allow_on_redis(client, request, view)
             return super().allow_request(request, view)
         except CACHE_ERRORS as error:
             logger.warning(
@@ -151,7 +151,7 @@ class _Resilient(SimpleRateThrottle):
             )
             return True
 
-    def _allow_on_redis(self, backend: RedisCache, request: Request, view: APIView) -> bool:
+    def _allow_on_redis(self, client: redis.Redis, request: Request, view: APIView) -> bool:
         """DRF's sliding window (at most ``num_requests`` in the last ``duration`` seconds) as
         one ``MULTI``: drop the times out of the window, add this one, count, read the oldest.
         Over the rate, this request's time is taken back out (a second round trip, refusals
@@ -160,9 +160,8 @@ class _Resilient(SimpleRateThrottle):
         if self.key is None:
             return True
         self.now = self.timer()
-        key = backend.make_and_validate_key(f"{self.key}:times")
+        key = cache.make_and_validate_key(f"{self.key}:times")
         member = f"{self.now!r}:{secrets.token_hex(4)}"
-        client = backend._cache.get_client(key, write=True)
         pipe = client.pipeline(transaction=True)
         pipe.zremrangebyscore(key, "-inf", self.now - self.duration)
         pipe.zadd(key, {member: self.now})

@@ -1,9 +1,11 @@
-"""The cache on Redis, degrading to "no cache" when Redis is down.
+"""The cache on Redis (django-redis), degrading to "no cache" when Redis is down.
 
 Everything the site keeps in the cache can be computed again (public reads) or is a counter
 whose loss only lets a request through (the API's throttles): so when Redis is unreachable a
-read is a miss, a write is dropped, and the request goes on, logged (at most one warning every
-:data:`LOG_EVERY_SECONDS` per process, not one per call). Short socket timeouts keep a Redis that
+read is a miss, a write is dropped, and the request goes on. django-redis does that
+(``IGNORE_EXCEPTIONS`` in settings.CACHES) and logs each ignored error to the
+``matrixhockey.cache.ignored`` logger, which :class:`OncePerInterval` thins to one line every
+:data:`LOG_EVERY_SECONDS` per process. Short socket timeouts (settings.CACHES) keep a Redis that
 hangs from holding a request for long.
 """
 
@@ -11,129 +13,67 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import redis
-from django.core.cache import cache
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache import cache, caches
+from django_redis.cache import RedisCache
 
 logger = logging.getLogger(__name__)
 
 CACHE_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
-"""What a cache on a Redis that is down or unreachable raises."""
+"""What a raw Redis client (the throttles' pipeline, the health check's ping) raises when Redis
+is down or unreachable."""
 LOG_EVERY_SECONDS = 30.0
-SOCKET_TIMEOUTS = {"socket_connect_timeout": 0.5, "socket_timeout": 1.0}
-"""Passed to the Redis connection pool (``OPTIONS`` in the settings may override them)."""
-
-T = TypeVar("T")
 
 
-class ClientPerPool(RedisCacheClient):
-    """Django's Redis client, keeping one ``redis.Redis`` per connection pool instead of making
-    one per call: redis-py builds its table of reply callbacks each time one is made, which cost
-    as much as the round trip itself on a page served from the cache."""
+class OncePerInterval(logging.Filter):
+    """Lets one record through every :data:`LOG_EVERY_SECONDS` (per process): a Redis that is
+    down says so once in a while, not on every cache call of every request."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, redis.Redis] = {}
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.last = -LOG_EVERY_SECONDS
 
-    def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
-        if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
-        return client
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        if now - self.last < LOG_EVERY_SECONDS:
+            return False
+        self.last = now
+        return True
 
 
-class ResilientRedisCache(RedisCache):
-    """Django's Redis cache; when Redis is down: misses, dropped writes, a warning."""
+def redis_client(alias: str = "default") -> redis.Redis | None:
+    """The raw Redis client of cache ``alias`` (django-redis's, one per process), or ``None`` when
+    that cache is not on Redis (the local memory cache without ``REDIS_URL``)."""
+    backend = caches[alias]
+    if not isinstance(backend, RedisCache):
+        return None
+    return backend.client.get_client(write=True)
 
-    _last_warning = 0.0
 
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
-        options = {**SOCKET_TIMEOUTS, **params.get("OPTIONS", {})}
-        super().__init__(server, {**params, "OPTIONS": options})
-        self._class = ClientPerPool
-
-    def _degrade(self, what: str, call: Callable[[], T], fallback: T) -> T:
-        try:
-            return call()
-        except CACHE_ERRORS as error:
-            now = time.monotonic()
-            if now - ResilientRedisCache._last_warning >= LOG_EVERY_SECONDS:
-                ResilientRedisCache._last_warning = now
-                logger.warning("Cache unreachable, going on without it (%s): %s", what, error)
-            return fallback
-
-    def add(self, *args: Any, **kwargs: Any) -> bool:
-        return self._degrade(
-            "add", lambda: super(ResilientRedisCache, self).add(*args, **kwargs), False
-        )
-
-    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
-        return self._degrade(
-            "get", lambda: super(ResilientRedisCache, self).get(key, default, version), default
-        )
-
-    def set(self, *args: Any, **kwargs: Any) -> None:
-        self._degrade("set", lambda: super(ResilientRedisCache, self).set(*args, **kwargs), None)
-
-    def touch(self, *args: Any, **kwargs: Any) -> bool:
-        return self._degrade(
-            "touch", lambda: super(ResilientRedisCache, self).touch(*args, **kwargs), False
-        )
-
-    def delete(self, *args: Any, **kwargs: Any) -> bool:
-        return self._degrade(
-            "delete", lambda: super(ResilientRedisCache, self).delete(*args, **kwargs), False
-        )
-
-    def get_many(self, *args: Any, **kwargs: Any) -> dict[Any, Any]:
-        return self._degrade(
-            "get_many", lambda: super(ResilientRedisCache, self).get_many(*args, **kwargs), {}
-        )
-
-    def has_key(self, *args: Any, **kwargs: Any) -> bool:
-        return self._degrade(
-            "has_key", lambda: super(ResilientRedisCache, self).has_key(*args, **kwargs), False
-        )
-
-    def set_many(self, data: dict[Any, Any], *args: Any, **kwargs: Any) -> list[Any]:
-        return self._degrade(
-            "set_many",
-            lambda: super(ResilientRedisCache, self).set_many(data, *args, **kwargs),
-            list(data),
-        )
-
-    def delete_many(self, *args: Any, **kwargs: Any) -> None:
-        self._degrade(
-            "delete_many",
-            lambda: super(ResilientRedisCache, self).delete_many(*args, **kwargs),
-            None,
-        )
-
-    def clear(self) -> bool:
-        return self._degrade("clear", lambda: super(ResilientRedisCache, self).clear(), False)
-
-    def ping(self) -> bool:
-        """Whether Redis answers now (for the health check); never raises."""
-        return self._degrade("ping", lambda: bool(self._cache.get_client().ping()), False)
+def ping() -> bool:
+    """Whether the cache's Redis answers now (for the health check); never raises."""
+    client = redis_client()
+    try:
+        return client is not None and bool(client.ping())
+    except CACHE_ERRORS:
+        return False
 
 
 def rate_exceeded(*, key: str, limit: int, seconds: int) -> bool:
     """Count one more use of ``key`` in its window of ``seconds`` (a fixed window, starting at
     its first use) and say whether it went over ``limit``. For the site's forms that send email
     (the waiting list, a forgotten password); a cache that is down lets the use through, as the
-    API's throttles do."""
+    API's throttles do (django-redis then answers ``None`` to ``add`` and ``incr``)."""
     cache_key = f"rate:{key}"
     try:
         if cache.add(cache_key, 1, timeout=seconds):
             return limit < 1
-        return cache.incr(cache_key) > limit
+        count = cache.incr(cache_key)
     except ValueError:  # expired between add and incr: a new window
         cache.set(cache_key, 1, timeout=seconds)
         return limit < 1
-    except CACHE_ERRORS as error:
-        logger.warning("Rate limit %s not applied: its cache is unreachable (%s)", key, error)
+    if count is None:
+        logger.warning("Rate limit %s not applied: its cache is unreachable", key)
         return False
+    return count > limit

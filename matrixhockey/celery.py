@@ -17,7 +17,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@app.task(name="matrixhockey.ping")
+@app.task(name="matrixhockey.ping", ignore_result=False)  # its answer is the point
 def ping() -> str:
     """Answer ``"pong"``: proves a worker is consuming the broker (health checks, smoke test)."""
     return "pong"

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import logging
 
-from django.core.cache import caches
 from django.db import DatabaseError, connection
 from kombu.exceptions import OperationalError
 
-from matrixhockey.cache import ResilientRedisCache
+from matrixhockey.cache import ping, redis_client
 from matrixhockey.celery import app
 
 logger = logging.getLogger(__name__)
@@ -36,10 +35,9 @@ def database_state() -> str:
 
 
 def cache_state() -> str:
-    backend = caches["default"]
-    if not isinstance(backend, ResilientRedisCache):
+    if redis_client() is None:
         return "local"
-    return OK if backend.ping() else DOWN
+    return OK if ping() else DOWN
 
 
 def broker_state() -> str:

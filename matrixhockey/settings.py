@@ -125,18 +125,28 @@ if _database_url == _SQLITE_DEFAULT:
     (BASE_DIR / "var").mkdir(exist_ok=True)
 
 REDIS_URL = env_url("REDIS_URL", None, schemes=["redis", "rediss"])
+# Redis down or hung: a miss, a dropped write, a warning; never an error (django-redis's
+# IGNORE_EXCEPTIONS and these timeouts, in seconds; matrixhockey.cache).
+REDIS_CACHE_OPTIONS = {
+    "IGNORE_EXCEPTIONS": True,
+    "SOCKET_CONNECT_TIMEOUT": 0.5,
+    "SOCKET_TIMEOUT": 1.0,
+}
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Redis down: a miss, a dropped write, a warning; never an error (matrixhockey.cache).
-            "BACKEND": "matrixhockey.cache.ResilientRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "matrixhockey",
+            "OPTIONS": REDIS_CACHE_OPTIONS,
         }
     }
 else:
     # Without Redis each process keeps its own cache (the throttles' counters, public reads).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# django-redis logs each error it ignores there; LOGGING thins them to one now and then.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "matrixhockey.cache.ignored"
 # The cache of public reads (league.public_cache): kept PUBLIC_CACHE_SECONDS at most (0: off)
 # behind a version the publishing services move. With Redis every process shares the version
 # there; without, each request reads it from the database (a bump must reach every process).
@@ -152,6 +162,10 @@ CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL
+# No result is stored unless a task says it is read back (``ignore_result=False``: the ping, the
+# arbitration and the season start, followed by `celery result` and the fault tests); every
+# other task's work is in the database.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task is acknowledged once it has run, and one whose worker process died is handed back to
 # the queue: a worker killed mid-arbitration loses nothing (the arbitration's claim makes the
@@ -384,5 +398,8 @@ LOGGING = {
         "django": {"level": "INFO", "propagate": False},
         # django-axes: each failure and pause is a warning; its routine steps are not worth a line.
         "axes": {"level": "WARNING"},
+        # django-redis's ignored errors (Redis down): one line now and then, not one per call.
+        "matrixhockey.cache.ignored": {"filters": ["once_per_interval"]},
     },
+    "filters": {"once_per_interval": {"()": "matrixhockey.cache.OncePerInterval"}},
 }

@@ -1,5 +1,7 @@
 """The architecture holds: layers import downward only, no import cycle, no import hidden inside
-a function, and every module short enough to read in one sitting (``docs/ARCHITECTURE.md``).
+a function (but a task's of its own app's services, the HackSoft shape), no module's ``_private``
+name imported by another, no Celery task looked up by a string, and every module short enough
+to read in one sitting (``docs/ARCHITECTURE.md``).
 
 The imports are read with ``ast`` from the source, so nothing is imported to check them.
 """
@@ -29,6 +31,22 @@ class Import:
     line: int
     in_function: str | None
     """The function whose body holds the import, or ``None`` at module level."""
+    in_task: bool = False
+    """Whether that function is a Celery task (decorated ``shared_task`` or ``app.task``)."""
+
+
+TASK_DECORATORS = {"shared_task", "task"}
+
+
+def _is_task(function: ast.AST) -> bool:
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    for decorator in function.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", None)
+        if name in TASK_DECORATORS:
+            return True
+    return False
 
 
 def _module_name(path: Path) -> str:
@@ -49,23 +67,27 @@ def _imports(path: Path) -> list[Import]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[Import] = []
 
-    def visit(node: ast.AST, function: str | None) -> None:
+    def visit(node: ast.AST, function: str | None, task: bool) -> None:
         for child in ast.iter_child_nodes(node):
             inner = (
                 child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else None
             )
             if isinstance(child, ast.Import):
                 found.extend(
-                    Import(module, alias.name, child.lineno, function) for alias in child.names
+                    Import(module, alias.name, child.lineno, function, task)
+                    for alias in child.names
                 )
             elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
                 found.extend(
-                    Import(module, f"{child.module}.{alias.name}", child.lineno, function)
+                    Import(module, f"{child.module}.{alias.name}", child.lineno, function, task)
                     for alias in child.names
                 )
-            visit(child, inner or function)
+            if inner is None:
+                visit(child, function, task)
+            else:
+                visit(child, inner, _is_task(child))
 
-    visit(tree, None)
+    visit(tree, None, False)
     return found
 
 
@@ -149,14 +171,72 @@ def test_the_project_s_modules_import_each_other_without_a_cycle() -> None:
     assert cycles(import_graph(imports, _known_modules())) == []
 
 
-def test_no_import_hides_inside_a_function() -> None:
-    """Only ``AppConfig.ready`` imports late: it is where Django wants signals and tasks loaded."""
-    hidden = [
+def hidden_imports(imports: list[Import]) -> list[str]:
+    """Every import of the project inside a function, but ``AppConfig.ready``'s (where Django
+    wants signals loaded) and a task's of its own app's services (the HackSoft shape: services
+    import their tasks to queue them, so a task imports its service when it runs)."""
+    return [
         f"{found.module}:{found.line} {found.target}"
-        for found in _all_imports()
-        if found.in_function not in (None, "ready") and _layer(found.target) in PROJECT
+        for found in imports
+        if found.in_function not in (None, "ready")
+        and _layer(found.target) in PROJECT
+        and not (
+            found.in_task
+            and found.module.rpartition(".")[2] == "tasks"
+            and _layer(found.target) == _layer(found.module)
+        )
     ]
-    assert hidden == []
+
+
+def test_no_import_hides_inside_a_function() -> None:
+    assert hidden_imports(_all_imports()) == []
+
+
+def private_imports(imports: list[Import], modules: set[str]) -> list[str]:
+    """Every import of a name starting with ``_`` (not a dunder) from another module: a module's
+    private names are its own."""
+    found_private = []
+    for found in imports:
+        owner, _dot, name = found.target.rpartition(".")
+        if found.target in modules or _layer(found.target) not in PROJECT:
+            continue
+        if name.startswith("_") and not name.startswith("__") and owner != found.module:
+            found_private.append(f"{found.module}:{found.line} {found.target}")
+    return found_private
+
+
+def test_no_module_imports_another_s_private_names() -> None:
+    assert private_imports(_all_imports(), _known_modules()) == []
+
+
+def tasks_by_name(path: Path) -> list[str]:
+    """Every Celery task looked up by a string: ``app.tasks[...]``, ``send_task(...)``,
+    ``signature("...")``. A service imports its task and calls ``delay``/``apply_async``."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "tasks"
+        ):
+            found.append((node.lineno, ".tasks[...]"))
+        elif isinstance(node, ast.Call):
+            called = node.func
+            name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+            if name == "send_task" or (
+                name == "signature"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append((node.lineno, f"{name}(...)"))
+    return [f"{path.name}:{line} {what}" for line, what in sorted(found)]
+
+
+def test_no_task_is_looked_up_by_a_string() -> None:
+    assert [
+        where for package in PROJECT for path in _sources(package) for where in tasks_by_name(path)
+    ] == []
 
 
 def test_the_shared_project_package_imports_no_app() -> None:
@@ -224,3 +304,67 @@ def test_a_cycle_between_two_modules_is_caught(tmp_path: Path) -> None:
     )
     graph = import_graph(imports, {"mail.emails", "mail.tasks", "mail.weekly"})
     assert cycles(graph) == [["mail.emails", "mail.tasks"]]
+
+
+def test_only_a_task_importing_its_own_app_s_service_may_import_late(tmp_path: Path) -> None:
+    imports = _made_up(
+        tmp_path,
+        {
+            "mail/tasks.py": (
+                "from celery import shared_task\n"
+                "@shared_task(name='mail.send')\n"
+                "def send():\n    from mail import emails\n"  # the HackSoft shape: allowed
+                "@shared_task\n"
+                "def other():\n    from competitions import services\n"  # another app's
+                "def helper():\n    from mail import emails\n"  # not a task
+            ),
+            "mail/emails.py": (
+                "from celery import shared_task\n"
+                "@shared_task\n"
+                "def send():\n    from mail import news\n"  # a task outside a tasks module
+            ),
+            "mail/apps.py": (
+                "class MailConfig:\n    def ready(self):\n        from mail import tasks\n"
+            ),
+        },
+    )
+    assert hidden_imports(imports) == [
+        "mail.tasks:7 competitions.services",
+        "mail.tasks:9 mail.emails",
+        "mail.emails:4 mail.news",
+    ]
+
+
+def test_an_import_of_another_module_s_private_name_is_caught(tmp_path: Path) -> None:
+    imports = _made_up(
+        tmp_path,
+        {
+            "mail/intake.py": (
+                "from competitions.services.picks import _late_check, pick_submit\n"
+                "from competitions.services import _helpers\n"  # a private module: its own name
+                "from mail.intake import _own\n"
+                "from competitions.models import __all__\n"
+            ),
+        },
+    )
+    modules = {"mail.intake", "competitions.services.picks", "competitions.services._helpers"}
+    assert private_imports(imports, modules) == [
+        "mail.intake:1 competitions.services.picks._late_check"
+    ]
+
+
+def test_a_task_looked_up_by_its_name_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "queue.py"
+    path.write_text(
+        "celery_app.tasks['competitions.pool_round_arbitrate'].delay(1)\n"
+        "celery_app.send_task('mail.email_deliver', args=[1])\n"
+        "signature('mail.email_deliver')\n"
+        "tasks.pool_round_arbitrate.delay(1)\n"  # the task itself: allowed
+        "ok = {'a': 1}['a']\n",
+        encoding="utf-8",
+    )
+    assert tasks_by_name(path) == [
+        "queue.py:1 .tasks[...]",
+        "queue.py:2 send_task(...)",
+        "queue.py:3 signature(...)",
+    ]

@@ -44,7 +44,7 @@ from competitions.api.serializers import (
 )
 from competitions.models import Competition, Round
 from league import selectors
-from league.api import _current_season, _error
+from league.api import error_response, season_current_or_404
 from league.models import Entry, Season, Team
 from league.public_cache import PublicRead, public_read
 from league.season_lookup import SEASON_PARAMETER, season_asked_api
@@ -107,7 +107,9 @@ class MeView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: MeSerializer, 401: _error("Not signed in.")}, summary="Who am I")
+    @extend_schema(
+        responses={200: MeSerializer, 401: error_response("Not signed in.")}, summary="Who am I"
+    )
     def get(self, request: Request) -> Response:
         team = selectors.user_team(user=request.user)
         return Response(
@@ -125,12 +127,12 @@ class SeasonCurrentView(PublicRead, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: SeasonSerializer, 404: _error("No current season.")},
+        responses={200: SeasonSerializer, 404: error_response("No current season.")},
         summary="The current season",
     )
     @public_read
     def get(self, request: Request) -> Response:
-        return Response(_season_data(_current_season()))
+        return Response(_season_data(season_current_or_404()))
 
 
 def _season_data(season: Season) -> dict[str, Any]:
@@ -171,7 +173,7 @@ class SeasonView(PublicRead, APIView):
                 description="The season's number (1…).",
             )
         ],
-        responses={200: SeasonSerializer, 404: _error("No such season.")},
+        responses={200: SeasonSerializer, 404: error_response("No such season.")},
         summary="A season",
     )
     @public_read
@@ -191,7 +193,7 @@ class StandingsView(PublicRead, APIView):
         parameters=[POOL, SEASON],
         responses={
             200: StandingsSerializer,
-            404: _error("No such season, or no such pool with a table."),
+            404: error_response("No such season, or no such pool with a table."),
         },
         summary="Standings of a pool",
     )
@@ -211,7 +213,10 @@ class InfosView(PublicRead, APIView):
 
     @extend_schema(
         parameters=[COMPETITION, POOL, SEASON],
-        responses={200: InfosSerializer, 404: _error("No such season, competition or pool.")},
+        responses={
+            200: InfosSerializer,
+            404: error_response("No such season, competition or pool."),
+        },
         summary="Infos équipes of a pool",
     )
     @public_read
@@ -238,7 +243,7 @@ class MatrixView(PublicRead, APIView):
         parameters=[COMPETITION, SEASON],
         responses={
             200: MatrixSerializer,
-            404: _error("No such season, not started yet (R25), or no such competition."),
+            404: error_response("No such season, not started yet (R25), or no such competition."),
         },
         summary="A competition's matrix",
     )
@@ -284,7 +289,7 @@ class PicksView(APIView):
         if team is None:
             raise PermissionDenied(_("Only a team's coach sends picks, and you coach none."))
         if round is None:
-            _current_season()  # no current season: said so (404)
+            season_current_or_404()  # no current season: said so (404)
             raise NotFound(_("There is no such round this season."))
         return team, round
 
@@ -292,9 +297,9 @@ class PicksView(APIView):
         parameters=[COMPETITION, ROUND],
         responses={
             200: PicksSerializer,
-            401: _error("Not signed in."),
-            403: _error("The caller coaches no team, or it does not play this season."),
-            404: _error("No such round."),
+            401: error_response("Not signed in."),
+            403: error_response("The caller coaches no team, or it does not play this season."),
+            404: error_response("No such round."),
         },
         summary="My team's pick for a round, and its history",
     )
@@ -323,10 +328,10 @@ class PicksView(APIView):
         responses={
             200: PickReceiptSerializer,
             400: OpenApiResponse(PickErrorSerializer, description="Which part is wrong."),
-            401: _error("Not signed in."),
-            403: _error("The caller coaches no team, or it does not play this round."),
-            404: _error("No such round."),
-            409: _error("The deadline has passed (R13)."),
+            401: error_response("Not signed in."),
+            403: error_response("The caller coaches no team, or it does not play this round."),
+            404: error_response("No such round."),
+            409: error_response("The deadline has passed (R13)."),
         },
         summary="Send my team's pick for a round",
     )

@@ -31,8 +31,7 @@ from competitions import selectors, services
 from competitions.api.public import COMPETITION, POOL, ROUND
 from competitions.api.results import ResultsSerializer
 from competitions.models import PoolRound
-from league.api import _current_season
-from league.serializers import ErrorSerializer
+from league.api import error_response, season_current_or_404
 
 BEFORE_PUBLISHING = ("competition", "pool", "round", "status", "seed_hash", "matches")
 """What an arbitrated, unpublished round's answer holds: the scores, no pick, seed or draw."""
@@ -106,14 +105,10 @@ def _results(pool_round: PoolRound) -> dict[str, Any]:
     return data
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
 COMMON = {
-    401: _error("Not signed in."),
-    403: _error("Not a referee of this pool."),
-    404: _error("No such pool or round."),
+    401: error_response("Not signed in."),
+    403: error_response("Not a referee of this pool."),
+    404: error_response("No such pool or round."),
 }
 
 
@@ -123,7 +118,10 @@ class _PoolRoundView(APIView):
     def pool_round(self, request: Request, competition: str, pool: str, round: int) -> PoolRound:
         """The pool round of the URL (404), when the caller referees its pool (403)."""
         found = selectors.pool_round_find(
-            season_id=_current_season().pk, competition=competition, pool_slug=pool, number=round
+            season_id=season_current_or_404().pk,
+            competition=competition,
+            pool_slug=pool,
+            number=round,
         )
         if found is None:
             raise NotFound(_("There is no such round in this pool."))

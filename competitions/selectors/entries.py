@@ -54,7 +54,7 @@ def season_matrix_row(
         return dict(cursor.fetchall())
 
 
-def _statuses(published_only: bool) -> tuple[str, ...]:
+def entry_statuses(published_only: bool) -> tuple[str, ...]:
     return (PoolRound.Status.PUBLISHED,) if published_only else PLAYED
 
 
@@ -144,7 +144,7 @@ def _used(
     }
     if competitions and entries:
         for entry_id, competition, column, extra_time, shootout in _used_rows(
-            list(owner), competitions, _statuses(published_only), before_round
+            list(owner), competitions, entry_statuses(published_only), before_round
         ):
             columns, extra_times, shootouts = played[(owner[entry_id], competition)]
             if column:

@@ -23,7 +23,7 @@ from competitions.models import (
 )
 from competitions.selectors.entries import PLAYED, entry_placed_late
 from competitions.selectors.results import pool_round_results
-from competitions.services.refusal_wording import arbitration_refusal_worded
+from competitions.services.errors import ArbitrationRefused, arbitration_refusal_of
 from league.models import Entry
 from matrixhockey.db import work_lock_held
 
@@ -80,10 +80,9 @@ class ArbitrationState:
 
     requested_at: datetime | None = None
     """When the request was queued, while no worker has taken it yet."""
-    refusal: str | None = None
-    """Why the last request was refused, when it was (worded in the active language)."""
-    refusal_code: str | None = None
-    """The refusal's code (``too_early``, ``out_of_order``, ``seed_commitment``…)."""
+    refusal: ArbitrationRefused | None = None
+    """Why the last request was refused, when it was: its code and facts, worded when shown
+    (``str()``), in the reader's language."""
     started_at: datetime | None = None
     """When a worker took the request, while no result came of it."""
     running: bool = False
@@ -122,12 +121,9 @@ def pool_round_arbitration_state(
     if last is None or last.status == ArbitrationRequest.Status.DONE:
         return ArbitrationState()
     if last.status == ArbitrationRequest.Status.REFUSED:
-        worded = arbitration_refusal_worded(
-            code=last.refusal_code, facts=last.refusal_facts, pool_round=pool_round
-        )
+        refusal = arbitration_refusal_of({"code": last.refusal_code, "facts": last.refusal_facts})
         return ArbitrationState(
-            refusal=worded,
-            refusal_code=last.refusal_code,
+            refusal=refusal,
             ask_again=True,
             attempts=last.attempts,
             request=last,
@@ -218,8 +214,8 @@ class RefereeDesk:
     teams: list[DeskTeam]
     late_picks: list[DeskLatePick]
     scores: list[DeskScore]
-    refusal: str | None
-    """Why the last request to arbitrate was refused, when it was."""
+    refusal: ArbitrationRefused | None
+    """Why the last request to arbitrate was refused, when it was (worded by ``str()``)."""
     arbitration: ArbitrationState = ArbitrationState()
     """Where the last request to arbitrate stands (queued, running, lost, refused)."""
 

@@ -18,10 +18,10 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.selectors.entries import (
-    _statuses,
     entries_holders,
     entries_lineages,
     entry_lineage,
+    entry_statuses,
 )
 from engine import Decided, Dice, MatchResult, StandingRow, standings
 from engine.promotion import division_zones
@@ -44,7 +44,7 @@ def pool_matches(
     results = (
         FixtureResult.objects.filter(
             fixture__pool_round__pool=pool,
-            fixture__pool_round__status__in=_statuses(published_only),
+            fixture__pool_round__status__in=entry_statuses(published_only),
             fixture__home_id__in=owner,
             fixture__away_id__in=owner,
             fixture__pool_round__round__stage__in=stages,
@@ -128,7 +128,7 @@ def _tables(asked: list[_TableAsked], published_only: bool) -> list[Standings]:
     results = (
         FixtureResult.objects.filter(
             fixture__pool_round__pool_id__in=pools,
-            fixture__pool_round__status__in=_statuses(published_only),
+            fixture__pool_round__status__in=entry_statuses(published_only),
             fixture__pool_round__round__stage__in=stages,
         )
         .order_by("fixture__pool_round__round__number", "fixture_id")
@@ -146,7 +146,7 @@ def _tables(asked: list[_TableAsked], published_only: bool) -> list[Standings]:
     results = list(results)
     seeds = list(
         PoolRound.objects.filter(
-            pool_id__in=pools, status__in=_statuses(published_only), round__stage__in=stages
+            pool_id__in=pools, status__in=entry_statuses(published_only), round__stage__in=stages
         )
         .order_by("-round__number")
         .values_list("pool_id", "round__stage", "seed")

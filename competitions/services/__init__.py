@@ -17,6 +17,7 @@ from competitions.services.entries import (
     stock_move,
 )
 from competitions.services.errors import (
+    MESSAGES,
     REFUSALS,
     ArbitrationAlreadyRequested,
     ArbitrationInProgress,
@@ -26,11 +27,15 @@ from competitions.services.errors import (
     ArbitrationTooEarly,
     NotArbitrated,
     SeedCommitmentBroken,
+    VoidAfterReplacement,
     VoidRefused,
+    arbitration_refusal_of,
+    worded,
 )
 from competitions.services.feeds import calendar_feed_key_renew
 from competitions.services.late_picks import (
     late_pick_accept,
+    late_pick_queue,
     late_pick_reject,
 )
 from competitions.services.picks import (
@@ -79,6 +84,7 @@ from competitions.services.void import (
 __all__ = [
     "ARBITRATION_POLL_SECONDS",
     "DUMMY_TEAM_NAME",
+    "MESSAGES",
     "REFUSALS",
     "ArbitrationAlreadyRequested",
     "ArbitrationInProgress",
@@ -93,7 +99,9 @@ __all__ = [
     "SeedCommitmentBroken",
     "StockBelowZero",
     "Verification",
+    "VoidAfterReplacement",
     "VoidRefused",
+    "arbitration_refusal_of",
     "calendar_feed_key_renew",
     "championship_schedule_create",
     "entry_create",
@@ -102,6 +110,7 @@ __all__ = [
     "fixture_create",
     "kdh_start",
     "late_pick_accept",
+    "late_pick_queue",
     "late_pick_reject",
     "matrix_create",
     "onr_replacement_confirm",
@@ -127,4 +136,5 @@ __all__ = [
     "season_rounds_create",
     "stock_move",
     "wg_start",
+    "worded",
 ]

@@ -11,7 +11,6 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from competitions.models import (
     Competition,
@@ -27,7 +26,7 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.selectors.entries import PLAYED
-from competitions.services.cups import _cup_progress
+from competitions.services.cups import cup_progress
 from competitions.services.entries import StockLedgerBatch
 from competitions.services.errors import (
     ArbitrationInProgress,
@@ -36,9 +35,8 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
-from competitions.services.refusal_wording import arbitration_refusal
-from competitions.services.round_input import _round_input, pool_round_input
-from competitions.services.setup import _log
+from competitions.services.round_input import pool_round_input, round_input_compute
+from competitions.services.setup import draws_log
 from competitions.signals import pool_round_published
 from engine import Competition as EngineCompetition
 from engine import (
@@ -67,7 +65,7 @@ def rounds_close_due(*, now: datetime | None = None) -> int:
     return closed
 
 
-def _round_status_refresh(round: Round, now: datetime) -> None:
+def round_status_refresh(round: Round, now: datetime) -> None:
     """A round is arbitrated when all its pool rounds are, published when all are published;
     otherwise closed once its deadline has passed, open before.
 
@@ -106,12 +104,12 @@ def _round_status_refresh(round: Round, now: datetime) -> None:
         round.status = row[0]
 
 
-def _pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
+def pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
     """The pool round with its round, season and pool, and the number of its pool's earliest
     round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
-    one query: what :func:`_check_ready` needs. ``locked``: read ``FOR UPDATE`` (PostgreSQL),
-    the claim of :func:`pool_round_arbitrate`; the request for an arbitration reads it without
-    waiting for one under way.
+    one query: what :func:`arbitration_ready_check` needs. ``locked``: read ``FOR UPDATE``
+    (PostgreSQL), the claim of :func:`pool_round_arbitrate`; the request for an arbitration reads
+    it without waiting for one under way.
 
     Written out (:func:`matrixhockey.db.fetch_models`), as ``PoolRound.objects.select_related(
     "round__season", "pool").select_for_update(of=("self",)).annotate(earlier_unplayed=…)
@@ -144,15 +142,14 @@ def _pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
     return pool_round
 
 
-def _check_ready(pool_round: PoolRound, now: datetime) -> None:
+def arbitration_ready_check(pool_round: PoolRound, now: datetime) -> None:
     """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds
-    (``pool_round`` as :func:`_pool_round_to_arbitrate` reads it)."""
-    if now < pool_round.round.deadline:
-        raise arbitration_refusal(ArbitrationTooEarly, pool_round=pool_round)
+    (``pool_round`` as :func:`pool_round_to_arbitrate` reads it)."""
+    round = pool_round.round
+    if now < round.deadline:
+        raise ArbitrationTooEarly(number=round.number)
     if pool_round.earlier_unplayed is not None:
-        raise arbitration_refusal(
-            ArbitrationOutOfOrder, pool_round=pool_round, number=pool_round.earlier_unplayed
-        )
+        raise ArbitrationOutOfOrder(number=pool_round.earlier_unplayed)
 
 
 def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
@@ -179,12 +176,12 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
     """
     now = timezone.now()
     with transaction.atomic():
-        pool_round = _pool_round_to_arbitrate(pool_round.pk, locked=True)
+        pool_round = pool_round_to_arbitrate(pool_round.pk, locked=True)
         if pool_round.status in PLAYED:
             return pool_round
-        _check_ready(pool_round, now)
+        arbitration_ready_check(pool_round, now)
         if pool_round.status not in (PoolRound.Status.PENDING, PoolRound.Status.VOID):
-            raise arbitration_refusal(ArbitrationInProgress, pool_round=pool_round)
+            raise ArbitrationInProgress()
         return _arbitrate(pool_round, by, now)
 
 
@@ -192,7 +189,7 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
     number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
-        raise arbitration_refusal(SeedCommitmentBroken, pool_round=pool_round)
+        raise SeedCommitmentBroken()
     round = pool_round.round
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
     # team plays several) wait for each other instead of deadlocking; the rows read under the
@@ -207,7 +204,7 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
         )
     ]
     locked = _entries_locked(pool_round, fixtures, now)
-    given = _round_input(pool_round, now, fixtures, locked)
+    given = round_input_compute(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
 
@@ -261,10 +258,10 @@ def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime
     pool_round.status = PoolRound.Status.ARBITRATED
     pool_round.arbitrated_at = now
     pool_round.arbitrated_by = by
-    pool_round.draw_log = [*pool_round.draw_log, *_log(pool_round.seed, result.draws)]
+    pool_round.draw_log = [*pool_round.draw_log, *draws_log(pool_round.seed, result.draws)]
     pool_round.save(update_fields=["status", "arbitrated_at", "arbitrated_by", "draw_log"])
-    _cup_progress(pool_round, result, entries)
-    _round_status_refresh(round, now)
+    cup_progress(pool_round, result, entries)
+    round_status_refresh(round, now)
     audit_record(
         actor=by,
         action="pool_round_arbitrate",
@@ -431,7 +428,7 @@ def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
     storing anything. Issue 5's ``verify_round`` compares it with what is stored (R23)."""
     pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
     if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
-        raise NotArbitrated(_("This round has not been arbitrated yet."))
+        raise NotArbitrated()
     return play_round(pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round)
 
 
@@ -455,8 +452,8 @@ def pool_round_publish(
     if published != 1:
         if pool_round.status == PoolRound.Status.PUBLISHED:
             return pool_round
-        raise NotArbitrated(_("This round has not been arbitrated yet: nothing to publish."))
-    _round_status_refresh(pool_round.round, now)
+        raise NotArbitrated()
+    round_status_refresh(pool_round.round, now)
     audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
     public_version_bump()
     if announce:

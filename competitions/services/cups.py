@@ -11,10 +11,10 @@ from django.db.models import Q
 from competitions import selectors
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round, Stage
 from competitions.services.setup import (
-    _KDH_STAGES_BY_GAMES,
-    _fixtures_bulk_create,
-    _log,
-    _pool_rounds_bulk_create,
+    KDH_STAGES_BY_GAMES,
+    draws_log,
+    fixtures_bulk_create,
+    pool_rounds_bulk_create,
     round_create,
 )
 from engine import (
@@ -27,7 +27,7 @@ from engine.calendar import week_of
 from league.models import Entry
 
 
-def _cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[str, Entry]) -> None:
+def cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[str, Entry]) -> None:
     """Who a cup round sends on, and the next round drawn when this one completes a stage
     (R15, R17, R18). The draws come from ``<seed>/next-round-draw`` of the finished round and go
     into its draw log, to be checked once its seed is published (R23)."""
@@ -47,7 +47,7 @@ def _cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[s
         if round.stage == Stage.SEMI_FINAL:
             _wg_final_week(pool_round, result, entries)
     if dice.draws:
-        pool_round.draw_log = [*pool_round.draw_log, *_log(dice.seed, dice.draws)]
+        pool_round.draw_log = [*pool_round.draw_log, *draws_log(dice.seed, dice.draws)]
         pool_round.save(update_fields=["draw_log"])
 
 
@@ -65,7 +65,7 @@ def _next_round(pool_round: PoolRound, games: int) -> Round:
     if found is not None:
         return found
     stage = (
-        _KDH_STAGES_BY_GAMES[games]
+        KDH_STAGES_BY_GAMES[games]
         if round.competition == Competition.KDH
         else (Stage.SEMI_FINAL if number == wg.SEMI_FINAL_ROUND else Stage.FINAL)
     )
@@ -84,7 +84,7 @@ def _next_pool_round(pool: Pool, round: Round) -> PoolRound:
     kept = PoolRound.objects.filter(pool=pool, round=round).first()
     if kept is not None:
         return kept
-    (created,) = _pool_rounds_bulk_create(pool, [round])
+    (created,) = pool_rounds_bulk_create(pool, [round])
     return created
 
 
@@ -111,7 +111,7 @@ def _kdh_next_round(pool_round: PoolRound, dice: Dice) -> PoolRound:
         teams.remove(bye)
     games = kdh.draw_pairings(teams, dice, what=f"kdh.pairings.{number}")
     created = _next_pool_round(pool, _next_round(pool_round, len(games)))
-    _fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
+    fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
     if bye is not None:
         created.qualified.add(by_id[bye])
     return created
@@ -131,7 +131,7 @@ def _wg_semi_finals(pool_round: PoolRound, dice: Dice) -> PoolRound:
     }
     pool_round.qualified.add(*by_id.values())
     created = _next_pool_round(pool_round.pool, _next_round(pool_round, len(games)))
-    _fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
+    fixtures_bulk_create(created, [(g.home, g.away) for g in games], by_id)
     return created
 
 
@@ -141,7 +141,7 @@ def _wg_final_week(
     """R18: the final and the third-place game, the same week (one pool round, one crowd, R2)."""
     final, third_place = wg.final_games(result.matches)
     created = _next_pool_round(pool_round.pool, _next_round(pool_round, 2))
-    _fixtures_bulk_create(
+    fixtures_bulk_create(
         created,
         [(final.home, final.away), (third_place.home, third_place.away)],
         entries,

@@ -4,18 +4,42 @@ rejected once.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competitions.models import LatePick, Pick
+from competitions.models import LatePick, Pick, Round
 from competitions.selectors.picks import entry_pool
-from competitions.services.picks import pick_submit
+from competitions.services.picks import late_pick_check, pick_submit
 from competitions.signals import late_pick_rejected
+from league.models import Entry, Team
 from league.services.audit import audit_record
 from matrixhockey.db import save_valid
+
+
+def late_pick_queue(
+    *, team: Team, round: Round, notation: str, received_at: datetime, message_id: str = ""
+) -> str:
+    """Put a pick received after ``round``'s deadline (R13) in its referee's queue, once it
+    passes the checks a referee's entry would (R6, R7, R10, R19: :func:`late_pick_check`, which
+    raises :class:`~competitions.services.errors.PickRejected` for one a referee could not
+    enter). Returns the pick's normalized notation, for the coach's reply."""
+    entry = Entry.objects.get(season_id=round.season_id, team=team, replaced_at__isnull=True)
+    normalized = late_pick_check(entry=entry, round=round, notation=notation)
+    save_valid(
+        LatePick(
+            entry=entry,
+            round=round,
+            notation=notation,
+            received_at=received_at,
+            message_id=message_id,
+        )
+    )
+    return normalized
 
 
 def _late_pick_lock(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:

@@ -14,12 +14,13 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
+from competitions.services.errors import worded
 from competitions.signals import pick_received
-from engine import NotationError, Refusal, refusal, refusal_of
+from engine import NotationError, Refusal, refusal_of
 from engine import Pick as EnginePick
 from league.models import Entry, Season, Team
 from matrixhockey.db import fetch_models, fetch_values, model_columns
@@ -81,103 +82,33 @@ class DeadlinePassed(PickRejected):
         super().__init__(message, code=code)
 
 
-# The engine's notation errors (R10), in the league's languages: matched on the start of the
-# engine's reason, which names the part at fault (``NotationError.part``).
-_NOTATION_MESSAGES: tuple[tuple[str, str], ...] = (
-    ("empty pick", gettext_lazy("Your pick is empty: write a column and a value, e.g. F+(2).")),
-    (
-        "no column",
-        gettext_lazy("“%(part)s”: a pick starts with its column, a letter, e.g. F+(2)."),
-    ),
-    (
-        "column must be",
-        gettext_lazy("“%(part)s”: the column is a single letter, e.g. F+(2)."),
-    ),
-    (
-        "missing extra-time",
-        gettext_lazy("“%(part)s”: the extra-time value is missing, in brackets: %(part)s(2)."),
-    ),
-    (
-        "unknown character",
-        gettext_lazy(
-            "“%(part)s” is not part of a pick: extra goals are +, great saves are #, "
-            "values go in brackets."
-        ),
-    ),
-    ("unclosed", gettext_lazy("“%(part)s”: a bracket is not closed.")),
-    (
-        "too many",
-        gettext_lazy(
-            "“%(part)s”: too many values in brackets; a pick has its extra-time value and, in "
-            "the KDH only, its shootout value."
-        ),
-    ),
-    (
-        "bad extra-time",
-        gettext_lazy("“%(part)s”: the extra-time value must be 0, 1, 2, 3 or X."),
-    ),
-    (
-        "bad shootout",
-        gettext_lazy("“%(part)s”: the shootout value must be 0, 1, 2, 3, 4, 5 or X."),
-    ),
-)
-
-
-def _notation_message(error: NotationError) -> str:
-    for start, message in _NOTATION_MESSAGES:
-        if error.reason.startswith(start):
-            return str(message) % {"part": error.part}
-    return _("“%(part)s”: %(reason)s") % {"part": error.part, "reason": error.reason}
-
-
 def _values(values: Iterable[str]) -> str:
     return ", ".join(values) or _("none")
 
 
+_SHOOTOUT_REFUSALS = frozenset(
+    {Refusal.SHOOTOUT_OUTSIDE_KDH, Refusal.SHOOTOUT_MISSING, Refusal.SHOOTOUT_VALUE}
+)
+"""The refusals whose ``value`` and ``values`` are the shootout's (R7), not the extra time's."""
+
+
 def _refusal_message(pick: EnginePick, competition: Competition, refused: Refusal) -> str:
-    """The engine's verdict (``refusal_of``: R6, R7, R19) in words people read; only the
-    wording is chosen here."""
+    """The engine's verdict (``refusal_of``: R6, R7, R19) worded from the one table
+    (``services.errors.MESSAGES``), with the facts its message needs."""
     rules = competition.rules
-    label = competition.label
-    match refused:
-        case Refusal.COLUMN:
-            return _(
-                "Column %(column)s is not played in the %(competition)s: its columns are "
-                "%(first)s to %(last)s."
-            ) % {
-                "column": pick.column,
-                "competition": label,
-                "first": rules.columns[0],
-                "last": rules.columns[-1],
-            }
-        case Refusal.GREAT_SAVES:
-            return _(
-                "Great saves (#) are played only in the championship, not in the %(competition)s."
-            ) % {"competition": label}
-        case Refusal.EXTRA_TIME:
-            return _(
-                "Extra-time value %(value)s is not played in the %(competition)s: its values "
-                "are %(values)s."
-            ) % {
-                "value": pick.extra_time,
-                "competition": label,
-                "values": _values(sorted(rules.extra_time_quota, key=lambda v: (v == "X", v))),
-            }
-        case Refusal.SHOOTOUT_OUTSIDE_KDH:
-            return _(
-                "“(%(value)s)”: a shootout value is played only in the KDH, not in the "
-                "%(competition)s."
-            ) % {"value": pick.shootout, "competition": label}
-        case Refusal.SHOOTOUT_MISSING:
-            return _(
-                "The %(competition)s needs a shootout value after the extra-time value, "
-                "e.g. C+(1)(4)."
-            ) % {"competition": label}
-    return _("Your pick %(pick)s is not allowed in the %(competition)s: %(reason)s") % {
-        "pick": pick.notation(),
-        "competition": label,
-        "reason": refusal(pick, rules),
-    }
+    shootout = refused in _SHOOTOUT_REFUSALS
+    values = (rules.shootout_quota or ()) if shootout else rules.extra_time_quota
+    return worded(
+        refused,
+        {
+            "column": pick.column,
+            "competition": competition.label,
+            "first": rules.columns[0],
+            "last": rules.columns[-1],
+            "value": pick.shootout if shootout else pick.extra_time,
+            "values": _values(sorted(values, key=lambda v: (v == "X", v))),
+        },
+    )
 
 
 def _unavailable_message(pick: EnginePick, choices: EntryChoices, competition: Competition) -> str:
@@ -426,7 +357,7 @@ def _entry_locked(*, team: Team, round: Round) -> Entry | None:
     return entry
 
 
-def _late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
+def late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
     """The checks :func:`pick_submit` makes after the time (R6, R7, R10, R19), for a pick that
     goes to the referee's queue: one a referee could not enter is an error for the coach now.
     Returns the normalized notation."""
@@ -440,7 +371,7 @@ def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> E
     try:
         parsed = EnginePick.parse(notation)
     except NotationError as error:
-        raise PickRejected(_notation_message(error), code="notation") from error
+        raise PickRejected(worded(error.fault, {"part": error.part}), code="notation") from error
     refused = refusal_of(parsed, competition.rules)
     if refused is not None:
         raise PickRejected(_refusal_message(parsed, competition, refused), code="not_allowed")

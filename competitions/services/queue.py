@@ -15,34 +15,29 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from competitions import selectors
+from competitions import selectors, tasks
 from competitions.models import ArbitrationRequest, PoolRound
 from competitions.selectors.entries import PLAYED
 from competitions.services.arbitration import (
-    _check_ready,
-    _pool_round_to_arbitrate,
+    arbitration_ready_check,
     pool_round_arbitrate,
+    pool_round_to_arbitrate,
 )
 from competitions.services.errors import (
-    REFUSALS,
     ArbitrationAlreadyRequested,
     ArbitrationQueueUnavailable,
     ArbitrationRefused,
+    arbitration_refusal_of,
 )
-from competitions.services.refusal_wording import arbitration_refusal, arbitration_refusal_worded
 from league.services import audit_record
-from matrixhockey.celery import app as celery_app
 from matrixhockey.db import work_lock, work_locks_tell
 
 logger = logging.getLogger(__name__)
 
 Status = ArbitrationRequest.Status
 
-ARBITRATE_TASK = "competitions.arbitration_request_run"
-"""The Celery task that runs one arbitration request (``competitions.tasks``)."""
 ARBITRATION_POLL_SECONDS = 0.2
 """How often :func:`pool_round_arbitration_wait` looks at the request."""
 
@@ -64,10 +59,10 @@ def pool_round_arbitration_request(
     pool round has one pending request at most (a unique index), whoever asks at once.
     """
     now = timezone.now()
-    pool_round = _pool_round_to_arbitrate(pool_round.pk)
+    pool_round = pool_round_to_arbitrate(pool_round.pk)
     if pool_round.status in PLAYED:
         return None
-    _check_ready(pool_round, now)
+    arbitration_ready_check(pool_round, now)
     task_id = str(uuid.uuid4())
     pending = ArbitrationRequest.objects.filter(
         pool_round=pool_round, status__in=ArbitrationRequest.PENDING
@@ -96,10 +91,7 @@ def _already(pool_round: PoolRound) -> ArbitrationAlreadyRequested:
     pending = ArbitrationRequest.objects.filter(
         pool_round=pool_round, status__in=ArbitrationRequest.PENDING
     ).first()
-    return ArbitrationAlreadyRequested(
-        _("This round's arbitration is already asked for: it runs once, here is where it stands."),
-        pending=pending,
-    )
+    return ArbitrationAlreadyRequested(pending=pending)
 
 
 def _ask_again(
@@ -127,19 +119,13 @@ def _ask_again(
 
 def _enqueue(request: ArbitrationRequest, by: AbstractBaseUser | None) -> None:
     try:
-        # By its registered name: the task module imports the services (CompetitionsConfig.ready
-        # loads it).
-        celery_app.tasks[ARBITRATE_TASK].apply_async(args=[request.pk], task_id=request.task_id)
+        tasks.pool_round_arbitrate.apply_async(args=[request.pk], task_id=request.task_id)
     except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
         logger.exception("Could not queue arbitration request %s", request.pk)
         pool_round_arbitration_refused(
             request=request,
             by=by,
-            refusal=arbitration_refusal(
-                ArbitrationQueueUnavailable,
-                pool_round=request.pool_round,
-                error=type(error).__name__,
-            ),
+            refusal=ArbitrationQueueUnavailable(error=type(error).__name__),
         )
 
 
@@ -159,7 +145,13 @@ def pool_round_arbitration_refused(
         actor=by,
         action=selectors.ARBITRATION_REFUSED,
         obj=request.pool_round,
-        payload={"request": request.pk, "task": request.task_id, "code": refusal.code},
+        # History only: the request's row is what the desk and the API read.
+        payload={
+            "request": request.pk,
+            "task": request.task_id,
+            "code": refusal.code,
+            "facts": refusal.facts,
+        },
     )
     request.refresh_from_db()
     return request
@@ -264,8 +256,7 @@ def pool_round_arbitration_wait(
         if status == Status.DONE:
             return pool_round
         if status == Status.REFUSED:
-            worded = arbitration_refusal_worded(code=code, facts=facts, pool_round=pool_round)
-            raise REFUSALS.get(code, ArbitrationRefused)(worded, **facts)
+            raise arbitration_refusal_of({"code": code, "facts": facts})
         if time.monotonic() >= deadline:
             return pool_round
         time.sleep(ARBITRATION_POLL_SECONDS)

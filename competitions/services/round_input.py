@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import F, Q, QuerySet
-from django.utils.translation import gettext as _
 
 from competitions import selectors
 from competitions.models import (
@@ -156,10 +155,10 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
     """
     fixtures = list(pool_round.fixtures.order_by("id"))
     entries = list(_pool_entries(pool_round, fixtures, as_of))
-    return _round_input(pool_round, as_of, fixtures, entries)
+    return round_input_compute(pool_round, as_of, fixtures, entries)
 
 
-def _round_input(
+def round_input_compute(
     pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[Entry]
 ) -> RoundInput:
     """:func:`pool_round_input` from the pool round's ``fixtures`` (by id) and its entries
@@ -335,7 +334,7 @@ def pool_round_input_document(*, pool_round: PoolRound) -> dict[str, object]:
     """
     pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
     if pool_round.status not in PLAYED or pool_round.arbitrated_at is None:
-        raise NotArbitrated(_("This round has not been arbitrated yet."))
+        raise NotArbitrated()
     given = pool_round_input(pool_round=pool_round, as_of=pool_round.arbitrated_at).round
     teams: dict[str, dict[str, object]] = {}
     for team, entry in given.teams.items():

@@ -30,6 +30,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
+from competitions import tasks
 from competitions.models import SeasonStartJob
 from competitions.selectors.season_desk import (
     SEASON_START_WORK,
@@ -40,13 +41,10 @@ from competitions.services.season_start import START_STEPS, season_start
 from competitions.services.start_plan import SeasonStartRefused, start_plan_read
 from league.models import Season
 from league.services.seasons import STANDARD_DIVISIONS
-from matrixhockey.celery import app as celery_app
 from matrixhockey.db import work_lock, work_locks_tell
 
 logger = logging.getLogger(__name__)
 
-SEASON_START_TASK = "competitions.season_start"
-"""The Celery task that runs a season start (``competitions.tasks``)."""
 ACTIVE = (SeasonStartJob.Status.QUEUED, SeasonStartJob.Status.RUNNING)
 
 
@@ -108,8 +106,7 @@ def season_start_request(
 
 def _enqueue(job_id: int, task_id: str) -> None:
     try:
-        # By its registered name: the task module imports the services.
-        celery_app.tasks[SEASON_START_TASK].apply_async(args=[job_id], task_id=task_id)
+        tasks.season_start_run.apply_async(args=[job_id], task_id=task_id)
     except BrokerUnavailable as error:
         logger.exception("Could not queue season start %s", job_id)
         _finish(

@@ -149,7 +149,7 @@ def _seed(pool: Pool, round: Round) -> str:
     return f"{where}/{secrets.token_hex(16)}"
 
 
-def _pool_rounds_bulk_create(pool: Pool, rounds: Sequence[Round]) -> list[PoolRound]:
+def pool_rounds_bulk_create(pool: Pool, rounds: Sequence[Round]) -> list[PoolRound]:
     """``pool``'s part of each of ``rounds`` in one insert, each with its seed commitment."""
     pool_rounds = []
     for round in rounds:
@@ -158,7 +158,7 @@ def _pool_rounds_bulk_create(pool: Pool, rounds: Sequence[Round]) -> list[PoolRo
     return PoolRound.objects.bulk_create(pool_rounds)
 
 
-def _fixtures_bulk_create(
+def fixtures_bulk_create(
     pool_round: PoolRound,
     games: Iterable[tuple[str, str]],
     entries: Mapping[str, Entry],
@@ -177,13 +177,13 @@ def _fixtures_bulk_create(
     return Fixture.objects.bulk_create(fixtures)
 
 
-def _log(seed: str, draws: Iterable[Draw]) -> list[dict[str, object]]:
+def draws_log(seed: str, draws: Iterable[Draw]) -> list[dict[str, object]]:
     """Draws for a draw log: each names the seed of the generator that made it, so anyone can
     re-run it once the seed is public (R23)."""
     return [{"seed": seed, **draw.as_dict()} for draw in draws]
 
 
-_KDH_STAGES_BY_GAMES = {
+KDH_STAGES_BY_GAMES = {
     32: Stage.ROUND_OF_64,
     16: Stage.ROUND_OF_32,
     8: Stage.ROUND_OF_16,
@@ -239,9 +239,9 @@ def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
         .select_related("season")
         .order_by("number")
     )
-    pool_rounds = _pool_rounds_bulk_create(pool, rounds[: len(schedule)])
+    pool_rounds = pool_rounds_bulk_create(pool, rounds[: len(schedule)])
     for pool_round, games in zip(pool_rounds, schedule, strict=True):
-        _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+        fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
     return pool_rounds
 
 
@@ -292,11 +292,11 @@ def kdh_start(*, pool: Pool, seed: str | None = None) -> PoolRound:
     first = Round.objects.select_related("season").get(
         season_id=pool.season_id, competition=Competition.KDH, number=1
     )
-    (pool_round,) = _pool_rounds_bulk_create(pool, [first])
+    (pool_round,) = pool_rounds_bulk_create(pool, [first])
     field = [kdh.Entrant(e.team.slug, e.division.tier, e.code) for e in entries]
     opening = kdh_opening_draw(field=field, seed=seed or f"{pool_round.seed}/opening-draw")
-    _fixtures_bulk_create(pool_round, opening.games, by_id)
-    pool_round.draw_log = _log(opening.seed, opening.draws)
+    fixtures_bulk_create(pool_round, opening.games, by_id)
+    pool_round.draw_log = draws_log(opening.seed, opening.draws)
     pool_round.save(update_fields=["draw_log"])
     return pool_round
 
@@ -336,7 +336,7 @@ def wg_start(*, pool: Pool, entries: Sequence[Entry], seed: str | None = None) -
         .select_related("season")
         .order_by("number")
     )
-    pool_rounds = _pool_rounds_bulk_create(pool, rounds)
+    pool_rounds = pool_rounds_bulk_create(pool, rounds)
     opening = wg_group_draw(teams=teams, seed=seed or f"{pool_rounds[0].seed}/opening-draw")
     PoolMember.objects.bulk_create(
         [
@@ -346,7 +346,7 @@ def wg_start(*, pool: Pool, entries: Sequence[Entry], seed: str | None = None) -
         ]
     )
     for pool_round, games in zip(pool_rounds, wg.group_rounds(opening.groups), strict=True):
-        _fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
-    pool_rounds[0].draw_log = _log(opening.seed, opening.draws)
+        fixtures_bulk_create(pool_round, [(g.home, g.away) for g in games], by_id)
+    pool_rounds[0].draw_log = draws_log(opening.seed, opening.draws)
     pool_rounds[0].save(update_fields=["draw_log"])
     return pool_rounds

@@ -24,9 +24,9 @@ from competitions.models import (
 )
 from competitions.selectors.entries import PLAYED
 from competitions.selectors.results import next_round_draw_seed
-from competitions.services.arbitration import _round_status_refresh
+from competitions.services.arbitration import round_status_refresh
 from competitions.services.entries import stock_move
-from competitions.services.errors import NotArbitrated, VoidRefused
+from competitions.services.errors import NotArbitrated, VoidAfterReplacement, VoidRefused
 from engine import (
     wg,
 )
@@ -86,10 +86,7 @@ def pool_round_void(
         .get(pk=pool_round.pk)
     )
     if pool_round.status not in PLAYED:
-        raise NotArbitrated(
-            _("%(pool_round)s is not arbitrated (%(status)s): there is nothing to void.")
-            % {"pool_round": pool_round, "status": pool_round.get_status_display()}
-        )
+        raise NotArbitrated()
     round = pool_round.round
     later = (
         PoolRound.objects.filter(
@@ -100,13 +97,7 @@ def pool_round_void(
         .first()
     )
     if later is not None:
-        raise VoidRefused(
-            _(
-                "Round %(number)d of this pool is already arbitrated, and what its teams used and "
-                "had left comes from this round: void round %(number)d first."
-            )
-            % {"number": later.round.number}
-        )
+        raise VoidRefused(number=later.round.number)
     team_results = list(
         TeamResult.objects.filter(pool_round=pool_round)
         .select_related("entry__team")
@@ -115,13 +106,7 @@ def pool_round_void(
     entries = {result.entry_id: result.entry for result in team_results}
     replaced = sorted(str(e.team) for e in entries.values() if e.replaced_at is not None)
     if replaced:
-        raise VoidRefused(
-            _(
-                "%(teams)s has been replaced since (R14) and its replacement holds its record: "
-                "this round can no longer be voided."
-            )
-            % {"teams": ", ".join(replaced)}
-        )
+        raise VoidAfterReplacement(teams=", ".join(replaced))
     fixture_results = list(
         FixtureResult.objects.filter(fixture__pool_round=pool_round)
         .select_related("fixture__home__team", "fixture__away__team", "winner__team")
@@ -274,7 +259,7 @@ def pool_round_void(
         published_by=None,
         draw_log=kept_draws,
     )
-    _round_status_refresh(round, now)
+    round_status_refresh(round, now)
     public_version_bump()  # a published result taken back is no longer public
     pool_round.refresh_from_db()
     return pool_round

@@ -9,7 +9,6 @@ from league.services.audit import (
     audit_record,
 )
 from league.services.news import (
-    NEWS_EMAIL_TASK,
     NewsNotReady,
     news_email_request,
     news_emailed_mark,
@@ -34,7 +33,6 @@ from league.services.waiting_list import (
 )
 
 __all__ = [
-    "NEWS_EMAIL_TASK",
     "STANDARD_DIVISIONS",
     "DeputyRefused",
     "NewsNotReady",

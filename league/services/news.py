@@ -5,15 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
 from league.models import News
 from league.services.audit import audit_record
-from matrixhockey.celery import app as celery_app
-
-NEWS_EMAIL_TASK = "mail.news_email_send"
-"""The Celery task that emails a news item to every coach (``mail.tasks.news_email_send``)."""
+from league.signals import news_email_requested
 
 
 class NewsNotReady(Exception):
@@ -21,14 +17,15 @@ class NewsNotReady(Exception):
 
 
 def news_email_request(*, news: News, by: AbstractBaseUser | None) -> None:
-    """Ask a worker to email ``news`` to every coach in their language (those who want news),
-    once the transaction commits; by the task's registered name (the mail sits above the
-    registry). Raises :class:`NewsNotReady` for an item not yet published or already emailed."""
+    """Ask for ``news`` to be emailed to every coach in their language (those who want news):
+    the mail, above the registry, hears :data:`~league.signals.news_email_requested` and queues
+    its worker once the transaction commits. Raises :class:`NewsNotReady` for an item not yet
+    published or already emailed."""
     now = timezone.now()
     if news.published_at > now or news.emailed_at is not None:
         raise NewsNotReady(news.pk)
     audit_record(actor=by, action="news_email_requested", obj=news, payload={})
-    transaction.on_commit(lambda: celery_app.tasks[NEWS_EMAIL_TASK].delay(news.pk))
+    news_email_requested.send(sender=News, news=news)
 
 
 def news_emailed_mark(*, news_id: int, at: datetime | None = None) -> News | None:

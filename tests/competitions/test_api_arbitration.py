@@ -142,6 +142,37 @@ def test_a_refusal_on_the_worker_is_409_with_its_code(desk: Desk, api_as: ApiAs)
     assert not TeamResult.objects.exists()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_s_refusal_is_stored_as_its_code_and_said_in_the_caller_s_language(
+    desk: Desk,
+) -> None:
+    """The worker records a code, no words; each API caller reads it in their language."""
+    PoolRound.objects.filter(pk=desk.pool_round(1).pk).update(seed_hash="0" * 64)
+    said = {}
+    for language in ("en", "fr"):
+        client = APIClient(headers={"accept-language": language})
+        client.force_authenticate(desk.referee)
+        response = client.post(arbitration_url(1))
+        assert response.status_code == 409
+        said[language] = response.json()
+    assert said == {
+        "en": {
+            "code": "seed_commitment",
+            "detail": "The seed of this round does not match its published SHA-256.",
+        },
+        "fr": {
+            "code": "seed_commitment",
+            "detail": "La graine de cette journée ne correspond pas à son SHA-256 publié.",
+        },
+    }
+    stored = AuditLog.objects.filter(action="pool_round_arbitration_refused").order_by("id")
+    assert [(row.payload["code"], row.payload["facts"]) for row in stored] == [
+        ("seed_commitment", {}),
+        ("seed_commitment", {}),
+    ]
+    assert all("detail" not in row.payload for row in stored)
+
+
 def test_while_the_arbitration_runs_the_answer_is_202(
     desk: Desk, api_as: ApiAs, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -73,7 +73,7 @@ def test_the_table_follows_the_r9_tie_breakers_on_the_stored_results(
     assert placed_by_die == {
         "Sleigh Dogs", "Puck Pukers", "Igloos", "Icebergs", "Ice Crocodiles", "Ice Breakers"
     }  # fmt: skip
-    assert html.count("Level on every criterion (R9)") == 3
+    assert html.count('Level on every criterion (<a href="/rules/#r9">R9</a>)') == 3
 
 
 def test_every_column_is_shown(client: Client, week: RulesWeek) -> None:

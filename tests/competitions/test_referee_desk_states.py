@@ -32,7 +32,11 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
 
 
 def browser_of(user: User) -> Client:
-    browser = Client(headers={"accept-language": "en"})
+    return browser_of_in(user, "en")
+
+
+def browser_of_in(user: User, language: str) -> Client:
+    browser = Client(headers={"accept-language": language})
     browser.force_login(user)
     return browser
 
@@ -137,7 +141,7 @@ def test_a_refused_arbitration_says_why_and_offers_to_ask_again(desk: Desk) -> N
     services.pool_round_arbitration_refused(
         request=request,
         by=None,
-        refusal=services.ArbitrationQueueUnavailable("Not queued.", error="OperationalError"),
+        refusal=services.ArbitrationQueueUnavailable(error="OperationalError"),
     )
     html = text_of(browser_of(desk.referee).get(DESK_URL))
     assert (
@@ -148,22 +152,43 @@ def test_a_refused_arbitration_says_why_and_offers_to_ask_again(desk: Desk) -> N
 
 
 def test_a_stored_refusal_is_worded_in_the_readers_language(desk: Desk) -> None:
-    """Stored as its code and facts, the refusal is worded when shown: in French for a French
-    reader, whatever language the worker spoke."""
+    """Stored as its code and facts, no words, the refusal is worded when shown: in French for a
+    French reader, whatever language the worker spoke."""
     request = ArbitrationRequest.objects.create(pool_round=desk.pool_round(1), task_id="t")
     services.pool_round_arbitration_refused(
         request=request,
         by=None,
-        refusal=services.ArbitrationOutOfOrder("Round 4 first.", number=4),
+        refusal=services.ArbitrationOutOfOrder(number=4),
     )
     request.refresh_from_db()
     assert (request.refusal_code, request.refusal_facts) == ("out_of_order", {"number": 4})
+    history = AuditLog.objects.get(action=selectors.ARBITRATION_REFUSED)  # history only
+    assert history.payload == {
+        "request": request.pk,
+        "task": "t",
+        "code": "out_of_order",
+        "facts": {"number": 4},
+    }
     english = text_of(browser_of(desk.referee).get(DESK_URL))
     assert "Round 4 of this pool is not arbitrated yet: arbitrate it first." in english
     with translation.override("fr"):
         state = selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1))
-        french = text_of(browser_of(desk.referee).get(DESK_URL, headers={"accept-language": "fr"}))
-    assert state.refusal == (
-        "La journée 4 de cette poule n’est pas encore arbitrée : arbitrez-la d’abord."
+        assert str(state.refusal) == (
+            "La journée 4 de cette poule n’est pas encore arbitrée : arbitrez-la d’abord."
+        )
+    french = text_of(browser_of_in(desk.referee, "fr").get(DESK_URL))
+    assert "La journée 4 de cette poule n’est pas encore arbitrée : arbitrez-la d’abord." in french
+    assert "Round 4 of this pool" not in french
+
+
+def test_a_refusal_recorded_without_its_facts_is_said_in_general_words(desk: Desk) -> None:
+    # A row whose facts do not fit its code's message (recorded before it changed) is never a 500.
+    ArbitrationRequest.objects.create(
+        pool_round=desk.pool_round(1),
+        task_id="t",
+        status=ArbitrationRequest.Status.REFUSED,
+        refusal_code="too_early",
+        refusal_facts={"detail": "old words"},
     )
-    assert state.refusal in french
+    html = text_of(browser_of(desk.referee).get(DESK_URL))
+    assert "The last arbitration was refused: This round cannot be arbitrated now." in html

@@ -75,17 +75,30 @@ def test_a_refusal_is_recorded_and_not_retried(desk: Desk, monkeypatch: pytest.M
 
     result = run(request, task_id="too-early")
 
-    assert result.get()["status"] == "refused" and result.get()["code"] == "too_early"
+    # A code and the facts its message needs, no words: worded when shown, in the reader's
+    # language (competitions.services.errors).
+    assert result.get() == {
+        "status": "refused",
+        "request": request.pk,
+        "pool_round": desk.pool_round(1).pk,
+        "attempts": 1,
+        "code": "too_early",
+    }
     assert retried == []
     request.refresh_from_db()
     assert (request.status, request.refusal_code, request.refusal_facts) == (
         "refused",
         "too_early",
-        {},
+        {"number": 1},
     )
     assert request.attempts == 1 and request.finished_at is not None
     history = AuditLog.objects.get(action="pool_round_arbitration_refused")  # history only
-    assert history.payload == {"request": request.pk, "task": "too-early", "code": "too_early"}
+    assert history.payload == {
+        "request": request.pk,
+        "task": "too-early",
+        "code": "too_early",
+        "facts": {"number": 1},
+    }
     assert history.actor == desk.referee
     assert desk.pool_round(1).status == PoolRound.Status.PENDING
 

@@ -107,7 +107,10 @@ def test_a_broker_that_is_down_is_said_rather_than_waited_for(
             pool_round=desk.pool_round(1), request=asked, timeout=0
         )
     state = selectors.pool_round_arbitration_state(pool_round=desk.pool_round(1))
-    assert state.requested_at is None and "could not be queued" in state.refusal
+    assert state.requested_at is None and state.refusal is not None
+    assert state.refusal.code == "queue_unavailable"
+    assert state.refusal.facts == {"error": "OperationalError"}
+    assert "could not be queued" in str(state.refusal)
     row = ArbitrationRequest.objects.get()
     assert (row.status, row.refusal_code, row.attempts) == ("refused", "queue_unavailable", 0)
     assert row.refusal_facts == {"error": "OperationalError"}

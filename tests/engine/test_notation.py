@@ -11,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from engine.competitions import Competition, rules_for
-from engine.errors import NotationError, PickNotAllowed
+from engine.errors import NotationError, NotationFault, PickNotAllowed
 from engine.notation import (
     EXTRA_TIME_VALUES,
     SHOOTOUT_VALUES,
@@ -72,58 +72,65 @@ def test_case_and_spaces_are_free_and_marks_mix(text: str, canonical: str | None
 
 
 @pytest.mark.parametrize(
-    ("text", "part", "reason"),
+    ("text", "part", "reason", "fault"),
     [
-        ("", "pick", "empty pick"),
-        ("   ", "pick", "empty pick"),
-        ("+(2)", "+", "no column"),
-        ("1(2)", "1", "no column"),
-        ("(2)", "(", "no column"),
-        ("FF(2)", "FF", "column must be a single letter"),
-        ("ONR : F(X)", "ONR", "column must be a single letter"),
-        ("F", "F", "missing extra-time value"),
-        ("F+#", "F+#", "missing extra-time value"),
-        ("F*(2)", "*", "unknown character"),
-        ("F(2)-", "-", "unknown character"),
-        ("F+2(1)", "2", "unknown character"),
-        ("F(7)", "(7)", "bad extra-time value"),
-        ("F()", "()", "bad extra-time value"),
-        ("F(12)", "(12)", "bad extra-time value"),
-        ("F(1)(6)", "(6)", "bad shootout value"),
-        ("F(1)()", "()", "bad shootout value"),
-        ("F(1)(2)(3)", "(3)", "too many parentheses groups"),
-        ("F(1)(2)(3)(4)", "(3)(4)", "too many parentheses groups"),
-        ("F(2", "(2", "unclosed parenthesis"),
+        ("", "pick", "empty pick", NotationFault.EMPTY),
+        ("   ", "pick", "empty pick", NotationFault.EMPTY),
+        ("+(2)", "+", "no column", NotationFault.NO_COLUMN),
+        ("1(2)", "1", "no column", NotationFault.NO_COLUMN),
+        ("(2)", "(", "no column", NotationFault.NO_COLUMN),
+        ("FF(2)", "FF", "column must be a single letter", NotationFault.COLUMN),
+        ("ONR : F(X)", "ONR", "column must be a single letter", NotationFault.COLUMN),
+        ("F", "F", "missing extra-time value", NotationFault.EXTRA_TIME_MISSING),
+        ("F+#", "F+#", "missing extra-time value", NotationFault.EXTRA_TIME_MISSING),
+        ("F*(2)", "*", "unknown character", NotationFault.UNKNOWN_CHARACTER),
+        ("F(2)-", "-", "unknown character", NotationFault.UNKNOWN_CHARACTER),
+        ("F+2(1)", "2", "unknown character", NotationFault.UNKNOWN_CHARACTER),
+        ("F(7)", "(7)", "bad extra-time value", NotationFault.EXTRA_TIME_VALUE),
+        ("F()", "()", "bad extra-time value", NotationFault.EXTRA_TIME_VALUE),
+        ("F(12)", "(12)", "bad extra-time value", NotationFault.EXTRA_TIME_VALUE),
+        ("F(1)(6)", "(6)", "bad shootout value", NotationFault.SHOOTOUT_VALUE),
+        ("F(1)()", "()", "bad shootout value", NotationFault.SHOOTOUT_VALUE),
+        ("F(1)(2)(3)", "(3)", "too many parentheses groups", NotationFault.TOO_MANY_VALUES),
+        ("F(1)(2)(3)(4)", "(3)(4)", "too many parentheses groups", NotationFault.TOO_MANY_VALUES),
+        ("F(2", "(2", "unclosed parenthesis", NotationFault.UNCLOSED),
     ],
     ids=lambda value: str(value) if value else "empty",
 )
-def test_refused_notation_names_the_bad_part(text: str, part: str, reason: str) -> None:
+def test_refused_notation_names_the_bad_part(
+    text: str, part: str, reason: str, fault: NotationFault
+) -> None:
+    # R10: the fault's code says which part is wrong, whatever the English reason's wording.
     with pytest.raises(NotationError) as caught:
         Pick.parse(text)
     assert caught.value.text == text
     assert caught.value.part == part
+    assert caught.value.fault is fault
     assert reason in caught.value.reason
     assert repr(text) in str(caught.value)
 
 
 @pytest.mark.parametrize(
-    ("fields", "part"),
+    ("fields", "part", "fault"),
     [
-        ({"column": "FF", "extra_time": "1"}, "FF"),
-        ({"column": "f", "extra_time": "1"}, "f"),
-        ({"column": "F", "extra_time": "4"}, "(4)"),
-        ({"column": "F", "extra_time": "1", "shootout": "6"}, "(6)"),
-        ({"column": "F", "extra_time": "1", "extra_goals": -1}, "+"),
-        ({"column": "F", "extra_time": "1", "extra_goals": True}, "+"),
-        ({"column": "F", "extra_time": "1", "great_saves": 1.0}, "#"),
+        ({"column": "FF", "extra_time": "1"}, "FF", NotationFault.COLUMN),
+        ({"column": "f", "extra_time": "1"}, "f", NotationFault.COLUMN),
+        ({"column": "F", "extra_time": "4"}, "(4)", NotationFault.EXTRA_TIME_VALUE),
+        ({"column": "F", "extra_time": "1", "shootout": "6"}, "(6)", NotationFault.SHOOTOUT_VALUE),
+        ({"column": "F", "extra_time": "1", "extra_goals": -1}, "+", NotationFault.EXTRA_GOALS),
+        ({"column": "F", "extra_time": "1", "extra_goals": True}, "+", NotationFault.EXTRA_GOALS),
+        ({"column": "F", "extra_time": "1", "great_saves": 1.0}, "#", NotationFault.GREAT_SAVES),
     ],
     ids=["two-letters", "lower-case", "extra-time-4", "shootout-6", "negative-extra-goals",
          "bool-extra-goals", "float-great-saves"],
 )  # fmt: skip
-def test_a_pick_is_always_well_formed(fields: dict[str, object], part: str) -> None:
+def test_a_pick_is_always_well_formed(
+    fields: dict[str, object], part: str, fault: NotationFault
+) -> None:
     with pytest.raises(NotationError) as caught:
         Pick(**fields)  # type: ignore[arg-type]
     assert caught.value.part == part
+    assert caught.value.fault is fault
 
 
 def test_pick_is_immutable_and_its_repr_rebuilds_it() -> None:

@@ -49,9 +49,10 @@ def public_cache(settings: Settings) -> Iterator[None]:
         pytest.skip(problem)
     settings.CACHES = {
         "default": {
-            "BACKEND": "matrixhockey.cache.ResilientRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": redis_url(),
             "KEY_PREFIX": "public-cache-test",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
         }
     }
     settings.PUBLIC_CACHE_SECONDS = 60
@@ -267,8 +268,9 @@ def test_pages_are_served_while_redis_is_down(
 ) -> None:
     settings.CACHES = {
         "default": {
-            "BACKEND": "matrixhockey.cache.ResilientRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
         }
     }
     visitor = anonymous()

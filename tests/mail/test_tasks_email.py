@@ -87,7 +87,7 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
     saved = {key: app.conf[key] for key in keys}
     app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
     monkeypatch.setattr(tasks, "EMAIL_RETRY_BASE_SECONDS", 1)
-    monkeypatch.setattr(app.tasks["mail.email_deliver"], "max_retries", 3)
+    monkeypatch.setattr(tasks.email_deliver, "max_retries", 3)
     try:
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
             yield app

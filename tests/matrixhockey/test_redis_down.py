@@ -1,7 +1,8 @@
 """A REAL Redis stopped under the API: a private ``redis-server`` on a free port is the cache, the
 throttles' store and the task broker; it is stopped mid-test. Reads and picks still answer (the
 throttle lets them through, logged), the pick is stored with its receipt email waiting in the
-outbox, arbitration answers its documented 503, and ``/healthz`` says what is down, still 200."""
+outbox, arbitration answers its documented 503, and ``/healthz`` says what is down, still 200.
+And django-redis at an address where nothing listens: misses, one log line, limits let through."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from datetime import timedelta
 import pytest
 import redis
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
@@ -23,6 +25,8 @@ from rest_framework.test import APIClient
 from competitions.models import Pick, Round
 from league.models import Division, Season
 from mail.models import OutboundEmail
+from matrixhockey.cache import LOG_EVERY_SECONDS, OncePerInterval, rate_exceeded, redis_client
+from matrixhockey.cache import ping as health_ping
 from matrixhockey.celery import app
 from tests.competitions.desk_league import Desk, arbitration_url, desk_build
 
@@ -69,9 +73,10 @@ def private_redis(settings: Settings) -> Iterator[PrivateRedis]:
     server = PrivateRedis()
     settings.CACHES = {
         "default": {
-            "BACKEND": "matrixhockey.cache.ResilientRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": server.url,
             "KEY_PREFIX": "h11-test",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
         }
     }
     kept = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
@@ -139,3 +144,51 @@ def test_the_api_keeps_answering_when_redis_stops(
     refused = api_as(desk.referee).post(arbitration_url(1))
     assert refused.status_code == 503
     assert refused.json()["code"] == "queue_unavailable"
+
+
+@pytest.fixture
+def unreachable_cache(settings: Settings) -> Iterator[None]:
+    """The cache on django-redis at an address where nothing listens."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
+        }
+    }
+    (thinning,) = logging.getLogger("matrixhockey.cache.ignored").filters
+    assert isinstance(thinning, OncePerInterval)  # wired by settings.LOGGING
+    thinning.last = -LOG_EVERY_SECONDS
+    yield
+
+
+def test_a_cache_that_is_down_is_a_miss_and_says_so_once(
+    unreachable_cache: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        for number in range(5):
+            cache.set(f"key-{number}", number)
+            assert cache.get(f"key-{number}") is None
+            assert cache.get_many([f"key-{number}"]) == {}
+    ignored = [r for r in caplog.records if r.name == "matrixhockey.cache.ignored"]
+    assert len(ignored) == 1  # fifteen failed calls, one line
+    assert health_ping() is False
+    assert redis_client() is not None
+
+
+def test_a_rate_limit_lets_the_use_through_when_its_cache_is_down(
+    unreachable_cache: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        assert rate_exceeded(key="test", limit=0, seconds=60) is False
+    assert "Rate limit test not applied" in caplog.text
+
+
+def test_a_rate_limit_counts_on_a_cache_that_answers(settings: Settings) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()
+    assert [rate_exceeded(key="test", limit=2, seconds=60) for _ in range(3)] == [
+        False,
+        False,
+        True,
+    ]
