@@ -38,6 +38,7 @@ from competitions.models import (
 from league import services as league
 from league.models import Division, Entry, Season
 from matrixhockey.celery import app
+from tests.demo_worlds import DemoWorlds
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -381,3 +382,11 @@ def pytest_report_header() -> list[str]:
     broker = redis_problem() or f"Redis answers at {redis_url()}"
     strict = " (REQUIRE_SERVICES=1: missing services fail)" if services_required() else ""
     return [f"services{strict}: {database}; {broker}"]
+
+
+@pytest.fixture(scope="session")
+def demo_worlds() -> DemoWorlds:
+    """``demo_worlds.load(week=N)``: the demo league at week N in the caller's transaction, played
+    through the services once per session and restored from a copy afterwards
+    (:mod:`tests.demo_worlds`)."""
+    return DemoWorlds()

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.test import Client
 from pytest_django import DjangoDbBlocker
 
-from competitions.demo import demo_load
+from tests.demo_worlds import DemoWorlds
 
 pytestmark = pytest.mark.django_db
 
@@ -60,11 +60,13 @@ def page_ids(html: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def crawled(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> dict[str, str]:
+def crawled(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> dict[str, str]:
     """The pages that cite rulings, by name: their HTML, each read by who may read it."""
     pages: dict[str, str] = {}
     with django_db_blocker.unblock(), transaction.atomic():
-        league = demo_load(week=WEEK)
+        league = demo_worlds.load(week=WEEK)
         entry = league.season.entries.select_related("team__coach").get(
             division__slug="elite", code=1
         )
