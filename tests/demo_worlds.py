@@ -1,7 +1,7 @@
 """The demo league's worlds (``demo_load(week=N)``), each played through the services once per
 test session and restored, row for row, wherever a test module asks for it again.
 
-Playing the demo costs from one second (week 1) to about fifteen (week 11) on the 2-core CI
+Playing the demo costs from one second (week 1) to about five (week 11) on the 2-core CI
 machine, and a dozen modules ask for it. The first ask of a week builds it with
 :func:`competitions.demo.demo_load` inside a savepoint and copies, with PostgreSQL's ``COPY``,
 every table the demo changed; the savepoint is then rolled back. Every ask (the first one
