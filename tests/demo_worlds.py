@@ -39,6 +39,10 @@ class _World:
     """Each table the demo changed: its whole content, as ``COPY … TO STDOUT`` wrote it."""
     replaced: frozenset[str]
     """Of those, the tables that held rows before (the migrations' own): emptied first."""
+    kept: dict[str, bytes]
+    """The other tables that held rows before (content types, permissions…), as they were: the
+    demo's rows point at them (the audit log at content types), so the world is restored only
+    onto the same (a flush followed by ``post_migrate`` numbers the content types anew)."""
 
 
 def _tables() -> list[str]:
@@ -76,7 +80,7 @@ class DemoWorlds:
         # world built before a deadline passed is built again after it.
         key = (week, demo_starts_on(timezone.now(), week))
         world = self._worlds.get(key)
-        if world is None:
+        if world is None or _copy_out(list(world.kept)) != world.kept:
             world = self._worlds[key] = self._build(week)
         self._restore(world)
         return copy.deepcopy(world.league)
@@ -94,6 +98,7 @@ class DemoWorlds:
             league=league,
             rows=changed,
             replaced=frozenset(table for table in changed if before[table]),
+            kept={table: rows for table, rows in before.items() if rows and table not in changed},
         )
 
     @staticmethod
