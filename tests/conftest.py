@@ -18,6 +18,7 @@ from functools import cache
 import psycopg2
 import pytest
 import redis
+from celery import Celery
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.cache import cache as django_cache
@@ -38,6 +39,7 @@ from competitions.models import (
 from league import services as league
 from league.models import Division, Entry, Season
 from matrixhockey.celery import app
+from tests.demo_worlds import DemoWorlds
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -145,6 +147,38 @@ def eager_tasks() -> Iterator[None]:
         yield
     finally:
         app.conf.task_always_eager = saved
+
+
+def redis_empty() -> None:
+    """Empty the test's Redis database (``REDIS_URL``, the test's own): the tasks still queued,
+    those a stopped worker held unacknowledged (kombu's ``unacked``, which the next worker would
+    take back and run), the tasks' results and the cache. Nothing a worker test leaves there
+    reaches the next test, whatever the order.
+
+    The app's queues are then declared again: kombu remembers, per pooled connection, the queues
+    it declared, and would not bind them again, so a task sent before the next worker starts
+    would find no queue bound and go to kombu's dead letters, never run."""
+    redis.Redis.from_url(redis_url()).flushdb()
+    with app.connection_for_write(redis_url()) as connection:
+        for queue in app.amqp.queues.values():
+            queue(connection.default_channel).declare()
+
+
+@contextmanager
+def celery_on_redis(*, empty: bool = True) -> Iterator[Celery]:
+    """The project's Celery app on the test Redis, not eager, whatever the settings say; the
+    Redis database emptied before (unless ``empty`` is false: tasks queued on purpose while no
+    worker ran) and after, even when the test fails (:func:`redis_empty`)."""
+    keys = ("task_always_eager", "broker_url", "result_backend")
+    saved = {key: app.conf[key] for key in keys}
+    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+    try:
+        if empty:
+            redis_empty()
+        yield app
+    finally:
+        redis_empty()
+        app.conf.update(saved)
 
 
 @pytest.fixture
@@ -381,3 +415,11 @@ def pytest_report_header() -> list[str]:
     broker = redis_problem() or f"Redis answers at {redis_url()}"
     strict = " (REQUIRE_SERVICES=1: missing services fail)" if services_required() else ""
     return [f"services{strict}: {database}; {broker}"]
+
+
+@pytest.fixture(scope="session")
+def demo_worlds() -> DemoWorlds:
+    """``demo_worlds.load(week=N)``: the demo league at week N in the caller's transaction, played
+    through the services once per session and restored from a copy afterwards
+    (:mod:`tests.demo_worlds`)."""
+    return DemoWorlds()

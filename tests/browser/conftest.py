@@ -19,10 +19,11 @@ from playwright.sync_api import BrowserContext, Page, sync_playwright
 from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
-from competitions.demo import DemoLeague, demo_load
+from competitions.demo import DemoLeague
 from league.models import Entry
 from matrixhockey.celery import app
 from tests.conftest import database_problem, services_required
+from tests.demo_worlds import DemoWorlds
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -188,7 +189,9 @@ class DemoSite:
 
 
 @pytest.fixture(scope="module")
-def demo_site(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoSite]:
+def demo_site(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoSite]:
     """The demo league loaded once for a module's tests, committed and served by
     pytest-django's live server on a port of its own. (The ``live_server`` fixture flushes the
     database after every test: the pages of a module are read, never changed, so they share one
@@ -203,7 +206,7 @@ def demo_site(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iter
     connection = connections["default"]
     assert connection.settings_dict["NAME"].startswith("test_"), "not on a test database"
     with django_db_blocker.unblock(), modify_settings(ALLOWED_HOSTS={"append": "localhost"}):
-        league = demo_load(week=DEMO_WEEK)
+        league = demo_worlds.load(week=DEMO_WEEK)
         first = Entry.objects.select_related("team").get(
             season=league.season, division__slug="elite", code=1
         )

@@ -11,9 +11,10 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from competitions.demo import PASSWORD, DemoLeague, demo_load
+from competitions.demo import PASSWORD, DemoLeague
 from competitions.models import Round
 from tests.browser.conftest import Launch, screenshot
+from tests.demo_worlds import DemoWorlds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,8 +22,8 @@ NEW_YORK = "America/New_York"
 
 
 @pytest.fixture
-def league() -> DemoLeague:
-    return demo_load(week=3)
+def league(demo_worlds: DemoWorlds) -> DemoLeague:
+    return demo_worlds.load(week=3)
 
 
 def fits(page: Page) -> None:

@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from competitions.demo import PASSWORD, demo_load
+from competitions.demo import PASSWORD
 from tests.browser.conftest import Launch, overflowing, screenshot
+from tests.demo_worlds import DemoWorlds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,9 +51,9 @@ def sign_in(page: Page, live_server: LiveServer, username: str) -> None:
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_the_grid_scrolls_in_its_own_box_keeps_the_teams_in_view_and_tabs_in_order(
-    browser: Launch, live_server: LiveServer, phone: bool
+    browser: Launch, live_server: LiveServer, phone: bool, demo_worlds: DemoWorlds
 ) -> None:
-    league = demo_load(week=6)
+    league = demo_worlds.load(week=6)
     entry = league.season.entries.select_related("team__coach").get(division__slug="elite", code=1)
     page = browser(phone=phone)
     size = "phone" if phone else "desktop"
@@ -134,9 +135,9 @@ def test_the_grid_scrolls_in_its_own_box_keeps_the_teams_in_view_and_tabs_in_ord
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_the_kdh_grid_folds_the_teams_out_and_fits_the_screen_open_or_closed(
-    browser: Launch, live_server: LiveServer, phone: bool
+    browser: Launch, live_server: LiveServer, phone: bool, demo_worlds: DemoWorlds
 ) -> None:
-    demo_load(week=6)
+    demo_worlds.load(week=6)
     page = browser(phone=phone)
     page.goto(f"{live_server.url}/infos/kdh/kdh/")
     folded = page.locator("details[data-eliminated]")

@@ -14,11 +14,11 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from competitions.demo import demo_load
 from competitions.models import Round
 from league.models import Entry, Season
 from tests.browser.conftest import Launch, screenshot
 from tests.competitions.league_csv import csv_text, good_rows
+from tests.demo_worlds import DemoWorlds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,9 +38,9 @@ def fits_the_screen(page: Page) -> bool:
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_an_admin_closes_the_season_and_starts_the_next_from_its_plan(
-    browser: Launch, live_server: LiveServer, phone: bool
+    browser: Launch, live_server: LiveServer, phone: bool, demo_worlds: DemoWorlds
 ) -> None:
-    demo_load(week=11)
+    demo_worlds.load(week=11)
     page = browser(phone=phone)
     sign_in_as_admin(page, live_server)
 

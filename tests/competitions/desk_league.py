@@ -22,7 +22,7 @@ from competitions.models import Competition, PoolRound
 from league.models import Division, Season, Team
 from matrixhockey.celery import app
 from tests.competitions.arbitration_league import League, build_league
-from tests.conftest import redis_url
+from tests.conftest import celery_on_redis
 
 PICKS = {"elite-01": "A++(1)", "elite-02": "K#(2)", "elite-03": "E+(X)"}
 """The Elite's first-round picks of :func:`desk_sent`, which no page text could contain by
@@ -83,33 +83,30 @@ def running_worker(*, concurrency: int = 1, purge: bool = True) -> Iterator[Work
     """A real Celery worker in this process (threads), on the test Redis (``REDIS_URL``) — as
     ``tests/matrixhockey/test_celery.py`` runs one — not eager, whatever the settings say.
 
-    The queue is purged before (unless ``purge`` is false: tasks queued while no worker ran) and
-    after, so no task outlives its test. Each task closes its
+    The test Redis is emptied before (unless ``purge`` is false: tasks queued while no worker
+    ran) and after, even when the test fails (:func:`tests.conftest.celery_on_redis`), so no
+    task, unacknowledged task or result outlives its test. Each task closes its
     thread's database connections when it ends, so the test database can be flushed.
     """
-    keys = ("task_always_eager", "broker_url", "result_backend")
-    saved = {key: app.conf[key] for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
 
     def close_connections(**kwargs: object) -> None:
         connections.close_all()
 
     task_postrun.connect(close_connections, weak=False)
     try:
-        if purge:
-            app.control.purge()
-        with start_worker(
-            app,
-            pool="threads" if concurrency > 1 else "solo",
-            concurrency=concurrency,
-            perform_ping_check=False,
-            shutdown_timeout=20,
-        ) as worker:
+        with (
+            celery_on_redis(empty=purge),
+            start_worker(
+                app,
+                pool="threads" if concurrency > 1 else "solo",
+                concurrency=concurrency,
+                perform_ping_check=False,
+                shutdown_timeout=20,
+            ) as worker,
+        ):
             yield worker
-        app.control.purge()
     finally:
         task_postrun.disconnect(close_connections)
-        app.conf.update(saved)
 
 
 def desk_sent(*, season: Season, divisions: dict[str, Division]) -> Desk:

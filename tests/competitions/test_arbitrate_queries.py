@@ -17,9 +17,10 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoDbBlocker
 
-from competitions.demo import DemoLeague, demo_load
+from competitions.demo import DemoLeague
 from competitions.models import Competition, PoolRound, TeamResult
 from competitions.services import pool_round_arbitrate
+from tests.demo_worlds import DemoWorlds
 
 DIVISION_QUERIES = 18
 """A championship division's arbitration, without ONR team (one of them moves the public
@@ -39,21 +40,25 @@ def _database(db: None) -> None:
     """Every test here reads the database (and is skipped or fails without PostgreSQL)."""
 
 
-def build(blocker: DjangoDbBlocker, week: int) -> Iterator[DemoLeague]:
+def build(blocker: DjangoDbBlocker, worlds: DemoWorlds, week: int) -> Iterator[DemoLeague]:
     """The demo at ``week`` for the tests of one class, then rolled back."""
     with blocker.unblock(), transaction.atomic():
-        yield demo_load(week=week)
+        yield worlds.load(week=week)
         transaction.set_rollback(True)
 
 
 @pytest.fixture(scope="class")
-def week_2(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
-    yield from build(django_db_blocker, 2)
+def week_2(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
+    yield from build(django_db_blocker, demo_worlds, 2)
 
 
 @pytest.fixture(scope="class")
-def week_6(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
-    yield from build(django_db_blocker, 6)
+def week_6(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
+    yield from build(django_db_blocker, demo_worlds, 6)
 
 
 def arbitrate_week(demo: DemoLeague) -> dict[str, tuple[int, bool]]:

@@ -22,13 +22,14 @@ from django.test import Client
 from pytest_django import DjangoDbBlocker
 
 from competitions import services
-from competitions.demo import DemoLeague, demo_load
+from competitions.demo import DemoLeague
 from competitions.models import Fixture, FixtureResult, Pool, PoolRound
 from competitions.selectors.bracket import SlotKind, kdh_bracket
 from league.models import Division, Entry, Season
 from tests.competitions.arbitration_league import League, add_kdh, build_league
 from tests.competitions.results_league import bracket_columns as columns
 from tests.competitions.results_league import bracket_slots as slots
+from tests.demo_worlds import DemoWorlds
 
 KDH_SLOTS = {1: 20, 2: 32, 3: 16, 4: 8, 5: 4, 6: 2, 7: 1}
 """R17: 84 teams, 20 qualifying games, then 64 → 1."""
@@ -59,9 +60,11 @@ def _database(db: None) -> None:
 
 
 @pytest.fixture(scope="class")
-def week_6(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
+def week_6(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
     with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_load(week=6)
+        yield demo_worlds.load(week=6)
         transaction.set_rollback(True)
 
 

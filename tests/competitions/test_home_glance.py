@@ -26,12 +26,13 @@ from django.utils.timesince import timeuntil
 from pytest_django import DjangoDbBlocker
 
 from competitions import services
-from competitions.demo import DemoLeague, demo_load
+from competitions.demo import DemoLeague
 from competitions.models import Competition, Fixture, Pick, PoolRound, Round, TeamResult
 from competitions.selectors import entry_choices
 from competitions.selectors.glance import week_glance
 from league.models import Entry
 from league.services import team_deputy_set
+from tests.demo_worlds import DemoWorlds
 
 PARIS = ZoneInfo("Europe/Paris")
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
@@ -40,11 +41,13 @@ POOL_ROUND_LINK = re.compile(r'href="(/results/(?:championship|kdh|wg)/[a-z0-9-]
 
 
 @pytest.fixture(scope="module")
-def week_3(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
+def week_3(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
     """The demo at week 3, built once for the module and rolled back afterwards; each test's
     own changes are rolled back after it (``db``)."""
     with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_load(week=3)
+        yield demo_worlds.load(week=3)
         transaction.set_rollback(True)
 
 

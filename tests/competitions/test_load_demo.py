@@ -16,7 +16,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from competitions import selectors
-from competitions.demo import DemoLeague, DemoRefused, demo_load
+from competitions.demo import DEFAULT_WEEK, DemoLeague, DemoRefused, demo_load
 from competitions.models import (
     Competition,
     Fixture,
@@ -32,13 +32,14 @@ from competitions.models import (
     TeamResult,
 )
 from league.models import Division, Entry, Season, Team
+from tests.demo_worlds import DemoWorlds
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def demo(db: None) -> DemoLeague:
-    return demo_load()
+def demo(db: None, demo_worlds: DemoWorlds) -> DemoLeague:
+    return demo_worlds.load(week=DEFAULT_WEEK)
 
 
 def test_the_demo_has_84_teams_in_7_divisions_with_codes_and_coaches(demo: DemoLeague) -> None:

@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command, execute_from_command_line
@@ -35,6 +34,7 @@ from competitions.models import (
     TeamResult,
 )
 from league.models import Entry, Season, Team, WaitingListEntry
+from tests.demo_worlds import DemoWorlds
 
 WEEK_ROUNDS: dict[int, set[tuple[str, int]]] = {
     1: {("championship", 1)},
@@ -80,26 +80,32 @@ def _database(db: None) -> None:
     """Every test here reads the database (and is skipped or fails without PostgreSQL)."""
 
 
-def build(blocker: DjangoDbBlocker, **options: Any) -> Iterator[DemoLeague]:
-    """The demo at ``options`` for the tests of one class, then rolled back."""
+def build(blocker: DjangoDbBlocker, worlds: DemoWorlds, week: int) -> Iterator[DemoLeague]:
+    """The demo at ``week`` for the tests of one class, then rolled back."""
     with blocker.unblock(), transaction.atomic():
-        yield demo_load(**options)
+        yield worlds.load(week=week)
         transaction.set_rollback(True)
 
 
 @pytest.fixture(scope="class")
-def week_1(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
-    yield from build(django_db_blocker, week=1)
+def week_1(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
+    yield from build(django_db_blocker, demo_worlds, 1)
 
 
 @pytest.fixture(scope="class")
-def week_6(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
-    yield from build(django_db_blocker, week=6)
+def week_6(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
+    yield from build(django_db_blocker, demo_worlds, 6)
 
 
 @pytest.fixture(scope="class")
-def week_11(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
-    yield from build(django_db_blocker, week=11)
+def week_11(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
+    yield from build(django_db_blocker, demo_worlds, 11)
 
 
 def waiting_week_is(season: Season, week: int) -> None:

@@ -24,7 +24,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoDbBlocker
 
-from competitions.demo import DemoLeague, demo_load
+from competitions.demo import DemoLeague
+from tests.demo_worlds import DemoWorlds
 
 pytestmark = pytest.mark.django_db
 
@@ -135,13 +136,13 @@ def _measure(league: DemoLeague) -> dict[str, tuple[int, int]]:
 
 @pytest.fixture(scope="module")
 def counts(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
 ) -> dict[int, dict[str, tuple[int, int]]]:
     """Each page's query count at both weeks (each league built, measured, rolled back)."""
     measured = {}
     for week in (EARLY, LATER):
         with django_db_blocker.unblock(), transaction.atomic():
-            measured[week] = _measure(demo_load(week=week))
+            measured[week] = _measure(demo_worlds.load(week=week))
             transaction.set_rollback(True)
     return measured
 

@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.utils import timezone
 from pytest_django import DjangoDbBlocker
 
-from competitions.demo import DemoLeague, demo_load
+from competitions.demo import DemoLeague
 from competitions.models import Matrix, Pool, PoolMember, PoolRound, Round, SeasonStartJob
 from competitions.services.season_jobs import season_start_job_run
 from league.models import Entry, Season
 from tests.competitions.league_csv import csv_text, good_rows
+from tests.demo_worlds import DemoWorlds
 
 POSTS = [
     "season_desk_import",
@@ -181,9 +182,11 @@ def test_a_second_click_on_start_is_refused_while_the_first_is_queued(staff: Cli
 
 
 @pytest.fixture(scope="class")
-def season_end(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[DemoLeague]:
+def season_end(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+) -> Iterator[DemoLeague]:
     with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_load(week=11)
+        yield demo_worlds.load(week=11)
         transaction.set_rollback(True)
 
 

@@ -29,8 +29,7 @@ from competitions.services import pick_record, round_create
 from league.models import Entry, Season
 from mail import emails, tasks
 from mail.models import OutboundEmail, PickReceiptDue
-from matrixhockey.celery import app
-from tests.conftest import redis_url
+from tests.conftest import celery_on_redis, redis_url
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -82,17 +81,15 @@ def mail_server(settings: SettingsWrapper) -> Iterator[MailServer]:
 
 @pytest.fixture
 def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
-    """A real Celery worker on the test Redis, with retries a second apart (not minutes)."""
-    keys = ("task_always_eager", "broker_url", "result_backend")
-    saved = {key: app.conf[key] for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+    """A real Celery worker on the test Redis, with retries a second apart (not minutes); the
+    test Redis emptied before and after (:func:`tests.conftest.celery_on_redis`)."""
     monkeypatch.setattr(tasks, "EMAIL_RETRY_BASE_SECONDS", 1)
     monkeypatch.setattr(tasks.email_deliver, "max_retries", 3)
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-            yield app
-    finally:
-        app.conf.update(saved)
+    with (
+        celery_on_redis() as celery,
+        start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=10),
+    ):
+        yield celery
 
 
 @pytest.fixture

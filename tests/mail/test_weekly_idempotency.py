@@ -25,8 +25,7 @@ from league.models import Season
 from mail import weekly
 from mail.models import Mailing, OutboundEmail
 from mail.tasks import reminders_send, weekly_emails_send
-from matrixhockey.celery import app
-from tests.conftest import redis_url
+from tests.conftest import celery_on_redis
 from tests.mail.weekly_league import FRIDAY, PARIS, WEDNESDAY, WeekLeague
 
 COACHES = 5  # the week's coaches with an address (weekly_league)
@@ -104,10 +103,8 @@ def test_the_database_refuses_a_second_mailing_for_the_same_week_kind_and_person
 @pytest.fixture
 def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
     """A real Celery worker with two threads on the test Redis. Queuing an email takes a little
-    while, so the two runs overlap: the second one meets the first one's uncommitted rows."""
-    keys = ("task_always_eager", "broker_url", "result_backend")
-    saved = {key: app.conf[key] for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+    while, so the two runs overlap: the second one meets the first one's uncommitted rows. The
+    test Redis is emptied before and after (:func:`tests.conftest.celery_on_redis`)."""
     real_send = weekly.email_send
 
     def slow_send(**kwargs: Any) -> OutboundEmail:
@@ -116,12 +113,14 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
 
     monkeypatch.setattr(weekly, "email_send", slow_send)
     try:
-        with start_worker(
-            app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=10
+        with (
+            celery_on_redis() as celery,
+            start_worker(
+                celery, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=10
+            ),
         ):
-            yield app
+            yield celery
     finally:
-        app.conf.update(saved)
         connections.close_all()
 
 

@@ -8,20 +8,16 @@ import pytest
 from celery import Celery
 from celery.contrib.testing.worker import start_worker
 
-from matrixhockey.celery import app, ping
-from tests.conftest import redis_url
+from matrixhockey.celery import ping
+from tests.conftest import celery_on_redis
 
 
 @pytest.fixture
 def redis_app() -> Iterator[Celery]:
-    """The project's Celery app on the test Redis, not eager, whatever the settings say."""
-    keys = ("task_always_eager", "broker_url", "result_backend")
-    saved = {key: app.conf[key] for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
-    try:
-        yield app
-    finally:
-        app.conf.update(saved)
+    """The project's Celery app on the test Redis, not eager, whatever the settings say, and the
+    test Redis emptied before and after (:func:`tests.conftest.celery_on_redis`)."""
+    with celery_on_redis() as celery:
+        yield celery
 
 
 @pytest.mark.celery_worker
