@@ -24,7 +24,8 @@ CITATION = re.compile(r"\bR[0-9]{1,2}\b")
 
 # Not searched: links, scripts and styles; code; the charts (their « R1 » is round 1);
 # a <summary> (no link may go inside one: it is the disclosure's button) and a <caption> (the
-# tables' are visually hidden: a link there would be an invisible Tab stop).
+# tables' are visually hidden: a link there would be an invisible Tab stop), nor any other
+# visually hidden text.
 UNSEARCHED = ("a", "script", "style", "title", "code", "figure", "summary", "caption")
 
 
@@ -37,7 +38,10 @@ class Citations(HTMLParser):
         self.bare: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in UNSEARCHED:
+        # Text only screen readers get (a badge's words, .visually-hidden) cannot hold a link
+        # either: it would be an invisible Tab stop.
+        hidden = "visually-hidden" in (dict(attrs).get("class") or "").split()
+        if tag in UNSEARCHED or hidden:
             self.open.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
@@ -146,3 +150,12 @@ def test_the_pages_that_cite_rulings_link_them(
 def test_no_page_leaves_a_citation_without_its_link(crawled: dict[str, str], page: str) -> None:
     bare = {name: bare_citations(html) for name, html in crawled.items()}
     assert {name: found for name, found in bare.items() if found} == {}
+
+
+def test_only_visible_text_must_link_its_citations() -> None:
+    badge = (
+        '<span class="badge" title="level (R9)">🎲'
+        '<span class="visually-hidden"> level (R9)</span></span>'
+    )
+    assert bare_citations(badge) == []
+    assert bare_citations("<p>placed by a die (R9)</p>") == ["R9 in «placed by a die (R9)»"]
