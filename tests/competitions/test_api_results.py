@@ -10,11 +10,10 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from competitions.models import Pool, PoolRound, Round
+from competitions.models import PoolRound
 from competitions.services import pool_round_create, pool_round_replay, round_create
 from engine import commitment
-from league.models import Season
-from tests.competitions.results_league import SEED, RulesWeek, rules_week
+from tests.competitions.results_league import SEED, RulesWeek
 
 pytestmark = pytest.mark.django_db
 
@@ -23,18 +22,6 @@ URL = "/api/results/championship/elite/1/"
 PEOPLE = [None, "visitor", "coach", "other_coach", "referee", "admin_user"]
 # What the rules week's teams played (R10); none may show before publication.
 SECRET_MARKS = ["F+(2)", "D++", "ONR", "B(X)", "F#(3)", "K(3)", "display", SEED]
-
-
-@pytest.fixture
-def week(
-    season: Season,
-    elite_pool: Pool,
-    championship_round: Round,
-    coach: User,
-    other_coach: User,
-    referee: User,
-) -> RulesWeek:
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
 
 
 def person(request: pytest.FixtureRequest, name: str | None) -> User | None:

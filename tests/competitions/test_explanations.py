@@ -21,16 +21,14 @@ from competitions.models import (
     Competition,
     FixtureResult,
     MatrixCell,
-    Pool,
     PoolRound,
-    Round,
     TeamResult,
 )
 from engine import Dice, commitment, explain, play_round
 from league.models import Division, Profile, Season
 from mail.models import OutboundEmail
 from tests.competitions.arbitration_league import add_kdh, add_wg, build_league, default_value
-from tests.competitions.results_league import RulesWeek, game_explanations, rules_week
+from tests.competitions.results_league import RulesWeek, game_explanations
 
 pytestmark = pytest.mark.django_db
 
@@ -139,17 +137,10 @@ WORKED = [
 
 
 @pytest.fixture
-def week(
-    season: Season,
-    elite_pool: Pool,
-    championship_round: Round,
-    coach: User,
-    other_coach: User,
-    referee: User,
-) -> RulesWeek:
+def week(week: RulesWeek, coach: User) -> RulesWeek:
     # The Sleigh Dogs' coach reads English; the Freezing Ass' coach keeps the league's French.
     Profile.objects.update_or_create(user=coach, defaults={"language": "en"})
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
+    return week
 
 
 def page(client: Client, url: str = URL, language: str = "en", user: User | None = None) -> str:

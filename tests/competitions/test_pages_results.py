@@ -13,16 +13,13 @@ from django.test import Client
 from django.utils import timezone
 
 from competitions import services as competitions
-from competitions.models import Pool, Round
 from engine import commitment
-from league.models import Season
 from tests.competitions.results_league import (
     MISPRINT_CORRECTED,
     RULES_LINES,
     SEED,
     RulesWeek,
     game_lines,
-    rules_week,
 )
 
 pytestmark = pytest.mark.django_db
@@ -31,18 +28,6 @@ URL = "/results/championship/elite/1/"
 PEOPLE = [None, "visitor", "coach", "other_coach", "referee", "admin_user"]
 # What only the published results may show: played picks, scores, the seed.
 SECRETS = ["[F+(2)]", "D++*(1)", "ONR : F(X)", "B(X)", "6-3", "4-3", SEED]
-
-
-@pytest.fixture
-def week(
-    season: Season,
-    elite_pool: Pool,
-    championship_round: Round,
-    coach: User,
-    other_coach: User,
-    referee: User,
-) -> RulesWeek:
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
 
 
 def page_as(client: Client, user: User | None, url: str = URL, language: str = "en") -> str:

@@ -4,26 +4,11 @@ week, the others listed as to come — never their games before publication."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
-from competitions.models import Pool, Round
-from league.models import Season
-from tests.competitions.results_league import RULES_LINES, SEED, RulesWeek, game_lines, rules_week
+from tests.competitions.results_league import RULES_LINES, SEED, RulesWeek, game_lines
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def week(
-    season: Season,
-    elite_pool: Pool,
-    championship_round: Round,
-    coach: User,
-    other_coach: User,
-    referee: User,
-) -> RulesWeek:
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
 
 
 def test_before_any_publication_the_latest_results_page_says_so(

@@ -10,25 +10,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from competitions.models import Pool, Round
 from competitions.services import pool_round_publish
 from league.models import Division, Entry, Season
 from tests.competitions.arbitration_league import build_league
-from tests.competitions.results_league import RulesWeek, rules_week
+from tests.competitions.results_league import RulesWeek
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def week(
-    season: Season,
-    elite_pool: Pool,
-    championship_round: Round,
-    coach: User,
-    other_coach: User,
-    referee: User,
-) -> RulesWeek:
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
 
 
 def rows(html: str) -> list[list[str]]:

@@ -9,13 +9,12 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
-from competitions.models import Pool, Round
 from competitions.services import pool_round_void
-from league.models import Profile, Season, Team
+from league.models import Profile, Team
 from mail.emails import email_results_published
 from mail.models import OutboundEmail
 from mail.receivers import results_email_on_publish
-from tests.competitions.results_league import RulesWeek, rules_week
+from tests.competitions.results_league import RulesWeek
 
 pytestmark = pytest.mark.django_db
 
@@ -26,17 +25,10 @@ SNOWMEN_LINE = "Snowmen [I(3)] – Teddy Bears [D(1)] : 4-3 AP"
 
 
 @pytest.fixture
-def week(
-    season: Season,
-    elite_pool: Pool,
-    championship_round: Round,
-    coach: User,
-    other_coach: User,
-    referee: User,
-) -> RulesWeek:
+def week(week: RulesWeek, coach: User) -> RulesWeek:
     # The Sleigh Dogs' coach reads English; the Freezing Ass' coach keeps the league's French.
     Profile.objects.update_or_create(user=coach, defaults={"language": "en"})
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
+    return week
 
 
 def results_emails() -> list[OutboundEmail]:

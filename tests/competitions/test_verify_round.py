@@ -9,23 +9,13 @@ import sys
 from io import StringIO
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from competitions.models import FixtureResult, Pool, PoolRound, Round, TeamResult
+from competitions.models import FixtureResult, PoolRound, TeamResult
 from competitions.services import pool_round_input_document, pool_round_verify
-from league.models import Season
-from tests.competitions.results_league import SEED, RulesWeek, rules_week
+from tests.competitions.results_league import SEED, RulesWeek
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def week(
-    season: Season, elite_pool: Pool, championship_round: Round, referee: User, coach: User,
-    other_coach: User,
-) -> RulesWeek:  # fmt: skip
-    return rules_week(season=season, pool=elite_pool, round=championship_round, referee=referee)
 
 
 def verify_round(*args: str) -> tuple[int, str, str]:
