@@ -189,10 +189,14 @@ def bracket_columns(html: str) -> dict[int, str]:
     return found
 
 
+INLINE_LINK = re.compile(r"</?a\b[^>]*>")
+
+
 def bracket_slots(column: str) -> list[tuple[str, str]]:
-    """A bracket column's slots: their classes and their text (tags dropped, spaces collapsed)."""
+    """A bracket column's slots: their classes and their text (tags dropped, spaces collapsed;
+    a link inline, as a ruling's citation is)."""
     return [
-        (classes, " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split()))
+        (classes, " ".join(unescape(re.sub(r"<[^>]+>", " ", INLINE_LINK.sub("", body))).split()))
         for classes, body in re.findall(
             r'<li class="slot ([^"]*)">(.*?)</li>', column, flags=re.DOTALL
         )
