@@ -134,7 +134,7 @@ def _as_match(result: FixtureResult) -> MatchResult:
     )
 
 
-def _places(
+def _cup_places(
     finals: dict[tuple[int, str], list[FixtureResult]], season_id: int, competition: Competition
 ) -> list[CupPlace]:
     """``competition``'s final places in season ``season_id``, by place, as its kind reads them
@@ -158,13 +158,13 @@ def kdh_final_places(*, season: Season) -> list[CupPlace]:
     """The KDH's winner (place 1) and finalist (place 2): the published final's winner and its
     loser (R17). Empty until the final is published, or when it has no winner (both teams ONR,
     R15)."""
-    return _places(_finals([season]), season.pk, Competition.KDH)
+    return _cup_places(_finals([season]), season.pk, Competition.KDH)
 
 
 def wg_final_places(*, season: Season) -> list[CupPlace]:
     """The WG's first to fourth, by place: the final's winner and loser, then the third-place
     game's (R18, :func:`engine.wg.final_ranking`). Empty until that week is published."""
-    return _places(_finals([season]), season.pk, Competition.WG)
+    return _cup_places(_finals([season]), season.pk, Competition.WG)
 
 
 def _complete_pools(seasons: Iterable[Season]) -> set[int]:
@@ -195,8 +195,8 @@ def season_record(*, season: Season) -> SeasonRecord:
             DivisionRecord(pool=pool, lines=pool_lines, complete=pool.pk in complete)
             for pool, pool_lines in zip(pools, lines, strict=True)
         ],
-        kdh=_places(finals, season.pk, Competition.KDH),
-        wg=_places(finals, season.pk, Competition.WG),
+        kdh=_cup_places(finals, season.pk, Competition.KDH),
+        wg=_cup_places(finals, season.pk, Competition.WG),
     )
 
 
@@ -245,8 +245,8 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
     statuses = {value: str(label) for value, label in Season.Status.choices}
     lines = []
     for season in seasons:
-        kdh = _places(finals, season.pk, Competition.KDH)
-        wg = _places(finals, season.pk, Competition.WG)
+        kdh = _cup_places(finals, season.pk, Competition.KDH)
+        wg = _cup_places(finals, season.pk, Competition.WG)
         lines.append(
             SeasonWinners(
                 season=season,
@@ -387,8 +387,8 @@ def team_honours(*, team: Team) -> list[Honour]:
     for entry in entries:
         number = entry.season.number
         place, final = places[entry.pk]
-        kdh = _places(finals, entry.season_id, Competition.KDH)
-        wg = _places(finals, entry.season_id, Competition.WG)
+        kdh = _cup_places(finals, entry.season_id, Competition.KDH)
+        wg = _cup_places(finals, entry.season_id, Competition.WG)
         kdh_place, kdh_stage = _cup(entry, kdh, Competition.KDH, furthest)
         wg_place, wg_stage = _cup(entry, wg, Competition.WG, furthest)
         honours.append(
