@@ -16,8 +16,10 @@ Model-free, so that the models may use it too.
 
 from __future__ import annotations
 
+import abc
 import enum
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -53,7 +55,7 @@ class Draw(enum.Enum):
     """The WG's semi-finals: the final and the third-place game."""
 
 
-class CompetitionKind:
+class CompetitionKind(abc.ABC):
     """One of the season's competitions as the site plays and shows it."""
 
     competition: ClassVar[SeasonCompetition]
@@ -94,7 +96,7 @@ class CompetitionKind:
         """The engine's rules of its round ``number``: ONR (R4, R15), ties (R8), knockout."""
         return rules_for(self.round_kind(number))
 
-    @property
+    @cached_property
     def knockout_only(self) -> bool:
         """Every round puts its losers out, from the first one on (the engine's rules)."""
         return all(self.round_rules(n).knockout for n in range(1, self.rules.rounds + 1))
@@ -103,10 +105,10 @@ class CompetitionKind:
         """What the arbitration of its round ``number`` draws for the rounds after it."""
         return None
 
+    @abc.abstractmethod
     def stage_of(self, number: int, games: int) -> str:
         """The stage (``competitions.models.Stage``'s value) of its round ``number`` when it
         holds ``games`` games."""
-        raise NotImplementedError
 
     def final_places(self, games: Sequence[tuple[str, MatchResult]]) -> dict[str, int]:
         """Its final places by team, from its final week's published ``(label, game)`` pairs;

@@ -36,6 +36,9 @@ def test_a_second_kind_for_a_competition_is_refused() -> None:
     class Another(CompetitionKind):
         competition = SeasonCompetition.KDH
 
+        def stage_of(self, number: int, games: int) -> str:
+            return "final"
+
     with pytest.raises(ValueError, match="kdh already has a kind"):
         kinds._registered(Another)
     assert type(KINDS[SeasonCompetition.KDH]) is KdhCup
