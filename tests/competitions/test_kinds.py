@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
 from competitions import kinds
@@ -161,3 +163,7 @@ def test_a_chart_abbreviates_each_competitions_round() -> None:
         "KDH 3",
         "WG 3",
     ]
+
+
+def test_the_modules_examples_hold() -> None:
+    assert doctest.testmod(kinds).failed == 0
