@@ -24,6 +24,7 @@ from league.models import (
 )
 from league.public_cache import public_version_bump
 from matrixhockey.admin import ReadOnlyAdmin
+from matrixhockey.http import SignedInRequest
 
 
 class PublicPagesChange(admin.ModelAdmin):
@@ -127,7 +128,7 @@ class NewsAdmin(PublicPagesChange):
     actions = ["email_now"]
 
     @admin.action(description=_("Email the selected news to every coach now"))
-    def email_now(self, request: HttpRequest, queryset: QuerySet[News]) -> None:
+    def email_now(self, request: SignedInRequest, queryset: QuerySet[News]) -> None:
         for news in queryset:
             try:
                 services.news_email_request(news=news, by=request.user)

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -151,7 +151,7 @@ def week_teams_missing(*, week: Week) -> list[Entry]:
     ]
 
 
-def _can_be_emailed(user: AbstractBaseUser | None) -> bool:
+def _can_be_emailed(user: User | None) -> bool:
     return user is not None and user.is_active and bool(user.email)
 
 
@@ -170,7 +170,7 @@ def pool_rounds_overdue(*, now: datetime | None = None) -> list[PoolRound]:
     )
 
 
-def pool_round_watchers(*, pool_round: PoolRound) -> list[AbstractBaseUser]:
+def pool_round_watchers(*, pool_round: PoolRound) -> list[User]:
     """Who the watchdog alerts about ``pool_round``: the pool's referees and the admins (staff),
     each once, those with an address and an active account."""
     users = (
@@ -193,7 +193,7 @@ def mailing_send(
     season: Season,
     week: int,
     kind: Mailing.Kind | str,
-    user: AbstractBaseUser,
+    user: User,
     template: str,
     context: dict[str, object],
     pool_round: PoolRound | None = None,
@@ -303,9 +303,7 @@ def _missing_by_division(entries: Iterable[Entry]) -> list[MissingDivision]:
     return [MissingDivision(division=name, teams=teams) for name, teams in grouped.items()]
 
 
-def _referee_url(
-    pool_round: PoolRound, user: AbstractBaseUser, referees: Sequence[AbstractBaseUser]
-) -> str:
+def _referee_url(pool_round: PoolRound, user: User, referees: Sequence[User]) -> str:
     """The referee's page of ``pool_round``, for a referee of its pool (others get none)."""
     if not any(referee.pk == user.pk for referee in referees):
         return ""
@@ -363,7 +361,7 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
     return sent
 
 
-def weekly_news(*, user: AbstractBaseUser, now: datetime) -> list[NewsItem]:
+def weekly_news(*, user: User, now: datetime) -> list[NewsItem]:
     """The news items for ``user``'s Wednesday email, in their language: those published since
     their previous Wednesday email (a week back for a first one), none for a person who wants
     no news (``mail.preferences``)."""

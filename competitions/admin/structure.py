@@ -35,6 +35,7 @@ from competitions.models import (
 )
 from league.models import Season
 from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+from matrixhockey.http import SignedInRequest, signed_in_user
 
 
 def _editable_matrix(matrix: Matrix | None) -> bool:
@@ -337,7 +338,9 @@ def void_pool_rounds(
         for pool_round in queryset.select_related("pool", "round__season"):
             try:
                 services.pool_round_void(
-                    pool_round=pool_round, by=request.user, reason=form.cleaned_data["reason"]
+                    pool_round=pool_round,
+                    by=signed_in_user(request),
+                    reason=form.cleaned_data["reason"],
                 )
             except (services.ArbitrationRefused, ValidationError) as error:
                 modeladmin.message_user(
@@ -377,7 +380,9 @@ def arbitrate_pool_rounds(
     """Queue each selected pool round's arbitration, as a referee's « Arbitrer » does."""
     for pool_round in queryset.select_related("pool", "round__season"):
         try:
-            services.pool_round_arbitration_request(pool_round=pool_round, by=request.user)
+            services.pool_round_arbitration_request(
+                pool_round=pool_round, by=signed_in_user(request)
+            )
         except services.ArbitrationRefused as error:
             modeladmin.message_user(
                 request,
@@ -449,7 +454,9 @@ class OnrSanctionAdmin(ReadOnlyAdmin):
         return sanction.entry.replaced_at is not None
 
     @admin.action(description=_("Confirm the proposed replacement (R14)"))
-    def confirm_replacement(self, request: HttpRequest, queryset: QuerySet[OnrSanction]) -> None:
+    def confirm_replacement(
+        self, request: SignedInRequest, queryset: QuerySet[OnrSanction]
+    ) -> None:
         for sanction in queryset.select_related("entry__team"):
             try:
                 entry = services.onr_replacement_confirm(sanction=sanction, by=request.user)

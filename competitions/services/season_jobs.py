@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import DatabaseError, OperationalError, connection, connections, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -51,14 +51,14 @@ ACTIVE = (SeasonStartJob.Status.QUEUED, SeasonStartJob.Status.RUNNING)
 @transaction.atomic
 def season_start_request(
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     plan: Mapping[str, object] | None = None,
     season: Season | None = None,
     starts_on: date | None = None,
     skipped_weeks: Sequence[int] | None = None,
     seed: str | None = None,
     wg_teams: Sequence[str] | None = None,
-    referees: Mapping[str, Iterable[AbstractBaseUser]] | None = None,
+    referees: Mapping[str, Iterable[User]] | None = None,
 ) -> SeasonStartJob:
     """Queue :func:`~competitions.services.season_start.season_start` (same arguments) on a
     worker, once this transaction commits; returns the job to follow (``status``, ``done`` of
@@ -118,7 +118,7 @@ def _enqueue(job_id: int, task_id: str) -> None:
 
 
 @transaction.atomic
-def season_start_job_restart(*, job: SeasonStartJob, by: AbstractBaseUser | None) -> SeasonStartJob:
+def season_start_job_restart(*, job: SeasonStartJob, by: User | None) -> SeasonStartJob:
     """Queue ``job`` again when it went nowhere: ``running`` with its worker lost (nothing of it
     was stored: the start is one transaction, rolled back with the worker's session), or
     ``queued`` with no worker taking it for a while. Safe to repeat: the job is claimed by one
