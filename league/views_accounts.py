@@ -80,10 +80,10 @@ class PasswordResetView(auth_views.PasswordResetView):
     The answer is the same whether the address has an account or not."""
 
     template_name = "league/password_reset_form.html"
-    form_class = PasswordResetRequestForm  # type: ignore[assignment]
+    form_class = PasswordResetRequestForm
     success_url = reverse_lazy("password_reset_done")
 
-    def form_valid(self, form: PasswordResetRequestForm) -> HttpResponse:  # type: ignore[override]
+    def form_valid(self, form: PasswordResetRequestForm) -> HttpResponse:
         address = client_address(self.request)
         if rate_exceeded(
             key=f"password-reset:{address}",

@@ -35,7 +35,7 @@ def deputy_set(request: SignedInRequest, slug: str) -> HttpResponse:
     messages.success(
         request,
         _("%(name)s is now your deputy: they may send the team's picks and get its reminders.")
-        % {"name": team.deputy.get_username()},
+        % {"name": team.deputy.get_username() if team.deputy else ""},
     )
     return _back(team)
 

@@ -64,7 +64,7 @@ class AppendOnlyModel(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnlyError(f"{self._meta.label} is append-only: change refused")
         super().save(*args, **kwargs)
@@ -225,7 +225,7 @@ def _parameter_type(value: object) -> str:
     return "unknown"
 
 
-def execute_prepared(cursor: CursorWrapper, sql: str, params: list[object]) -> None:
+def execute_prepared(cursor: CursorWrapper, sql: str, params: list[Any]) -> None:
     """Run ``sql`` (``%s`` placeholders) on ``cursor``; on PostgreSQL, as a statement prepared
     once per database session and executed with ``params`` from then on.
 

@@ -65,7 +65,7 @@ class ArbitratingSerializer(serializers.Serializer):
 class Refused(APIException):
     """409: the pool round cannot be arbitrated or published now; ``code`` says why."""
 
-    status_code = status.HTTP_409_CONFLICT
+    status_code: int = status.HTTP_409_CONFLICT
     default_code = "refused"
 
     def __init__(self, refusal: services.ArbitrationRefused) -> None:

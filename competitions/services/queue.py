@@ -119,7 +119,7 @@ def _ask_again(
 
 def _enqueue(request: ArbitrationRequest, by: User | None) -> None:
     try:
-        tasks.pool_round_arbitrate.apply_async(args=[request.pk], task_id=request.task_id)
+        tasks.pool_round_arbitrate.apply_async(args=(request.pk,), task_id=request.task_id)
     except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
         logger.exception("Could not queue arbitration request %s", request.pk)
         pool_round_arbitration_refused(

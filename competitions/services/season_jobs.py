@@ -106,7 +106,7 @@ def season_start_request(
 
 def _enqueue(job_id: int, task_id: str) -> None:
     try:
-        tasks.season_start_run.apply_async(args=[job_id], task_id=task_id)
+        tasks.season_start_run.apply_async(args=(job_id,), task_id=task_id)
     except BrokerUnavailable as error:
         logger.exception("Could not queue season start %s", job_id)
         _finish(

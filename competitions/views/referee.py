@@ -185,6 +185,9 @@ def referee_late_pick(request: SignedInRequest, pk: int, decision: str) -> HttpR
             else _("The late pick of %(team)s was rejected; its coach is told.")
         )
         messages.success(request, done % values)
-    found = PoolRound.objects.filter(pool=pool, round=late.round).select_related("pool", "round")
-    found = found.first()
+    found = (
+        PoolRound.objects.filter(pool=pool, round=late.round)
+        .select_related("pool", "round")
+        .first()
+    )
     return redirect(_desk_url(found) if found is not None else reverse("referee"))
