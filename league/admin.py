@@ -154,7 +154,8 @@ class RulingForm(ModelForm):
         fields = ["number", "kind", "season", "title_fr", "title_en", "text_fr", "text_en"]
 
     def clean(self) -> dict[str, object]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         number, kind = data.get("number"), data.get("kind")
         clarifying = kind == Ruling.Kind.CLARIFICATION and isinstance(number, int)
         if clarifying and number > BUILT_IN_RULINGS:

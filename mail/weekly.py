@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, TypeGuard
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
@@ -40,6 +41,9 @@ from mail.emails import email_send
 from mail.models import EmailKind, Mailing
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 NEWS_LOOKBACK = timedelta(days=7)
 """A first Wednesday email tells the news of the week before."""
@@ -151,7 +155,7 @@ def week_teams_missing(*, week: Week) -> list[Entry]:
     ]
 
 
-def _can_be_emailed(user: User | None) -> bool:
+def _can_be_emailed(user: User | None) -> TypeGuard[User]:
     return user is not None and user.is_active and bool(user.email)
 
 
@@ -242,7 +246,7 @@ class CompetitionWeek:
     """One competition's rounds in a week's email, with the infos équipes page to prepare them."""
 
     competition: str
-    label: str
+    label: StrOrPromise
     rounds: list[Round]
     infos_url: str
     matrix_rows: tuple[tuple[int, str], ...] = ()

@@ -93,7 +93,8 @@ class RoundForm(forms.ModelForm):
         self.fields["deadline"].required = False
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         season, week = data.get("season"), data.get("week")
         if not data.get("deadline") and season is not None and week:
             data["deadline"] = season.deadline_for_week(week)
@@ -135,7 +136,8 @@ class PoolForm(forms.ModelForm):
         self.fields["slug"].required = False
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("slug"):
             division = data.get("division")
             data["slug"] = division.slug if division is not None else data.get("competition", "")

@@ -8,6 +8,7 @@ reads published rounds only).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -51,6 +52,9 @@ from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current, user_team
 from matrixhockey.http import SignedInRequest
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 SENT_PICK_COOKIE = "sent_pick"
 """The pick just sent, for the page the form redirects to (its receipt on screen): a signed
@@ -133,7 +137,7 @@ class Refused:
 
     round: Round
     pick: str
-    message: str
+    message: StrOrPromise
 
 
 def countdown_labels() -> dict[str, str]:
