@@ -267,7 +267,7 @@ class TeamResult(NamedTuple):
             return ONR
         return display(
             self.column,
-            self.extra_time,  # type: ignore[arg-type]
+            self.extra_time,  # type: ignore[arg-type]  # a played column has its extra time
             self.shootout,
             self.extra_goals_used,
             self.great_saves_used,
