@@ -22,6 +22,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -195,7 +196,7 @@ def _job_run(job_id: int) -> SeasonStartJob | None:
     return SeasonStartJob.objects.filter(pk=job.pk).first()
 
 
-def _start_arguments(job: SeasonStartJob) -> dict[str, object]:
+def _start_arguments(job: SeasonStartJob) -> dict[str, Any]:
     """The job's recorded request, as :func:`season_start`'s arguments."""
     options = job.options
     number, starts_on = options.get("season"), options.get("starts_on")
