@@ -157,8 +157,8 @@ class RulingForm(ModelForm):
         super().clean()
         data = self.cleaned_data
         number, kind = data.get("number"), data.get("kind")
-        clarifying = kind == Ruling.Kind.CLARIFICATION and isinstance(number, int)
-        if clarifying and number > BUILT_IN_RULINGS:
+        clarifying = kind == Ruling.Kind.CLARIFICATION
+        if clarifying and isinstance(number, int) and number > BUILT_IN_RULINGS:
             added = Ruling.objects.filter(kind=Ruling.Kind.RULING, number=number)
             if not added.exists():
                 raise ValidationError(

@@ -78,7 +78,7 @@ class RoundCard:
     """The team's opponent in this round, once the game is drawn and public."""
     pool: Pool | None = None
     """The pool the team plays this round in (its « infos équipes »)."""
-    title: str = ""
+    title: StrOrPromise = ""
     """The competition, in words (worded once for the page, like the labels below)."""
     stage: str = ""
     channels: dict[str, str] | None = None
