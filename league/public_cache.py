@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
@@ -274,9 +274,15 @@ class PublicParts:
     shown inside the viewer's own header by :data:`PUBLIC_PARTS_PAGE`."""
 
     title: str
+    description: str
+    """Empty: the site's own."""
     head: str
     content: str
     scripts: str
+
+    def filled(self, parts: dict[str, str]) -> PublicParts:
+        """These parts with the viewer's own in the content's slots (:func:`slots_fill`)."""
+        return replace(self, content=mark_safe(slots_fill(self.content, parts)))
 
 
 PUBLIC_PARTS_PAGE = "public_page.html"
@@ -288,7 +294,8 @@ PART_BREAK = "\x00part\x00"
 def public_parts_render(template: str, context: dict[str, object]) -> PublicParts:
     """``template``, a page extending ``{{ base|default:"base.html" }}``, rendered without the
     request — so without the viewer: no user, no messages, no CSRF token — over a base that
-    keeps only its blocks (title, head, content, scripts), for :func:`public_fragment`."""
+    keeps only its blocks (title, description, head, content, scripts), for
+    :func:`public_fragment`; ``context["slots"]`` marks where the viewer's parts go."""
     markup = render_to_string(
         template,
         {
@@ -298,8 +305,12 @@ def public_parts_render(template: str, context: dict[str, object]) -> PublicPart
             "league_name": settings.LEAGUE_NAME,
         },
     )
-    title, head, content, scripts = (mark_safe(part) for part in markup.split(PART_BREAK))
-    return PublicParts(title=title, head=head, content=content, scripts=scripts)
+    title, description, head, content, scripts = (
+        mark_safe(part) for part in markup.split(PART_BREAK)
+    )
+    return PublicParts(
+        title=title, description=description, head=head, content=content, scripts=scripts
+    )
 
 
 def slots_fill(markup: str, parts: dict[str, str]) -> str:
