@@ -313,6 +313,7 @@ def referee_desks(
         for entry in Entry.objects.filter(pk__in=wanted)
         .select_related("team", "division")
         .annotate(placed_at=F("replaces__replaced_at"))
+        .order_by("division__tier", "division__slug", "code", "team__name")
     }
     # R14: a team placed after the deadline plays the pick the team it replaces had sent.
     heirs_of = {
@@ -348,7 +349,8 @@ def referee_desks(
                 picks_received=picks.get((round.pk, entry.pk), (None, 0))[1],
                 placed_late=entry.pk in placed_late,
             )
-            for entry in sorted((entries[pk] for pk in ids), key=_desk_order)
+            for entry in entries.values()  # in the desk's order
+            if entry.pk in ids
         ]
         state = states[pool_round.pk]
         under_way = state.requested_at is not None or state.running
@@ -363,10 +365,6 @@ def referee_desks(
             arbitration=state,
         )
     return desks
-
-
-def _desk_order(entry: Entry) -> tuple[int, str, int, str]:
-    return (entry.division.tier, entry.division.slug, entry.code, entry.team.name)
 
 
 def _desk_entry_ids(pool_rounds: Sequence[PoolRound]) -> dict[int, set[int]]:

@@ -75,7 +75,7 @@ PAGES: dict[str, Page] = {
     "standings index": Page(lambda week: "/standings/", 4, status=302),
     "standings elite": Page(lambda week: "/standings/elite/", 10),
     "standings d3a": Page(lambda week: "/standings/d3a/", 10),
-    "standings elite for a coach": Page(lambda week: "/standings/elite/", 14, who="coach"),
+    "standings elite for a coach": Page(lambda week: "/standings/elite/", 15, who="coach"),
     "standings elite for a coach, kept": Page(
         lambda week: "/standings/elite/", 6, who="coach", kept=True
     ),
