@@ -159,6 +159,7 @@ def test_a_refused_service_leaves_the_version_alone(public_cache: None, desk: De
 PUBLIC_READS = [
     "/",
     "/standings/elite/",
+    "/teams/elite-01/",
     "/results/championship/elite/1/",
     "/infos/championship/elite/",
     "/seasons/",
