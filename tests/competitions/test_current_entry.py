@@ -205,7 +205,7 @@ def test_the_home_page_lists_their_entry_s_games(world: World, who: str) -> None
     assert 'data-game="kdh-1"' in html
 
 
-def _message(user: User, lines: list[str]) -> bytes:
+def message_from(user: User, lines: list[str]) -> bytes:
     """A message from ``user``, received now by the league's server, which vouches for it."""
     received = format_datetime(timezone.now())
     address = user.email
@@ -235,7 +235,7 @@ def test_their_emailed_picks_go_to_their_entry_in_time_and_late(
     settings.MAIL_AUTH_REQUIRED = True
     settings.MAIL_AUTHSERV_ID = [AUTHSERV_ID]
     user, entry = person(world, who)
-    raw = _message(user, ["KDH J1 : C(1)(4)", "Championnat J1 : E(1)"])
+    raw = message_from(user, ["KDH J1 : C(1)(4)", "Championnat J1 : E(1)"])
     call_command("ingest_email", stdin=io.BytesIO(raw), stdout=io.StringIO())
     pick = Pick.objects.get()
     assert (pick.entry, pick.round, pick.channel) == (entry, world.kdh, "email")
