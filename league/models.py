@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -26,10 +25,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.calendar import calendar_week, skipped_weeks_check
 from engine.errors import InputError
+from league.querysets import EntryQuerySet
 from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 DIVISION_SIZE = 12
 """Teams per division; R16 gives each a code 01–12 for the season."""
@@ -263,30 +260,6 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class EntryQuerySet(models.QuerySet["Entry"]):
-    """Where a team plays a season: the one way the site finds a team's (or a person's) entry."""
-
-    def current(self, *, season: Season | int) -> EntryQuerySet:
-        """The entries of ``season`` (a season or its id) whose team still holds its place: a
-        team replaced under R14 keeps its entry and its results, but the replacement's entry
-        plays from then on. By id: a team has one entry a season, so nothing joins to order."""
-        season_id = season if isinstance(season, int) else season.pk
-        return self.filter(season_id=season_id, replaced_at__isnull=True).order_by("pk")
-
-    def current_of(self, team: Team | int, *, season: Season | int) -> EntryQuerySet:
-        """``team``'s entry (a team or its id) in ``season`` while it plays it (none once it is
-        replaced, R14): at most one."""
-        team_id = team if isinstance(team, int) else team.pk
-        return self.current(season=season).filter(team_id=team_id)
-
-    def current_for(self, user: AbstractBaseUser, *, season: Season | int) -> EntryQuerySet:
-        """The entry in ``season`` of the team ``user`` coaches or is the deputy of (R12: a
-        deputy acts for the team), while it plays it (R14); none for a visitor."""
-        if not user.is_authenticated:
-            return self.none()
-        return self.current(season=season).filter(Q(team__coach=user) | Q(team__deputy=user))
 
 
 class Entry(models.Model):
