@@ -151,11 +151,7 @@ def _round_title(pool_round: PoolRound) -> str:
 def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
     if not request.user.is_authenticated:
         return None
-    return (
-        Entry.objects.filter(season=season, team__coach=request.user, replaced_at__isnull=True)
-        .select_related("team")
-        .first()
-    )
+    return Entry.objects.current_for(request.user, season=season).select_related("team").first()
 
 
 # --- Results -------------------------------------------------------------------------------------
