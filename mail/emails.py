@@ -57,9 +57,6 @@ EMAIL_MAX_ATTEMPTS = 13
 """About a day of attempts (the wait doubling up to an hour) before an email is marked failed."""
 EMAIL_RETRY_BASE_SECONDS = 30
 EMAIL_RETRY_MAX_SECONDS = 3600
-CLAIM_LEASE = timedelta(minutes=10)
-"""How long a worker holds an email it claimed: one that died holding it leaves it due again
-after this, for the sweep."""
 OUTBOX_WAKE_EVERY = 1.0
 """Seconds: a process wakes a worker for the outbox once in this time at most."""
 OUTBOX_WAKE_DELAY = 2.0
@@ -201,17 +198,16 @@ class OutboxRun:
 
 
 def emails_send_due(*, batch: int = 100) -> OutboxRun:
-    """Send every queued email whose ``due_at`` has passed (:func:`email_deliver`), ``batch``
-    read at a time, until none is due. Run by the worker a commit woke and by beat's sweep
-    every minute; any number may run at once: each email is claimed by one of them only."""
+    """Send every queued email due when the run starts (:func:`email_deliver`), ``batch`` read
+    at a time, until none is left. Run by the worker a commit woke and by beat's sweep every
+    minute; any number may run at once: each email is claimed by one of them only."""
     memo: Memo = {}
     sent = 0
     retry_in: int | None = None
+    started = timezone.now()  # an email that fails in this run is due again after it, not in it
     while True:
         due = list(
-            OutboundEmail.objects.filter(
-                status=OutboundEmail.Status.QUEUED, due_at__lte=timezone.now()
-            )
+            OutboundEmail.objects.filter(status=OutboundEmail.Status.QUEUED, due_at__lte=started)
             .order_by("due_at", "pk")
             .values_list("pk", "due_at")[:batch]
         )
@@ -238,18 +234,19 @@ def email_deliver(
 
     The claim is a conditional update (healthchecks' way) that must touch exactly one row: the
     email is queued and due — at ``due_at`` exactly when given, the time its caller read — and
-    its ``due_at`` moves :data:`CLAIM_LEASE` on, its attempts one up. A second worker finds
-    nothing to claim, so an email goes out once whoever sends it; one that dies holding it
-    leaves it due again after the lease. Any failure (rendering or the mail server) records
-    the attempt and the error, leaves the row queued, due again after a wait doubling up to an
-    hour (``failed`` after :data:`EMAIL_MAX_ATTEMPTS`), and raises
+    its ``due_at`` moves ``EMAIL_CLAIM_SECONDS`` on (ten minutes), its attempts one up. A
+    second worker finds nothing to claim, so an email goes out once whoever sends it; one that
+    dies holding it leaves it due again after that lease. Any failure (rendering or the mail
+    server) records the attempt and the error, leaves the row queued, due again after a wait
+    doubling up to an hour (``failed`` after :data:`EMAIL_MAX_ATTEMPTS`), and raises
     :class:`EmailDeliveryFailed`. Returns the email, or ``None`` when there was nothing to
     send (not due, already sent, claimed by another, or nobody left to send it to).
     """
     now = timezone.now()
     claim = OutboundEmail.objects.filter(pk=email_id, status=OutboundEmail.Status.QUEUED)
     claim = claim.filter(due_at=due_at) if due_at is not None else claim.filter(due_at__lte=now)
-    if claim.update(due_at=now + CLAIM_LEASE, attempts=F("attempts") + 1) != 1:
+    lease = timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
+    if claim.update(due_at=now + lease, attempts=F("attempts") + 1) != 1:
         return None
     email = OutboundEmail.objects.get(pk=email_id)
     try:
