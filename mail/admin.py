@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from mail import emails
+from mail import outbox
 from mail.models import (
     EmailPreferences,
     InboundEmail,
@@ -73,7 +73,7 @@ class OutboundEmailAdmin(ReadOnlyAdmin):
     def resend(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]) -> None:
         count = 0
         for email in queryset:
-            emails.email_resend(email=email)
+            outbox.email_resend(email=email)
             count += 1
         self.message_user(
             request,

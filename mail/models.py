@@ -31,7 +31,7 @@ class OutboundEmail(models.Model):
     The row is written in the transaction that causes the email — a pick, a publication, a
     season's start, an invitation — with its kind (``template``), its recipient and the ids its
     rendering needs (``context``); nothing is sent for an action rolled back. A worker claims it
-    by a conditional update of ``due_at`` (``mail.emails.email_deliver``), renders it if its
+    by a conditional update of ``due_at`` (``mail.outbox.email_deliver``), renders it if its
     body is still empty, and sends it. Any failure leaves it ``queued`` with ``due_at`` pushed
     back (doubling up to an hour), and beat's sweep takes every row whose ``due_at`` has passed,
     so a failing mail server, a lost task or a worker that died delays mail and never loses it.

@@ -17,7 +17,7 @@ from django.db import OperationalError
     max_retries=10,
 )
 def emails_send_due() -> int:
-    """Send every due email of the outbox (``emails.emails_send_due``); how many were sent.
+    """Send every due email of the outbox (``outbox.emails_send_due``); how many were sent.
 
     Woken after the commits that write emails, at most once a second per process, and run by
     beat every minute: the sweep that sends what a lost wake-up, a dead worker or a failed
@@ -25,9 +25,9 @@ def emails_send_due() -> int:
     due (not when running eagerly: the sweep is the retry). A database briefly unreachable is
     retried.
     """
-    from mail import emails
+    from mail import outbox
 
-    done = emails.emails_send_due()
+    done = outbox.emails_send_due()
     if done.retry_in is not None and not emails_send_due.app.conf.task_always_eager:
         emails_send_due.apply_async(countdown=done.retry_in)
     return done.sent

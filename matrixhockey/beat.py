@@ -16,7 +16,7 @@ from celery.schedules import crontab
 SCHEDULE: dict[str, dict[str, Any]] = {
     # Every minute: the outbox's emails still due — a worker's wake-up lost, a worker that died
     # holding one, an attempt that failed and is due again (the web process wakes a worker
-    # within seconds of a commit that writes emails: ``mail.emails.email_outbox_wake``).
+    # within seconds of a commit that writes emails: ``mail.outbox.email_outbox_wake``).
     "emails-send-due": {
         "task": "mail.emails_send_due",
         "schedule": crontab(),

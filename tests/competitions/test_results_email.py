@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 
 from competitions.services import pool_round_void
 from league.models import Profile, Team
-from mail.emails import email_results_published, emails_send_due
+from mail.emails import email_results_published
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from mail.receivers import results_email_on_publish
 from tests.competitions.results_league import RulesWeek
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from competitions import services as competitions
 from competitions.models import Competition, Pick
 from competitions.services import pick_submit
+from mail.emails import email_pick_receipt
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,8 @@ def test_the_admin_shows_no_pick_to_anyone_but_staff(
 def test_staff_see_the_receipts_still_queued_without_the_picks(
     admin_client: Client, secret_pick: Pick
 ) -> None:
-    # The pick's transaction queued its receipt by the pick's id; no worker rendered it yet.
+    # A receipt queued by the pick's id, which no worker rendered yet.
+    email_pick_receipt(pick=secret_pick)
     response = admin_client.get("/admin/mail/outboundemail/?status__exact=queued")
     assert response.status_code == 200
     page = response.content.decode()

@@ -12,7 +12,7 @@ from django.core import mail
 from competitions.models import Pick, Round
 from competitions.services import pick_record
 from league.models import Entry, Language, Profile
-from mail import emails
+from mail import emails, outbox
 from mail.models import OutboundEmail
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
@@ -126,7 +126,7 @@ def test_a_subject_is_always_one_line_and_headers_and_reply_to_are_kept(
     sleigh_pick: Pick, django_capture_on_commit_callbacks: Callable
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        email = emails.email_send(
+        email = outbox.email_send(
             template="pick-receipt",
             to=["a@example.org", "b@example.org"],
             context={
@@ -152,7 +152,7 @@ def test_a_subject_is_always_one_line_and_headers_and_reply_to_are_kept(
 
 def test_an_unknown_language_is_refused(sleigh_pick: Pick) -> None:
     with pytest.raises(ValueError):
-        emails.email_send(template="pick-receipt", to="a@example.org", context={}, language="de")
+        outbox.email_send(template="pick-receipt", to="a@example.org", context={}, language="de")
 
 
 def test_a_sent_email_is_not_sent_twice_by_a_second_task(
@@ -161,7 +161,7 @@ def test_a_sent_email_is_not_sent_twice_by_a_second_task(
     with django_capture_on_commit_callbacks(execute=True):
         email = emails.email_pick_receipt(pick=sleigh_pick)
     assert email is not None
-    assert emails.email_deliver(email_id=email.pk) is None
+    assert outbox.email_deliver(email_id=email.pk) is None
     assert len(mail.outbox) == 1
 
 
@@ -174,9 +174,9 @@ def test_two_workers_reading_the_same_due_email_send_it_once(
         email = emails.email_pick_receipt(pick=sleigh_pick)
     email.refresh_from_db()
     seen = email.due_at
-    assert emails.email_deliver(email_id=email.pk, due_at=seen) is not None
-    assert emails.email_deliver(email_id=email.pk, due_at=seen) is None
-    assert emails.emails_send_due().sent == 0
+    assert outbox.email_deliver(email_id=email.pk, due_at=seen) is not None
+    assert outbox.email_deliver(email_id=email.pk, due_at=seen) is None
+    assert outbox.emails_send_due().sent == 0
     assert len(mail.outbox) == 1
     email.refresh_from_db()
     assert (email.status, email.attempts) == (OutboundEmail.Status.SENT, 1)

@@ -25,7 +25,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 from competitions.demo import DemoLeague
 from competitions.models import Competition, PoolRound, TeamResult
 from competitions.services import pool_round_arbitrate, pool_round_publish
-from mail import emails
+from mail import emails, outbox
 from mail.models import OutboundEmail
 from tests.demo_worlds import DemoWorlds
 
@@ -85,7 +85,7 @@ def test_the_publication_writes_its_results_emails_in_the_same_queries_for_64_as
         ):
             answer = referee.post(publish_url(pool_round))
         assert answer.status_code == 302
-        assert emails.email_outbox_wake in wakes  # a worker is woken once the rows commit
+        assert outbox.email_outbox_wake in wakes  # a worker is woken once the rows commit
         counted[competition] = (len(queries), results_rows(pool_round).count())
 
     teams = {
@@ -126,7 +126,7 @@ def test_a_send_that_fails_after_the_commit_leaves_every_email_to_the_sweep(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Callable,
 ) -> None:
-    monkeypatch.setattr(emails, "EMAIL_RETRY_BASE_SECONDS", 0)  # due again at once
+    monkeypatch.setattr(outbox, "EMAIL_RETRY_BASE_SECONDS", 0)  # due again at once
     pool_round = arbitrated(week_3, Competition.CHAMPIONSHIP)
     with django_capture_on_commit_callbacks(execute=False):
         pool_round_publish(pool_round=pool_round, by=week_3.referee)
@@ -134,7 +134,7 @@ def test_a_send_that_fails_after_the_commit_leaves_every_email_to_the_sweep(
     # The mail server is out of reach when the worker runs, after the publication's commit.
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 9, 2
-    run = emails.emails_send_due()
+    run = outbox.emails_send_due()
     assert (run.sent, run.retry_in) == (0, 0)
     rows = list(results_rows(pool_round))
     assert len(rows) == 12
@@ -145,7 +145,7 @@ def test_a_send_that_fails_after_the_commit_leaves_every_email_to_the_sweep(
 
     # The server is back: the sweep (beat's, or the task queued for the retry) sends them all.
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    assert emails.emails_send_due().sent == 12
+    assert outbox.emails_send_due().sent == 12
     assert sorted(sent.to[0] for sent in mail.outbox) == sorted(row.to[0] for row in rows)
     for email in results_rows(pool_round):
         assert (email.status, email.attempts, email.last_error) == ("sent", 2, "")
@@ -161,7 +161,7 @@ def test_a_rendering_that_fails_leaves_the_email_due_and_it_goes_out_once_it_ren
     assert first is not None
     # A row its rendering fails on (ids it cannot read), as a bug or a bad row would make it.
     OutboundEmail.objects.filter(pk=first.pk).update(context={**first.context, "pool_round": "x"})
-    assert emails.emails_send_due().sent == 11
+    assert outbox.emails_send_due().sent == 11
     broken = OutboundEmail.objects.get(pk=first.pk)
     assert (broken.status, broken.attempts, broken.body_text) == ("queued", 1, "")
     assert broken.last_error
@@ -169,7 +169,7 @@ def test_a_rendering_that_fails_leaves_the_email_due_and_it_goes_out_once_it_ren
 
     # Mended (its ids back) and due: the sweep renders and sends it, and no other twice.
     OutboundEmail.objects.filter(pk=first.pk).update(context=first.context, due_at=first.due_at)
-    assert emails.emails_send_due().sent == 1
+    assert outbox.emails_send_due().sent == 1
     assert len(mail.outbox) == 12
     assert len({sent.to[0] for sent in mail.outbox}) == 12
 
@@ -184,8 +184,8 @@ def test_a_publication_swept_twice_sends_each_email_once(
         assert emails.email_results_published(pool_round=pool_round) == []
 
     # The woken worker and beat's sweep, one after the other (at once: ``test_outbox_receipts``).
-    assert emails.emails_send_due().sent == 64
-    assert emails.emails_send_due().sent == 0
+    assert outbox.emails_send_due().sent == 64
+    assert outbox.emails_send_due().sent == 0
     assert len(mail.outbox) == 64
     assert len({sent.to[0] for sent in mail.outbox}) == 64
     assert set(results_rows(pool_round).values_list("status", flat=True)) == {"sent"}

@@ -17,7 +17,7 @@ from django.utils import timezone
 from competitions.models import Pick, Round
 from competitions.services import PickRejected, pick_record, pick_send
 from league.models import Entry
-from mail import emails
+from mail import emails, outbox
 from mail.models import OutboundEmail
 
 pytestmark = pytest.mark.usefixtures("eager")
@@ -45,7 +45,7 @@ def test_a_pick_is_stored_with_its_receipt_queued_and_a_refused_one_with_nothing
     # commit.
     [email] = receipts()
     assert (email.status, email.context, email.subject) == ("queued", {"pick": pick.pk}, "")
-    assert wakes == [emails.email_outbox_wake]
+    assert wakes == [outbox.email_outbox_wake]
 
     with pytest.raises(PickRejected):
         pick_send(team=team, round=open_round, notation="F+(9)", entered_by=coach)
@@ -69,7 +69,7 @@ def test_the_worker_renders_and_sends_each_receipt_once(
         emails.email_pick_receipt(pick=pick)
         picks.append(pick)
 
-    assert emails.emails_send_due(batch=2).sent == 3
+    assert outbox.emails_send_due(batch=2).sent == 3
     written = receipts()
     assert [email.to for email in written] == [
         ["sleigh-coach@example.org"],
@@ -80,7 +80,7 @@ def test_the_worker_renders_and_sends_each_receipt_once(
     assert {email.status for email in written} == {"sent"}
     assert len(mail.outbox) == 3
     # Done: a second run (a late wake-up, beat's sweep) sends nothing more.
-    assert emails.emails_send_due().sent == 0
+    assert outbox.emails_send_due().sent == 0
     assert len(mail.outbox) == 3
 
 
@@ -100,7 +100,7 @@ def test_workers_running_at_once_send_each_receipt_once(coach: User, open_round:
     def worker() -> None:
         try:
             start.wait()
-            done.append(emails.emails_send_due(batch=4).sent)
+            done.append(outbox.emails_send_due(batch=4).sent)
         finally:
             connection.close()
 

@@ -27,7 +27,7 @@ from rest_framework.test import APIClient
 from competitions.models import Competition, Round
 from competitions.services import pick_record, round_create
 from league.models import Entry, Season
-from mail import emails, tasks
+from mail import emails, outbox, tasks
 from mail.models import OutboundEmail
 from tests.conftest import celery_on_redis, redis_url
 
@@ -84,8 +84,8 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
     """A real Celery worker on the test Redis, with retries a second apart (not minutes) and
     four attempts at most; the test Redis emptied before and after
     (:func:`tests.conftest.celery_on_redis`)."""
-    monkeypatch.setattr(emails, "EMAIL_RETRY_BASE_SECONDS", 1)
-    monkeypatch.setattr(emails, "EMAIL_MAX_ATTEMPTS", 4)
+    monkeypatch.setattr(outbox, "EMAIL_RETRY_BASE_SECONDS", 1)
+    monkeypatch.setattr(outbox, "EMAIL_MAX_ATTEMPTS", 4)
     with (
         celery_on_redis() as celery,
         start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=10),
@@ -157,7 +157,7 @@ def test_a_failed_email_resent_by_an_admin_goes_out_when_the_server_is_back(
     mail_server.refusals = 4  # more than the attempts allowed
     email = wait_for(queue_receipt(), OutboundEmail.Status.FAILED)
     assert mail_server.received == []
-    emails.email_resend(email=email)
+    outbox.email_resend(email=email)
     email = wait_for(email, OutboundEmail.Status.SENT)
     assert len(mail_server.received) == 1
     assert email.attempts == 5
@@ -172,7 +172,7 @@ def test_an_email_whose_wake_up_was_lost_is_sent_by_beats_sweep(
     )
     # As if the broker had been down: the row is committed but no worker was ever woken.
     email = OutboundEmail.objects.create(template="pick-receipt", context={"pick": pick.pk})
-    time.sleep(emails.OUTBOX_WAKE_DELAY + 1)
+    time.sleep(outbox.OUTBOX_WAKE_DELAY + 1)
     assert OutboundEmail.objects.get(pk=email.pk).status == OutboundEmail.Status.QUEUED
     tasks.emails_send_due.delay()  # what beat queues every minute
     email = wait_for(email, OutboundEmail.Status.SENT)
@@ -181,7 +181,7 @@ def test_an_email_whose_wake_up_was_lost_is_sent_by_beats_sweep(
 
 
 def test_the_backoff_doubles_and_stops_at_an_hour() -> None:
-    waits = [emails.email_retry_countdown(n) for n in range(10)]
+    waits = [outbox.email_retry_countdown(n) for n in range(10)]
     assert waits[:3] == [30, 60, 120]
     assert waits[-1] == 3600
     assert waits == sorted(waits)
@@ -226,18 +226,18 @@ WAKE_FOR_THE_OUTBOX = """
 import os, time, django, redis
 django.setup()
 from matrixhockey.celery import app
-from mail import emails
+from mail import outbox
 server = redis.Redis.from_url(os.environ["REDIS_URL"])
 def subscribes():
     return server.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0)
 app.control.purge()
 before, subscribed = server.llen("celery"), subscribes()
 for _ in range(10):  # ten picks committed within the second
-    emails.email_outbox_wake()
+    outbox.email_outbox_wake()
 first = server.llen("celery") - before
-time.sleep(emails.OUTBOX_WAKE_EVERY)
+time.sleep(outbox.OUTBOX_WAKE_EVERY)
 for _ in range(10):
-    emails.email_outbox_wake()
+    outbox.email_outbox_wake()
 print(subscribes() - subscribed, first, server.llen("celery") - before)
 app.control.purge()
 """
