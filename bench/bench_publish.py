@@ -100,6 +100,7 @@ def main() -> int:
     os.environ.setdefault("DJANGO_DEBUG", "0")  # as in production: no query log kept
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-publish-" + "x" * 40)
     os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")  # in-process: no TLS proxy before it
 
     import django
 
@@ -146,10 +147,10 @@ def main() -> int:
 
     broker = redis.Redis.from_url(options.redis_url)
     broker.delete("celery")
-    client = Client(secure=True)
+    client = Client()
     client.force_login(referee)
     print(
-        f"{'pool round':<16} {'median ms':>9} {'max ms':>8} {'CPU ms':>7} {'queries':>7} "
+        f"{'pool round':<20} {'median ms':>9} {'max ms':>8} {'CPU ms':>7} {'queries':>7} "
         f"{'emails':>6} {'rendered':>8}"
     )
     worst = 0.0
@@ -192,7 +193,7 @@ def main() -> int:
         worst = max(worst, median)
         emails, rendered = written[-1]
         print(
-            f"{name:<16} {median:>9.1f} {max(times) * 1000:>8.1f} "
+            f"{name:<20} {median:>9.1f} {max(times) * 1000:>8.1f} "
             f"{statistics.median(cpu) * 1000:>7.1f} {statistics.median(counts):>7.0f} "
             f"{emails:>6} {rendered:>8}"
         )
