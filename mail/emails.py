@@ -167,7 +167,9 @@ def results_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
 def emails_season_started(*, season: Season) -> list[OutboundEmail]:
     """A season's announcement to every coach of it, queued in the start's transaction: one row
     per current entry whose team has a coach with an address, in two statements whatever their
-    number; the worker renders each (:func:`season_started_rendering`)."""
+    number; the worker renders each (:func:`season_started_rendering`). The stocks it states
+    are the start's (R21), kept in the row: the team may have played some by the time it is
+    sent."""
     first = Round.objects.filter(season=season).order_by("deadline").first()
     if first is None:
         return []
@@ -175,7 +177,7 @@ def emails_season_started(*, season: Season) -> list[OutboundEmail]:
         Entry.objects.filter(season=season, replaced_at__isnull=True, team__coach__isnull=False)
         .exclude(team__coach__email="")
         .order_by("division__tier", "division__group", "code")
-        .values_list("pk", "team__coach_id", "team__coach__email")
+        .values_list("pk", "team__coach_id", "team__coach__email", "extra_goals", "great_saves")
     )
     deadline = first.deadline.isoformat()
     return emails_queue(
@@ -184,9 +186,14 @@ def emails_season_started(*, season: Season) -> list[OutboundEmail]:
                 template="season-started",
                 user_id=user_id,
                 to=[address],
-                context={"entry": entry_id, "first_deadline": deadline},
+                context={
+                    "entry": entry_id,
+                    "first_deadline": deadline,
+                    "extra_goals": extra_goals,
+                    "great_saves": great_saves,
+                },
             )
-            for entry_id, user_id, address in entries
+            for entry_id, user_id, address, extra_goals, great_saves in entries
         ]
     )
 
@@ -215,6 +222,8 @@ def season_started_rendering(email: OutboundEmail, memo: Memo) -> Rendering | No
             "season": entry.season,
             "division": entry.division.name,
             "code": f"{entry.code:02d}",
+            "extra_goals": email.context["extra_goals"],
+            "great_saves": email.context["great_saves"],
             "first_deadline": timezone.localtime(first_deadline, zone),
             "time_zone": entry.season.time_zone,
             "picks_url": site_url(reverse("picks")),
