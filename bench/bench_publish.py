@@ -18,7 +18,10 @@ wrote, for the next repeat. The broker is the Redis of ``--redis-url`` (default
 ``$REDIS_URL``; a database of its own: its ``celery`` list is emptied after each repeat) and no
 worker runs: what the request queues waits there, as in production while the worker is busy.
 Printed per pool round: the median and the slowest time, the CPU, the queries, the emails in
-the outbox after the request, and how many of them the request rendered.
+the outbox after the request, and how many of them the request rendered; where the site has
+the outbox's worker (``mail.outbox.emails_send_due``), the time its sweep then takes to render
+and send them (Django's in-memory email backend: no mail server's time), which the referee does
+not wait for.
 
 Target (issue 20): the KDH's publication well under a second. Exits 1 over
 :data:`TARGET_MS`.
@@ -109,6 +112,7 @@ def main() -> int:
     django.setup()
 
     import redis
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
@@ -145,13 +149,21 @@ def main() -> int:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
 
+    try:
+        from mail.outbox import emails_send_due
+    except ImportError:  # a site that renders its emails in the referee's request
+        emails_send_due = None
+    if emails_send_due is not None:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+        emails_send_due()  # the demo's own emails (its picks' receipts), out of the way
+
     broker = redis.Redis.from_url(options.redis_url)
     broker.delete("celery")
     client = Client()
     client.force_login(referee)
     print(
         f"{'pool round':<20} {'median ms':>9} {'max ms':>8} {'CPU ms':>7} {'queries':>7} "
-        f"{'emails':>6} {'rendered':>8}"
+        f"{'emails':>6} {'rendered':>8} {'worker ms':>9}"
     )
     worst = 0.0
     for pool_round in chosen:
@@ -164,6 +176,7 @@ def main() -> int:
         cpu: list[float] = []
         counts: list[int] = []
         written: list[tuple[int, int]] = []
+        worker: list[float] = []
         for _ in range(options.repeats):
             before = OutboundEmail.objects.order_by("-pk").values_list("pk", flat=True).first()
             counted = [0]
@@ -180,6 +193,10 @@ def main() -> int:
             counts.append(counted[0])
             new = OutboundEmail.objects.filter(pk__gt=before or 0)
             written.append((new.count(), new.exclude(body_text="").count()))
+            if emails_send_due is not None:
+                start = time.perf_counter()
+                emails_send_due()
+                worker.append(time.perf_counter() - start)
             # Back to « arbitrated », the emails gone, the broker emptied: the next repeat
             # publishes the same round again.
             new.delete()
@@ -192,10 +209,11 @@ def main() -> int:
         median = statistics.median(times) * 1000
         worst = max(worst, median)
         emails, rendered = written[-1]
+        swept = f"{statistics.median(worker) * 1000:>9.1f}" if worker else f"{'—':>9}"
         print(
             f"{name:<20} {median:>9.1f} {max(times) * 1000:>8.1f} "
             f"{statistics.median(cpu) * 1000:>7.1f} {statistics.median(counts):>7.0f} "
-            f"{emails:>6} {rendered:>8}"
+            f"{emails:>6} {rendered:>8} {swept}"
         )
     print(f"Target: every publication under {TARGET_MS:.0f} ms (the median).")
     return 0 if worst <= TARGET_MS else 1

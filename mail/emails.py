@@ -72,8 +72,9 @@ def pick_receipt_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None
 def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
     """The results of a published pool round, queued in the publication's transaction: one row
     per coach of a team that played it — a division's twelve, a KDH round's 64; dummy teams
-    have no coach — who wants results (``mail.preferences``). Two statements whatever their
-    number (the coaches read, the rows written); the worker renders each
+    have no coach — who wants results (``mail.preferences``). Three statements whatever their
+    number (whether this publication's rows are written, the coaches, the rows); the worker
+    renders each
     (:func:`results_rendering`). Nothing before publication.
 
     Once per publication: the publication is a conditional update that happens once, and a

@@ -243,15 +243,17 @@ def email_deliver(
     lease = timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
     if claim.update(due_at=now + lease, attempts=F("attempts") + 1) != 1:
         return None
-    email = OutboundEmail.objects.get(pk=email_id)
+    email = OutboundEmail.objects.select_related("user").get(pk=email_id)
+    # What the worker renders is written with the attempt's outcome, in the same statement.
+    rendered: dict[str, object] = {}
     try:
-        if not email.body_text and not email_render_queued(
-            email=email, memo={} if memo is None else memo
-        ):
-            OutboundEmail.objects.filter(pk=email_id, attempts=email.attempts).update(
-                status=OutboundEmail.Status.DROPPED
-            )
-            return None
+        if not email.body_text:
+            if not email_render_queued(email=email, memo={} if memo is None else memo):
+                OutboundEmail.objects.filter(pk=email_id, attempts=email.attempts).update(
+                    status=OutboundEmail.Status.DROPPED
+                )
+                return None
+            rendered = {name: getattr(email, name) for name in RENDERED_FIELDS}
         message = EmailMultiAlternatives(
             subject=email.subject,
             body=email.body_text,
@@ -265,26 +267,30 @@ def email_deliver(
         message.send(fail_silently=False)
     except Exception as error:  # any failure: the row stays queued, due again later
         failure = f"{type(error).__name__}: {error}"
-        raise email_attempt_failed(email=email, failure=failure) from error
+        raise email_attempt_failed(email=email, failure=failure, rendered=rendered) from error
     email.status = OutboundEmail.Status.SENT
     email.sent_at = timezone.now()
     email.last_error = ""
     OutboundEmail.objects.filter(pk=email_id, attempts=email.attempts).update(
-        status=email.status, sent_at=email.sent_at, last_error=""
+        status=email.status, sent_at=email.sent_at, last_error="", **rendered
     )
     return email
 
 
-def email_attempt_failed(*, email: OutboundEmail, failure: str) -> EmailDeliveryFailed:
+def email_attempt_failed(
+    *, email: OutboundEmail, failure: str, rendered: dict[str, object] | None = None
+) -> EmailDeliveryFailed:
     """Record ``email``'s failed attempt: queued and due again after a wait that doubles, or
-    ``failed`` when its attempts ran out (kept: an admin can resend). Returns the
-    :class:`EmailDeliveryFailed` to raise."""
+    ``failed`` when its attempts ran out (kept: an admin can resend), with what this attempt
+    ``rendered`` (the next one sends it as it is). Returns the :class:`EmailDeliveryFailed` to
+    raise."""
     final = email.attempts >= EMAIL_MAX_ATTEMPTS
     wait = email_retry_countdown(email.attempts - 1)
     OutboundEmail.objects.filter(pk=email.pk, attempts=email.attempts).update(
         status=OutboundEmail.Status.FAILED if final else OutboundEmail.Status.QUEUED,
         due_at=timezone.now() + timedelta(seconds=wait),
         last_error=failure,
+        **(rendered or {}),
     )
     return EmailDeliveryFailed(failure, attempts=email.attempts, retry_in=None if final else wait)
 
@@ -317,9 +323,14 @@ class Rendering:
     unsubscribe: str = ""
 
 
+RENDERED_FIELDS = ("language", "user", "to", "headers", "subject", "body_text", "body_html")
+"""What rendering a queued email fills in (:func:`email_render_queued`)."""
+
+
 def email_render_queued(*, email: OutboundEmail, memo: Memo) -> bool:
-    """Render queued ``email`` from the ids of its context (:data:`RENDERINGS`) and store the
-    result in its row; ``False`` when it has nobody to go to any more."""
+    """Render queued ``email`` from the ids of its context (:data:`RENDERINGS`) into its
+    :data:`RENDERED_FIELDS` (the caller writes them with the attempt's outcome); ``False``
+    when it has nobody to go to any more."""
     rendering = RENDERINGS[email.template](email, memo)
     if rendering is None or not rendering.user.email:
         return False
@@ -332,9 +343,6 @@ def email_render_queued(*, email: OutboundEmail, memo: Memo) -> bool:
         context=rendering.context,
         language=email.language,
         unsubscribe=rendering.unsubscribe,
-    )
-    email.save(
-        update_fields=["language", "user", "to", "headers", "subject", "body_text", "body_html"]
     )
     return True
 
