@@ -40,7 +40,7 @@ def test_a_pick_is_stored_with_its_receipt_queued_and_a_refused_one_with_nothing
 ) -> None:
     team = Entry.objects.get(team__coach=coach).team
     with django_capture_on_commit_callbacks(execute=False) as wakes:
-        pick = pick_send(team=team, round=open_round, notation="F+(1)", entered_by=coach)
+        pick = pick_send(team=team, round=open_round, notation="F+(1)", entered_by=coach).pick
     # Queued in the pick's transaction by its ids, rendered by nobody yet; a worker woken on
     # commit.
     [email] = receipts()
