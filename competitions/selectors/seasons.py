@@ -25,6 +25,7 @@ from competitions.models import (
 )
 from competitions.selectors.standings import TableLine, pools_standings, tables_lines
 from engine import Decided, MatchResult
+from engine.kdh import final_places
 from engine.wg import final_ranking
 from league.models import Division, Entry, Season, Team
 
@@ -145,9 +146,12 @@ def _kdh_places(finals: list[FixtureResult]) -> list[CupPlace]:
     if len(finals) != 1 or finals[0].winner_id is None:
         return []
     fixture = finals[0].fixture
-    winner = fixture.home if finals[0].winner_id == fixture.home_id else fixture.away
-    loser = fixture.away if winner is fixture.home else fixture.home
-    return [CupPlace(place=1, entry=winner), CupPlace(place=2, entry=loser)]
+    entries = {str(entry.pk): entry for entry in (fixture.home, fixture.away)}
+    places = final_places(_as_match(finals[0]))
+    return sorted(
+        (CupPlace(place=place, entry=entries[key]) for key, place in places.items()),
+        key=lambda cup_place: cup_place.place,
+    )
 
 
 def wg_final_places(*, season: Season) -> list[CupPlace]:

@@ -11,7 +11,6 @@ from django.db.models import Q
 from competitions import selectors
 from competitions.models import Competition, Fixture, Pool, PoolRound, Round, Stage
 from competitions.services.setup import (
-    KDH_STAGES_BY_GAMES,
     draws_log,
     fixtures_bulk_create,
     pool_rounds_bulk_create,
@@ -65,7 +64,7 @@ def _next_round(pool_round: PoolRound, games: int) -> Round:
     if found is not None:
         return found
     stage = (
-        KDH_STAGES_BY_GAMES[games]
+        Stage(kdh.bracket_stage(2 * games))
         if round.competition == Competition.KDH
         else (Stage.SEMI_FINAL if number == wg.SEMI_FINAL_ROUND else Stage.FINAL)
     )
