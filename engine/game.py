@@ -47,7 +47,7 @@ from engine.competitions import (
 from engine.dice import Dice, Draw
 from engine.errors import InputError, NotationError
 from engine.notation import ONR, Pick, display, refusal
-from engine.quotas import columns_left, notation_order, values_left
+from engine.quotas import columns_left, is_left, notation_order, values_left
 
 
 class Decided(enum.Enum):
@@ -133,9 +133,11 @@ class _Facts(NamedTuple):
     column_span: str
     extra_time_items: tuple[tuple[str, int], ...]
     extra_time_values: frozenset[str]
+    extra_time_total: int
     extra_time_limits: dict[str, int]
     shootout_items: tuple[tuple[str, int], ...]
     shootout_values: frozenset[str]
+    shootout_total: int
     shootout_limits: dict[str, int]
     forfeits: bool
 
@@ -150,9 +152,11 @@ def _facts(rules: Rules) -> _Facts:
         column_span=f"{rules.columns[0]}–{rules.columns[-1]}",
         extra_time_items=tuple(notation_order(rules.extra_time_quota).items()),
         extra_time_values=frozenset(rules.extra_time_quota),
+        extra_time_total=sum(rules.extra_time_quota.values()),
         extra_time_limits=dict(notation_order(rules.extra_time_quota)),
         shootout_items=tuple(notation_order(shootout).items()),
         shootout_values=frozenset(shootout),
+        shootout_total=sum(shootout.values()),
         shootout_limits=dict(notation_order(shootout)),
         forfeits=rules.onr is OnrRule.FORFEIT,
     )
@@ -382,16 +386,16 @@ def play_round(round_: Round) -> RoundResult:
                 f"redraw_column:{team}", columns_left(round_._columns, used_columns)
             )
             redrawn = True
-        if used_extra_time:
-            left = values_left(et_quota, used_extra_time)
-            if extra_time not in left:
-                extra_time = dice.choice(f"redraw_extra_time:{team}", tuple(left))
-                redrawn = True
-        if used_shootout:
-            left = values_left(so_quota, used_shootout)
-            if shootout not in left:
-                shootout = dice.choice(f"redraw_shootout:{team}", tuple(left))
-                redrawn = True
+        if used_extra_time and not is_left(et_quota, used_extra_time, extra_time):
+            extra_time = dice.choice(
+                f"redraw_extra_time:{team}", tuple(values_left(et_quota, used_extra_time))
+            )
+            redrawn = True
+        if used_shootout and not is_left(so_quota, used_shootout, shootout):
+            shootout = dice.choice(
+                f"redraw_shootout:{team}", tuple(values_left(so_quota, used_shootout))
+            )
+            redrawn = True
         # R6: stocks cap what is played; the excess is simply not played.
         extra_goals = pick.extra_goals
         if eg_stock is not None and extra_goals > eg_stock:
@@ -838,12 +842,14 @@ def _checked_teams(
         checked[team] = entry
         if pick is None and facts.forfeits and not dummy:
             continue  # R15: a forfeiting team plays nothing.
-        # A drawn or redrawn part needs something left to draw from (R4, R11, R14).
-        if not columns_left(columns, used_columns):
+        # A drawn or redrawn part needs something left to draw from (R4, R11, R14). Counts
+        # are within their quotas (checked above), so nothing left (``columns_left`` and
+        # ``values_left`` empty) means every one used: the checks count, for speed.
+        if len(used_columns) >= len(columns) and column_set.issubset(used_columns):
             raise InputError(f"teams.{team}.used_columns", "no column of the matrix row is left")
-        if not values_left(facts.extra_time_limits, used_extra_time):
+        if len(used_extra_time) == facts.extra_time_total:
             raise InputError(f"teams.{team}.used_extra_time", "no extra-time value is left")
-        if shootout_needed and not values_left(facts.shootout_limits, used_shootout):
+        if shootout_needed and len(used_shootout) == facts.shootout_total:
             raise InputError(f"teams.{team}.used_shootout", "no shootout value is left")
     return checked
 

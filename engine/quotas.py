@@ -43,11 +43,18 @@ def values_left(quota: Mapping[str, int], used: Sequence[str]) -> dict[str, int]
     >>> values_left({"X": 1, "0": 2, "1": 3}, ["0", "X", "7"])
     {'0': 1, '1': 3}
     """
-    return {
-        value: count - spent
-        for value, count in quota.items()
-        if (spent := used.count(value)) < count
-    }
+    remaining = ((value, count - used.count(value)) for value, count in quota.items())
+    return {value: uses for value, uses in remaining if uses > 0}
+
+
+def is_left(quota: Mapping[str, int], used: Sequence[str], value: str) -> bool:
+    """Whether ``value`` of ``quota`` is not used up by ``used`` (R7): one of
+    :func:`values_left`'s, asked alone.
+
+    >>> is_left({"X": 1, "0": 2}, ["0", "X"], "0"), is_left({"X": 1, "0": 2}, ["0", "X"], "X")
+    (True, False)
+    """
+    return used.count(value) < quota[value]
 
 
 def columns_left(columns: Iterable[str], used: Iterable[str]) -> tuple[str, ...]:
@@ -60,4 +67,4 @@ def columns_left(columns: Iterable[str], used: Iterable[str]) -> tuple[str, ...]
     return tuple(column for column in columns if column not in spent)
 
 
-__all__ = ["VALUE_ORDER", "columns_left", "notation_order", "values_left"]
+__all__ = ["VALUE_ORDER", "columns_left", "is_left", "notation_order", "values_left"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.competitions import rules_for
-from engine.quotas import VALUE_ORDER, columns_left, notation_order, values_left
+from engine.quotas import VALUE_ORDER, columns_left, is_left, notation_order, values_left
 
 
 def test_a_fresh_team_has_every_value_of_its_quota() -> None:
@@ -41,3 +41,11 @@ def test_a_column_is_played_once_a_season() -> None:
     assert columns_left(columns, ()) == columns
     assert columns_left(columns, ("G", "A")) == ("B", "C", "D", "E", "F")
     assert columns_left(columns, columns) == ()
+
+
+def test_a_value_is_left_until_its_quota_is_used_up() -> None:
+    # R7: the WG plays each of 0, 1, 2 and X twice.
+    quota = rules_for("wg-group").extra_time_quota
+    assert is_left(quota, ("1",), "1")
+    assert not is_left(quota, ("1", "0", "1"), "1")
+    assert is_left(quota, ("1", "0", "1"), "X")
