@@ -48,7 +48,7 @@ from engine.competitions import Competition, rules_for
 from engine.dice import Dice, Draw
 from engine.errors import InputError
 from engine.game import MatchResult, Round, RoundResult, TeamEntry, play_round
-from engine.kdh import Entrant, FirstRound, draw_pairings, split_field
+from engine.kdh import Entrant, FirstRound, draw_pairings, final_places, split_field
 from engine.matrices import Matrix, draw_matrix
 from engine.notation import Pick
 from engine.promotion import Direction, Division, Move, place_moves, promotion_moves
@@ -623,9 +623,9 @@ class _Season:
         if job.round_number == 1 and self.kdh_first.qualifying:
             qualified += self.kdh_first.exempt
         if len(job.fixtures) == 1 and self.kdh_bye is None:
-            final = job.fixtures[0]
-            self.kdh_finalists = (final.home, final.away)
-            self.kdh_winner = qualified[0] if qualified else None
+            places = final_places(result.matches[0])
+            self.kdh_finalists = tuple(places)
+            self.kdh_winner = next((team for team, place in places.items() if place == 1), None)
             qualified = []
         self.kdh_teams = qualified
 
