@@ -165,7 +165,8 @@ def split_field(field: Sequence[Entrant], dice: Dice) -> FirstRound:
     FirstRound(qualifying=('b', 'c'), exempt=('a',))
     """
     _check_field(field)
-    places = 2 * (len(field) - bracket_size(len(field)))
+    first = stages(len(field))[0]
+    places = first.teams if first.qualifying else 0
     qualifying: list[str] = []
     # Lowest tier first, highest code first: the D3 teams with codes 12, 11, … (R17).
     ranked = sorted(field, key=lambda e: (-e.tier, -e.code, e.team))

@@ -179,9 +179,10 @@ class _Shape:
 
 
 def _shapes(field_size: int, pool_rounds: Sequence[PoolRound]) -> list[_Shape]:
-    """R17: with ``F`` teams, ``F − 2^⌊log₂F⌋`` qualifying games (none for a power of two),
-    then a bracket of ``2^⌊log₂F⌋`` halved round after round down to the final. Without a known
-    field, the rounds drawn so far as the calendar names them."""
+    """R17: the engine's stages for a field of ``field_size`` teams (:func:`engine.kdh.stages`:
+    a qualifying round unless the field is a power of two, then a bracket halved round after
+    round down to the final). Without a known field, the rounds drawn so far as the calendar
+    names them."""
     stages = {stage.value: str(stage.label) for stage in StageChoice}
     if field_size < 2:
         return [
