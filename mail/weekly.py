@@ -48,6 +48,8 @@ WATCHDOG_AFTER = timedelta(hours=48)
 admins (once)."""
 
 COMPETITION_ORDER = {competition.value: index for index, competition in enumerate(Competition)}
+CUPS = [competition.value for competition in Competition if competition.kind.cup]
+"""The competitions whose teams follow from the rounds before (the cups, R15)."""
 
 
 # --- Reads ---------------------------------------------------------------------------------------
@@ -123,11 +125,11 @@ def week_rounds_public(*, week: Week) -> list[Round]:
     forfeits and is out, R15; the next round is drawn at the arbitration): until the referee
     publishes, listing a cup round's teams as missing their picks would tell who went on.
     """
-    unpublished = (
-        PoolRound.objects.filter(pool__season=week.season, status=PoolRound.Status.ARBITRATED)
-        .exclude(pool__competition=Competition.CHAMPIONSHIP)
-        .values_list("pool__competition", "round__number")
-    )
+    unpublished = PoolRound.objects.filter(
+        pool__season=week.season,
+        pool__competition__in=CUPS,
+        status=PoolRound.Status.ARBITRATED,
+    ).values_list("pool__competition", "round__number")
     secret: dict[str, int] = {}
     for competition, number in unpublished:
         secret[competition] = min(number, secret.get(competition, number))
@@ -268,7 +270,7 @@ def _by_competition(
         grouped.setdefault(round.competition, []).append(round)
     weeks = []
     for competition, its_rounds in grouped.items():
-        if competition == Competition.CHAMPIONSHIP:
+        if Competition(competition).kind.divisional:
             pool = pools.get((competition, entry.division_id)) if entry else None
         else:
             pool = pools.get((competition, None))

@@ -89,7 +89,13 @@ def entry_rounds_calendar(*, entry: Entry) -> list[Round]:
     by_competition: dict[str, list[Round]] = {}
     for round in season_rounds_calendar(season=entry.season):
         by_competition.setdefault(round.competition, []).append(round)
-    listed = list(by_competition.get(Competition.CHAMPIONSHIP, []))
-    for competition in (Competition.KDH, Competition.WG):
-        listed += _cup_rounds_public(entry, competition, by_competition.get(competition, []))
+    listed: list[Round] = []
+    for competition in Competition:
+        rounds = by_competition.get(competition, [])
+        # A division's rounds are all its teams'; a cup's, those its published results show.
+        listed += (
+            rounds
+            if competition.kind.divisional
+            else _cup_rounds_public(entry, competition, rounds)
+        )
     return sorted(listed, key=lambda r: (r.deadline, r.competition, r.number))

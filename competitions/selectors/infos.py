@@ -233,8 +233,9 @@ def pool_infos_grid(
         if mine is not None
         else {}
     )
-    # The KDH's teams out (R15, R17): its published games only.
-    out = cup_eliminated(pool=pool) if competition == Competition.KDH else set()
+    # A cup that puts out from its first round on (the KDH): its teams out (R15, R17), from its
+    # published games only.
+    out = cup_eliminated(pool=pool) if competition.kind.knockout_only else set()
     # R25: what each column is worth in the competition's coming round.
     coming = coming_row(season=season, competition=competition, now=now)
     coming_round, row = coming if coming is not None else (None, {})

@@ -247,7 +247,7 @@ def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
 
 def wg_cup(*, pool: Pool) -> WgCup:
     """The WG's page as the public sees it (R9, R18, R23), from a constant number of queries."""
-    if pool.competition != Competition.WG:
+    if not pool.kind.groups:
         raise ValueError(f"{pool.slug} is not the WG")
     rounds = _rounds(pool)
     group_rounds = [round for round in rounds if round.number <= wg.GROUP_ROUNDS]

@@ -20,6 +20,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from competitions.charts import places_chart
+from competitions.kinds import Page
 from competitions.models import Competition, Pool, PoolRound, Stage
 from competitions.selectors import (
     PoolRoundResults,
@@ -251,7 +252,7 @@ def results_pool_round(
         "previous_round": numbers[index - 1] if index > 0 else None,
         "next_round": numbers[index + 1] if index + 1 < len(numbers) else None,
         "mine": entry.pk if entry else None,
-        "has_table": pool_round.pool.competition != Competition.KDH,
+        "has_table": pool_round.pool.kind.has_table,
     }
     return render(request, "results/pool_round.html", context)
 
@@ -315,7 +316,8 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         .order_by("competition", "division__tier", "division__group"),
         "mine": entry.pk if entry else None,
     }
-    if found.competition == Competition.CHAMPIONSHIP:
+    page = found.kind.page
+    if page is Page.TABLE:
         table = pool_standings_table(pool=found)
         context["lines"] = table_lines(pool=found, rows=table.rows, dies=table.dies)
         context["dies"] = table.dies
@@ -326,7 +328,7 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
             mine=entry.team.slug if entry else "",
         )
         template = "standings/division.html"
-    elif found.competition == Competition.WG:
+    elif page is Page.GROUPS:
         return wg_standings(request, pool=found, context=context)
     else:
         context.update(
