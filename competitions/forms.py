@@ -63,7 +63,8 @@ class PickForm(forms.Form):
                 )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         typed = (data.get("notation") or "").strip()
         if typed:
             data["pick"] = typed

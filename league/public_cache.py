@@ -37,7 +37,7 @@ import re
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, TypeGuard
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -211,7 +211,7 @@ def _restored(request: HttpRequest, stored: tuple[int, dict[str, str], bytes]) -
     return response
 
 
-def _keepable(response: HttpResponseBase) -> bool:
+def _keepable(response: HttpResponseBase) -> TypeGuard[HttpResponse]:
     return (
         isinstance(response, HttpResponse)
         and response.status_code in KEPT_STATUSES
@@ -235,7 +235,7 @@ def public_page(
         else:
             response = view(request, *args, **kwargs)
             if key is not None and _keepable(response):
-                _set(key, _stored(response))  # type: ignore[arg-type]
+                _set(key, _stored(response))
         # Anyone signed in sees another page at this address (proxies must not share it).
         patch_vary_headers(response, ("Cookie",))
         return response
@@ -262,16 +262,17 @@ class PublicRead:
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # The renderer first, as DRF's own initial() does: an error reading the version (the
         # database out of reach) must reach the exception handling with a renderer to answer.
+        # A mixin of APIView's (first in the bases): DRF's methods are there at run time.
         self.format_kwarg = self.get_format_suffix(**kwargs)  # type: ignore[attr-defined]
         negotiated = self.perform_content_negotiation(request)  # type: ignore[attr-defined]
         request.accepted_renderer, request.accepted_media_type = negotiated
         self.public_key = _key("api", request._request)
         self.public_hit = _get(self.public_key) if self.public_key is not None else None
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]  # APIView's, as above
 
     def check_throttles(self, request: Request) -> None:
         if self.public_hit is None:
-            super().check_throttles(request)  # type: ignore[misc]
+            super().check_throttles(request)  # type: ignore[misc]  # APIView's (the mixin's base)
 
 
 def public_read(
@@ -292,7 +293,7 @@ def public_read(
             return Response(data)
         response = method(view, request, *args, **kwargs)
         if view.public_key is not None and response.status_code == 200:
-            data = response.data  # type: ignore[attr-defined]
+            data = response.data  # type: ignore[attr-defined]  # a DRF Response: a 200 of get
             _set(view.public_key, (data, JSONRenderer().render(data)))
         return response
 

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Q
@@ -298,9 +298,7 @@ def _email_reply_unknown(
     return reply
 
 
-def _email_notice_forged(
-    *, coach: AbstractBaseUser, result: EmailIngestResult
-) -> OutboundEmail | None:
+def _email_notice_forged(*, coach: User, result: EmailIngestResult) -> OutboundEmail | None:
     """Tell the coach, at their registered address, that a message in their name was refused —
     without a word of it (it may be someone else's), and at most once a day."""
     since = timezone.now() - FORGED_NOTICE_INTERVAL
@@ -387,7 +385,7 @@ def _email_line_unread(first: mail_picks.PickLine, *, limit: int) -> EmailLineRe
 
 
 def _email_pick_line(
-    line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
+    line: mail_picks.PickLine, *, team: Team, coach: User, result: EmailIngestResult
 ) -> EmailLineResult:
     """One pick line in its own savepoint: whatever becomes of it, the message's other lines
     are still stored (a line the database refuses is an error for that line only)."""
@@ -405,7 +403,7 @@ def _email_pick_line(
 
 
 def _email_pick_line_submit(
-    line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
+    line: mail_picks.PickLine, *, team: Team, coach: User, result: EmailIngestResult
 ) -> EmailLineResult:
     """Submit one pick line (channel email); past the deadline, queue it for a referee (R13)."""
 

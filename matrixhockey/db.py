@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection, migrations, models
@@ -19,6 +19,10 @@ from django.db.backends.signals import connection_created
 from django.db.backends.utils import CursorWrapper
 from django.db.migrations.state import StateApps
 from django.dispatch import receiver
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
 
 M = TypeVar("M", bound=models.Model)
 
@@ -60,7 +64,7 @@ class AppendOnlyModel(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnlyError(f"{self._meta.label} is append-only: change refused")
         super().save(*args, **kwargs)
@@ -104,7 +108,7 @@ def append_only_triggers(*tables: str) -> migrations.RunPython:
     return migrations.RunPython(create, drop)
 
 
-def done_by(verbose_name: str) -> models.ForeignKey:
+def done_by(verbose_name: StrOrPromise) -> models.ForeignKey[User | None, User | None]:
     """A field for the person who did something to a row (entered a pick, arbitrated a round…):
     optional (a task or a command acts for nobody), kept when the person goes, no reverse
     accessor on the user."""
@@ -221,7 +225,7 @@ def _parameter_type(value: object) -> str:
     return "unknown"
 
 
-def execute_prepared(cursor: CursorWrapper, sql: str, params: list[object]) -> None:
+def execute_prepared(cursor: CursorWrapper, sql: str, params: list[Any]) -> None:
     """Run ``sql`` (``%s`` placeholders) on ``cursor``; on PostgreSQL, as a statement prepared
     once per database session and executed with ``params`` from then on.
 

@@ -48,6 +48,7 @@ from league.api import error_response, season_current_or_404
 from league.models import Entry, Season, Team
 from league.public_cache import PublicRead, public_read
 from league.season_lookup import SEASON_PARAMETER, season_asked_api
+from matrixhockey.http import SignedInApiRequest
 
 
 class Conflict(APIException):
@@ -110,7 +111,7 @@ class MeView(APIView):
     @extend_schema(
         responses={200: MeSerializer, 401: error_response("Not signed in.")}, summary="Who am I"
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         team = selectors.user_team(user=request.user)
         return Response(
             {
@@ -281,7 +282,7 @@ class PicksView(APIView):
     permission_classes = [IsAuthenticated]
 
     def _team_and_round(
-        self, request: Request, competition: str, number: int
+        self, request: SignedInApiRequest, competition: str, number: int
     ) -> tuple[Team, Round]:
         team, round = competition_selectors.pick_team_and_round(
             user=request.user, competition=competition, number=number
@@ -303,7 +304,7 @@ class PicksView(APIView):
         },
         summary="My team's pick for a round, and its history",
     )
-    def get(self, request: Request, competition: str, round: int) -> Response:
+    def get(self, request: SignedInApiRequest, competition: str, round: int) -> Response:
         team, found = self._team_and_round(request, competition, round)
         entry = Entry.objects.filter(season_id=found.season_id, team=team).first()
         if entry is None:
@@ -335,7 +336,7 @@ class PicksView(APIView):
         },
         summary="Send my team's pick for a round",
     )
-    def put(self, request: Request, competition: str, round: int) -> Response:
+    def put(self, request: SignedInApiRequest, competition: str, round: int) -> Response:
         team, found = self._team_and_round(request, competition, round)
         data = PickInSerializer(data=request.data)
         data.is_valid(raise_exception=True)

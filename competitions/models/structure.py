@@ -8,6 +8,7 @@ and results.
 from __future__ import annotations
 
 import string
+from typing import TypeAlias
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -449,7 +450,7 @@ class FixtureLabel(models.TextChoices):
 class Fixture(models.Model):
     """A game of a pool's round. The WG's final week has a final and a third-place game."""
 
-    Label = FixtureLabel
+    Label: TypeAlias = FixtureLabel
 
     pool_round = models.ForeignKey(
         PoolRound, verbose_name=_("pool round"), on_delete=models.CASCADE, related_name="fixtures"

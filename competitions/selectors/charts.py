@@ -146,12 +146,12 @@ def stocks_over_season(
         after[current] = (balance[StockKind.EXTRA_GOALS], balance[StockKind.GREAT_SAVES])
     points = []
     last = (0, 0)
-    for index, round in enumerate(order):
+    for index, step in enumerate(order):
         last = after.get(index, last)
         points.append(
             StocksPoint(
-                competition=round.competition if round else "",
-                round=round.number if round else None,
+                competition=step.competition if step else "",
+                round=step.number if step else None,
                 extra_goals=last[0],
                 great_saves=last[1],
             )

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -165,7 +165,7 @@ def _line(
     )
 
 
-def _is_viewer(entry: Entry, user: AbstractBaseUser | None) -> bool:
+def _is_viewer(entry: Entry, user: User | AnonymousUser | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return user.pk in (entry.team.coach_id, entry.team.deputy_id)
@@ -200,7 +200,7 @@ def pool_infos_grid(
     season: Season,
     competition: Competition | str,
     pool_slug: str,
-    user: AbstractBaseUser | None = None,
+    user: User | AnonymousUser | None = None,
     now: datetime | None = None,
 ) -> InfosGrid | None:
     """``season``'s pool ``pool_slug`` of ``competition`` as a grid (``None``: no such pool),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
 
 from competitions.models import (
@@ -121,7 +121,7 @@ def pick_round_find(*, competition: str, number: int) -> Round | None:
 
 
 def pick_team_and_round(
-    *, user: AbstractBaseUser, competition: str, number: int
+    *, user: User, competition: str, number: int
 ) -> tuple[Team | None, Round | None]:
     """What a pick sent by ``user`` is for, in one query: the team ``user`` coaches or is the
     deputy of (:func:`league.selectors.user_team`) and round ``number`` of ``competition`` in
@@ -346,7 +346,7 @@ def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     return round.pk in entry_plays_rounds(entry=entry, rounds=[round])
 
 
-_ROUND_STATES = {
+_ROUND_STATES: dict[str, RoundState] = {
     PoolRound.Status.ARBITRATED: RoundState.ARBITRATED,
     PoolRound.Status.PUBLISHED: RoundState.PUBLISHED,
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
@@ -43,7 +43,7 @@ ARBITRATION_REQUEST_STALE = timedelta(minutes=2)
 """A request no worker has taken after this long: the desk says so and offers to ask again."""
 
 
-def user_referees_pool(*, user: AbstractBaseUser, pool: Pool) -> bool:
+def user_referees_pool(*, user: User, pool: Pool) -> bool:
     """Whether ``user`` may arbitrate ``pool``: one of its referees, or staff."""
     return user.is_authenticated and (user.is_staff or pool.referees.filter(pk=user.pk).exists())
 
@@ -371,7 +371,7 @@ class DeskWeek:
     rows: list[DeskRow]
 
 
-def referee_pools(*, user: AbstractBaseUser) -> list[Pool]:
+def referee_pools(*, user: User) -> list[Pool]:
     """The current season's pools ``user`` referees (staff: every pool)."""
     pools = Pool.objects.filter(season__is_current=True).select_related("division", "season")
     if not user.is_staff:
@@ -379,7 +379,7 @@ def referee_pools(*, user: AbstractBaseUser) -> list[Pool]:
     return list(pools.order_by("competition", "division__tier", "slug"))
 
 
-def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeskWeek]:
+def referee_weeks(*, user: User, now: datetime | None = None) -> list[DeskWeek]:
     """``user``'s pool rounds (:func:`referee_pools`) by week: the current week first — the
     earliest with a pool round past its deadline and not yet published, else the next deadline's
     — then the weeks ahead, then the past ones, latest first. The current week's rows carry

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, Round
@@ -136,7 +136,7 @@ def pool_infos(
     return {entry.team.slug: choices[entry.pk] for entry in entries}
 
 
-def user_roles(*, user: AbstractBaseUser) -> list[str]:
+def user_roles(*, user: User) -> list[str]:
     """What ``user`` is in the league: ``coach`` (of a team), ``referee`` (of a pool of the
     current season, or of any season when none is current), ``admin`` (staff)."""
     roles = []

@@ -42,7 +42,7 @@ class DivisionRecord:
 
     @property
     def division(self) -> Division:
-        return self.pool.division  # type: ignore[return-value]
+        return self.pool.division  # type: ignore[return-value]  # a championship pool's
 
     @property
     def first(self) -> Entry | None:

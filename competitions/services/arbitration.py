@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -152,7 +152,7 @@ def arbitration_ready_check(pool_round: PoolRound, now: datetime) -> None:
         raise ArbitrationOutOfOrder(number=pool_round.earlier_unplayed)
 
 
-def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+def pool_round_arbitrate(*, pool_round: PoolRound, by: User | None) -> PoolRound:
     """Play ``pool_round`` through the engine and store everything it produced, once.
 
     Refused before the round's deadline (:class:`ArbitrationTooEarly`, R13) and while an earlier
@@ -185,7 +185,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
         return _arbitrate(pool_round, by, now)
 
 
-def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
+def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRound:
     """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
     number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
@@ -352,7 +352,7 @@ def _onr_sanctions(
     round: Round,
     stocks_left: Mapping[str, tuple[int, int]],
     ledger: StockLedgerBatch,
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> list[Entry]:
     """R14 for the teams ONR in ``round`` (locked entries, in id order, read with ``week_onr``,
     ``week_sanctioned`` and ``waiting_list``): the engine's sanction for this round's ONR added
@@ -434,7 +434,7 @@ def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
 
 @transaction.atomic
 def pool_round_publish(
-    *, pool_round: PoolRound, by: AbstractBaseUser | None, announce: bool = True
+    *, pool_round: PoolRound, by: User | None, announce: bool = True
 ) -> PoolRound:
     """Make an arbitrated pool round public (results, seed and draws, R23), once.
 

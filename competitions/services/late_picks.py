@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -42,7 +42,7 @@ def late_pick_queue(
     return normalized
 
 
-def _late_pick_lock(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
+def _late_pick_lock(*, late_pick: LatePick, by: User) -> LatePick:
     """``late_pick``, locked, still pending, and ``by`` may decide on it (a referee of the team's
     pool for that competition, or staff)."""
     late = (
@@ -65,7 +65,7 @@ def _late_pick_lock(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
 
 
 def _late_pick_decide(
-    *, late: LatePick, status: LatePick.Status, by: AbstractBaseUser, pick: Pick | None
+    *, late: LatePick, status: LatePick.Status, by: User, pick: Pick | None
 ) -> LatePick:
     late.status = status
     late.decided_by = by
@@ -82,7 +82,7 @@ def _late_pick_decide(
 
 
 @transaction.atomic
-def late_pick_accept(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
+def late_pick_accept(*, late_pick: LatePick, by: User) -> LatePick:
     """R13: a referee (or an admin) enters a pick emailed after the deadline, as received and at
     the time it was received, with channel ``referee`` — until the pool's round is arbitrated
     (:func:`pick_submit` refuses it then). The coach gets the pick's receipt by email.
@@ -104,7 +104,7 @@ def late_pick_accept(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
 
 
 @transaction.atomic
-def late_pick_reject(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
+def late_pick_reject(*, late_pick: LatePick, by: User) -> LatePick:
     """R13: a referee (or an admin) refuses a pick emailed after the deadline; the coach is
     told by email. Same refusals as :func:`late_pick_accept`."""
     late = _late_pick_lock(late_pick=late_pick, by=by)

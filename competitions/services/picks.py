@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
@@ -38,7 +38,7 @@ def pick_record(
     notation: str,
     normalized: str,
     channel: Pick.Channel | str,
-    entered_by: AbstractBaseUser | None = None,
+    entered_by: User | None = None,
     received_at: datetime | None = None,
 ) -> Pick:
     """Store one received pick, as received and in normal form (R12: every pick is kept).
@@ -149,7 +149,7 @@ def _unavailable_message(pick: EnginePick, choices: EntryChoices, competition: C
 
 
 def _check_sender(
-    *, entry: Entry, pool: Pool | None, channel: Pick.Channel, entered_by: AbstractBaseUser | None
+    *, entry: Entry, pool: Pool | None, channel: Pick.Channel, entered_by: User | None
 ) -> None:
     """Web picks come from the team's coach or its deputy (recorded as entered by them, R12);
     email ones from them or unsigned (the ingester matched the address); a referee's from a
@@ -203,7 +203,7 @@ def _check_time(
         )
 
 
-def pick_send(*, team: Team, round: Round, notation: str, entered_by: AbstractBaseUser) -> Pick:
+def pick_send(*, team: Team, round: Round, notation: str, entered_by: User) -> Pick:
     """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, with
     its receipt (the same SHA-256 the coach sees on screen)."""
     return pick_submit(
@@ -223,7 +223,7 @@ def pick_submit(
     round: Round,
     notation: str,
     channel: Pick.Channel | str,
-    entered_by: AbstractBaseUser | None,
+    entered_by: User | None,
     received_at: datetime | None = None,
     receipt: bool = False,
 ) -> Pick:

@@ -4,7 +4,7 @@ spent are given back, and the round is ready to be played again with the same se
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -49,9 +49,7 @@ def _slug(entry: Entry | None) -> str | None:
 
 
 @transaction.atomic
-def pool_round_void(
-    *, pool_round: PoolRound, by: AbstractBaseUser | None, reason: str
-) -> PoolRound:
+def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> PoolRound:
     """Take an arbitrated or published pool round's result back out, so that it is arbitrated
     again (same seed, R23: the same result unless its picks changed, e.g. a late pick accepted
     since, R13).

@@ -12,6 +12,7 @@ team's part.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest, HttpResponse
@@ -28,6 +29,9 @@ from league.public_cache import public_page
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
 from league.selectors import news_latest, season_current, season_divisions, user_team
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 @dataclass(frozen=True)
 class PoolLine:
@@ -35,7 +39,7 @@ class PoolLine:
     public status in words."""
 
     pool_round: PoolRound
-    name: str
+    name: StrOrPromise
     title: str
     status: str = ""
     label: str = ""

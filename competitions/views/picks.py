@@ -8,12 +8,13 @@ reads published rounds only).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -50,6 +51,10 @@ from league.models import Entry, Team
 from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
 from league.selectors import season_current, user_team
+from matrixhockey.http import SignedInRequest
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 SENT_PICK_COOKIE = "sent_pick"
 """The pick just sent, for the page the form redirects to (its receipt on screen): a signed
@@ -73,7 +78,7 @@ class RoundCard:
     """The team's opponent in this round, once the game is drawn and public."""
     pool: Pool | None = None
     """The pool the team plays this round in (its « infos équipes »)."""
-    title: str = ""
+    title: StrOrPromise = ""
     """The competition, in words (worded once for the page, like the labels below)."""
     stage: str = ""
     channels: dict[str, str] | None = None
@@ -132,7 +137,7 @@ class Refused:
 
     round: Round
     pick: str
-    message: str
+    message: StrOrPromise
 
 
 def countdown_labels() -> dict[str, str]:
@@ -151,7 +156,7 @@ def _anchor(round: Round) -> str:
     return f"{round.competition}-{round.number}"
 
 
-def _team_of(user: AbstractBaseUser) -> Team | None:
+def _team_of(user: User) -> Team | None:
     return user_team(user=user)
 
 
@@ -256,7 +261,7 @@ def _picks_page(
 
 
 @login_required
-def picks(request: HttpRequest) -> HttpResponse:
+def picks(request: SignedInRequest) -> HttpResponse:
     """The coach's open rounds, by week, each with its pick form, current pick and history."""
     team = _team_of(request.user)
     if team is None:
@@ -266,7 +271,7 @@ def picks(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def pick_send(request: HttpRequest, competition: str, number: int) -> HttpResponse:
+def pick_send(request: SignedInRequest, competition: str, number: int) -> HttpResponse:
     """Send one round's pick (post/redirect/get): the receipt on the page and by email.
 
     The form only gathers the pick (tiles or typed, R10) against everything the competition

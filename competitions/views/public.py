@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -42,6 +43,9 @@ from competitions.views.wg import wg_standings
 from league.models import Entry, Season
 from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # --- Draws, in words (R23) ------------------------------------------------------------------------
 
@@ -126,7 +130,7 @@ def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
 # --- Finding things ------------------------------------------------------------------------------
 
 
-def _pool_name(pool: Pool) -> str:
+def _pool_name(pool: Pool) -> StrOrPromise:
     return pool.division.name if pool.division else capfirst(Competition(pool.competition).label)
 
 
