@@ -32,6 +32,7 @@ from icalendar import Alarm, Calendar, Event, vDuration
 
 from competitions.models import CalendarFeedKey, Competition, Round, Stage
 from league.models import Season, Team
+from league.selectors import user_team
 from matrixhockey.site import site_url
 from matrixhockey.tokens import TokenInvalid, person_token, person_token_read
 
@@ -83,7 +84,8 @@ def coach_feed_check(token: str) -> FeedHolder:
         raise FeedInvalid(str(error)) from error
     if not hmac.compare_digest(key, _key(user)):
         raise FeedInvalid("the address was renewed")
-    team = Team.objects.filter(coach=user).first()
+    # R12: the deputy acts for the team, and follows its deadlines too.
+    team = user_team(user=user)
     if team is None:
         raise FeedInvalid("not a coach")
     return FeedHolder(user=user, team=team)

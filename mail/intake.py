@@ -16,7 +16,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
-from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -32,9 +31,10 @@ from league.models import Language, Team
 from league.selectors import user_language
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
-from mail.emails import email_send, email_times
+from mail.emails import email_times
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
+from mail.outbox import email_send
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,9 @@ class EmailLineResult:
     code: str = ""
     """Why a line is an error: :class:`PickRejected`'s code (``notation``, ``deadline``…),
     ``line`` for a line that does not read, or ``round`` when no round fits."""
+    warning: str = ""
+    """A recorded line's R11 warning (:class:`~competitions.services.picks.StalePick`), in the
+    coach's language: the one the pick page and the API give."""
 
     @property
     def competition_label(self) -> str:
@@ -206,11 +209,7 @@ def _email_handle(
     inbound.authentication = mail_picks.printable(verdict.reason)[:300]
     users = list(get_user_model().objects.filter(email__iexact=address, is_active=True)[:2])
     # The team's coach or its deputy (who may send its picks too, recorded as theirs, R12).
-    team = (
-        Team.objects.filter(Q(coach=users[0]) | Q(deputy=users[0])).first()
-        if len(users) == 1
-        else None
-    )
+    team = selectors.user_team(user=users[0]) if len(users) == 1 else None
     if team is None:
         result.outcome = Outcome.UNKNOWN_SENDER
         result.reason = f"{address} is not exactly one coach's address"
@@ -418,7 +417,7 @@ def _email_pick_line_submit(
         return refused(error)
     try:
         with transaction.atomic():
-            pick = pick_submit(
+            submitted = pick_submit(
                 team=team,
                 round=round,
                 notation=line.notation,
@@ -449,8 +448,9 @@ def _email_pick_line_submit(
         line.competition,
         round.number,
         "recorded",
-        normalized=pick.normalized,
-        receipt=pick.receipt,
+        normalized=submitted.pick.normalized,
+        receipt=submitted.pick.receipt,
+        warning=submitted.stale.message if submitted.stale else "",
     )
 
 

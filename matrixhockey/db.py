@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
@@ -162,16 +162,23 @@ def work_locks_tell() -> bool:
 def work_lock_held(namespace: int, key: int) -> bool:
     """Whether a live session holds :func:`work_lock` ``(namespace, key)`` (a plain read of
     ``pg_locks``; always ``False`` elsewhere than on PostgreSQL)."""
-    if connection.vendor != "postgresql":
-        return False
+    return key in work_locks_held(namespace, [key])
+
+
+def work_locks_held(namespace: int, keys: Collection[int]) -> set[int]:
+    """Which of ``keys`` a live session holds :func:`work_lock` ``(namespace, key)`` on, in one
+    read of ``pg_locks`` (a page listing many jobs asks once); none elsewhere than on
+    PostgreSQL, and no query for no key."""
+    if connection.vendor != "postgresql" or not keys:
+        return set()
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            " AND classid = %s AND objid = %s AND objsubid = 2)",
-            [namespace, key],
+            " AND classid = %s AND objid = ANY(%s) AND objsubid = 2",
+            [namespace, list(keys)],
         )
-        return bool(cursor.fetchone()[0])
+        return {int(objid) for (objid,) in cursor.fetchall()}
 
 
 # --- Hot reads written out ------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from competitions.api.serializers import (
     MeSerializer,
     PickErrorSerializer,
     PickInSerializer,
-    PickReceiptSerializer,
+    PickSentSerializer,
     PicksSerializer,
     SeasonListItemSerializer,
     SeasonSerializer,
@@ -306,7 +306,7 @@ class PicksView(APIView):
     )
     def get(self, request: SignedInApiRequest, competition: str, round: int) -> Response:
         team, found = self._team_and_round(request, competition, round)
-        entry = Entry.objects.filter(season_id=found.season_id, team=team).first()
+        entry = Entry.objects.current_of(team, season=found.season_id).first()
         if entry is None:
             raise PermissionDenied(_("Your team does not play this season."))
         history = list(competition_selectors.pick_history(entry=entry, round=found))
@@ -327,7 +327,7 @@ class PicksView(APIView):
             OpenApiExample("A championship pick", value={"pick": "F+(2)"}, request_only=True)
         ],
         responses={
-            200: PickReceiptSerializer,
+            200: PickSentSerializer,
             400: OpenApiResponse(PickErrorSerializer, description="Which part is wrong."),
             401: error_response("Not signed in."),
             403: error_response("The caller coaches no team, or it does not play this round."),
@@ -341,7 +341,7 @@ class PicksView(APIView):
         data = PickInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            pick = services.pick_send(
+            submitted = services.pick_send(
                 team=team,
                 round=found,
                 notation=data.validated_data["pick"],
@@ -353,4 +353,4 @@ class PicksView(APIView):
             if error.code in ("forbidden", "not_playing"):
                 raise PermissionDenied(error.message) from error
             return Response({"pick": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(PickReceiptSerializer(pick).data)
+        return Response(PickSentSerializer(submitted).data)

@@ -33,7 +33,7 @@ def season_rounds_calendar(*, season: Season) -> list[Round]:
 def team_entry_current(*, team: Team, season: Season) -> Entry | None:
     """``team``'s playing entry in ``season`` (``None`` when it does not play it, or was
     replaced, R14)."""
-    return Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
+    return Entry.objects.current_of(team, season=season).first()
 
 
 def _cup_rounds_public(entry: Entry, competition: Competition, rounds: list[Round]) -> list[Round]:

@@ -65,7 +65,7 @@ def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWee
     season = season_current()
     if season is None:
         return []
-    entry = Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
+    entry = Entry.objects.current_of(team, season=season).first()
     if entry is None:
         return []
     rounds = list(

@@ -28,7 +28,7 @@ def late_pick_queue(
     passes the checks a referee's entry would (R6, R7, R10, R19: :func:`late_pick_check`, which
     raises :class:`~competitions.services.errors.PickRejected` for one a referee could not
     enter). Returns the pick's normalized notation, for the coach's reply."""
-    entry = Entry.objects.get(season_id=round.season_id, team=team, replaced_at__isnull=True)
+    entry = Entry.objects.current_of(team, season=round.season_id).get()
     normalized = late_pick_check(entry=entry, round=round, notation=notation)
     save_valid(
         LatePick(
@@ -91,7 +91,7 @@ def late_pick_accept(*, late_pick: LatePick, by: User) -> LatePick:
     already decided, :class:`PickRejected` when the pick cannot be entered any more.
     """
     late = _late_pick_lock(late_pick=late_pick, by=by)
-    pick = pick_submit(
+    submitted = pick_submit(
         team=late.entry.team,
         round=late.round,
         notation=late.notation,
@@ -100,6 +100,7 @@ def late_pick_accept(*, late_pick: LatePick, by: User) -> LatePick:
         received_at=late.received_at,
         receipt=True,
     )
+    pick = submitted.pick
     return _late_pick_decide(late=late, status=LatePick.Status.ACCEPTED, by=by, pick=pick)
 
 

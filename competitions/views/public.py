@@ -41,7 +41,13 @@ from competitions.services import pool_round_input_document
 from competitions.views.bracket import kdh_bracket_context
 from competitions.views.wg import wg_standings
 from league.models import Entry, Season
-from league.public_cache import public_page
+from league.public_cache import (
+    PUBLIC_PARTS_PAGE,
+    PublicParts,
+    public_fragment,
+    public_page,
+    public_parts_render,
+)
 from league.season_lookup import season_asked, season_query
 
 if TYPE_CHECKING:
@@ -145,11 +151,7 @@ def _round_title(pool_round: PoolRound) -> str:
 def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
     if not request.user.is_authenticated:
         return None
-    return (
-        Entry.objects.filter(season=season, team__coach=request.user, replaced_at__isnull=True)
-        .select_related("team")
-        .first()
-    )
+    return Entry.objects.current_for(request.user, season=season).select_related("team").first()
 
 
 # --- Results -------------------------------------------------------------------------------------
@@ -304,12 +306,26 @@ def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[P
 
 @public_page
 def standings(request: HttpRequest, pool: str) -> HttpResponse:
-    """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket."""
+    """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket. The
+    page but its header is a public fragment, one copy per team highlighted (the signed-in
+    coach's own)."""
     season = season_asked(request)
-    found = Pool.objects.filter(season=season, slug=pool).select_related("division").first()
+    entry = _my_entry(request, season)
+    page = public_fragment(
+        request,
+        "standings",
+        lambda: _standings(request, season=season, slug=pool, entry=entry),
+        variant=entry.pk if entry else "",
+    )
+    return render(request, PUBLIC_PARTS_PAGE, {"page": page})
+
+
+def _standings(
+    request: HttpRequest, *, season: Season, slug: str, entry: Entry | None
+) -> PublicParts:
+    found = Pool.objects.filter(season=season, slug=slug).select_related("division").first()
     if found is None:
         raise Http404(_("No such pool this season."))
-    entry = _my_entry(request, season)
     context: dict[str, object] = {
         "season": season,
         "season_query": season_query(season),
@@ -333,13 +349,13 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         )
         template = "standings/division.html"
     elif page is Page.GROUPS:
-        return wg_standings(request, pool=found, context=context)
+        template = wg_standings(pool=found, context=context)
     else:
         context.update(
             kdh_bracket_context(request, pool=found, entry=entry, season_query=season_query(season))
         )
         template = "standings/kdh.html"
-    return render(request, template, context)
+    return public_parts_render(template, context)
 
 
 def _cup_rounds(pool: Pool, stages: tuple[str, ...] | None) -> list[dict[str, object]]:

@@ -82,9 +82,10 @@ def _zone() -> ZoneInfo:
 @login_required
 def referee_index(request: SignedInRequest) -> HttpResponse:
     """The pools the user referees, week by week (the current week first)."""
-    if not request.user.is_staff and not selectors.referee_pools(user=request.user):
+    pools = selectors.referee_pools(user=request.user)
+    if not request.user.is_staff and not pools:
         raise PermissionDenied(_("Only referees and admins have a desk."))
-    weeks = selectors.referee_weeks(user=request.user)
+    weeks = selectors.referee_weeks(pools=pools)
     return render(request, "referee/index.html", {"weeks": weeks, "zone": _zone()})
 
 
