@@ -146,35 +146,20 @@ class KdhCup(CompetitionKind):
     competition = SeasonCompetition.KDH
     page = Page.BRACKET
     chart_abbreviation = _("KDH %(number)d")
-    _STAGES: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {
-            "qualifying": "qualifying",
-            "round of 64": "round_of_64",
-            "round of 32": "round_of_32",
-            "round of 16": "round_of_16",
-            "quarter-finals": "quarter_final",
-            "semi-finals": "semi_final",
-            "final": "final",
-        }
-    )
-    """The engine's names of the KDH's rounds (:func:`engine.kdh.round_names`) as stages."""
 
     def draws_after(self, number: int) -> Draw | None:
         return Draw.NEXT_ROUND
 
     def stage_of(self, number: int, games: int) -> str:
-        # A round of ``games`` games is the first round of a bracket of twice as many teams.
-        return self._STAGES[kdh.round_names(2 * games)[0]]
+        # R17: a round of ``games`` games is the first round of a field twice as big.
+        return kdh.stages(2 * games)[0].key
 
     def final_places(self, games: Sequence[tuple[str, MatchResult]]) -> dict[str, int]:
-        # R17: the final's winner wins the cup, its loser is the finalist; none when both
-        # teams were ONR (R15).
-        if len(games) != 1:
+        # R17: the engine's places from the final; a final both teams lost by forfeit (R15)
+        # names no winner, and none is shown.
+        if len(games) != 1 or games[0][1].winner is None:
             return {}
-        final = games[0][1]
-        if final.winner is None or final.loser is None:
-            return {}
-        return {final.winner: 1, final.loser: 2}
+        return kdh.final_places(games[0][1])
 
 
 @_registered

@@ -47,6 +47,7 @@ from engine.competitions import (
 from engine.dice import Dice, Draw
 from engine.errors import InputError, NotationError
 from engine.notation import ONR, Pick, display, refusal
+from engine.quotas import columns_left, is_left, notation_order, values_left
 
 
 class Decided(enum.Enum):
@@ -122,10 +123,6 @@ class TeamEntry(NamedTuple):
     """R14: a dummy team plays a random legal pick as a regular pick (its ``pick`` is ignored)."""
 
 
-# Remaining-value order for draws: values in notation order, each with its season quota (R7).
-_VALUE_ORDER = ("0", "1", "2", "3", "4", "5", X)
-
-
 class _Facts(NamedTuple):
     """What play_round and Round's checks need of a competition's rules, worked out once."""
 
@@ -153,20 +150,16 @@ def _facts(rules: Rules) -> _Facts:
         column_limits=dict.fromkeys(rules.columns, 1),
         column_values=frozenset(rules.columns),
         column_span=f"{rules.columns[0]}–{rules.columns[-1]}",
-        extra_time_items=_quota_items(rules.extra_time_quota),
+        extra_time_items=tuple(notation_order(rules.extra_time_quota).items()),
         extra_time_values=frozenset(rules.extra_time_quota),
         extra_time_total=sum(rules.extra_time_quota.values()),
-        extra_time_limits=dict(rules.extra_time_quota),
-        shootout_items=_quota_items(shootout),
+        extra_time_limits=dict(notation_order(rules.extra_time_quota)),
+        shootout_items=tuple(notation_order(shootout).items()),
         shootout_values=frozenset(shootout),
         shootout_total=sum(shootout.values()),
-        shootout_limits=dict(shootout),
+        shootout_limits=dict(notation_order(shootout)),
         forfeits=rules.onr is OnrRule.FORFEIT,
     )
-
-
-def _quota_items(quota: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple((value, quota[value]) for value in _VALUE_ORDER if value in quota)
 
 
 _FACTS = {competition: _facts(rules) for competition, rules in RULES.items()}
@@ -387,20 +380,22 @@ def play_round(round_: Round) -> RoundResult:
         redrawn = False
         # R11: only the stale part of an advance pick is redrawn; no penalty.
         if column in used_columns:
-            column = dice.choice(f"redraw_column:{team}", _columns_left(round_, entry))
+            column = dice.choice(
+                f"redraw_column:{team}", columns_left(round_._columns, used_columns)
+            )
             redrawn = True
-        if used_extra_time and used_extra_time.count(extra_time) >= et_quota[extra_time]:
+        if used_extra_time and not is_left(et_quota, used_extra_time, extra_time):
             extra_time = dice.choice(
-                f"redraw_extra_time:{team}", _values_left(facts.extra_time_items, used_extra_time)
+                f"redraw_extra_time:{team}", tuple(values_left(et_quota, used_extra_time))
             )
             redrawn = True
         if (
             used_shootout
             and shootout is not None
-            and used_shootout.count(shootout) >= so_quota[shootout]
+            and not is_left(so_quota, used_shootout, shootout)
         ):
             shootout = dice.choice(
-                f"redraw_shootout:{team}", _values_left(facts.shootout_items, used_shootout)
+                f"redraw_shootout:{team}", tuple(values_left(so_quota, used_shootout))
             )
             redrawn = True
         # R6: stocks cap what is played; the excess is simply not played.
@@ -499,28 +494,21 @@ def play_round(round_: Round) -> RoundResult:
     )
 
 
-def _columns_left(round_: Round, entry: TeamEntry) -> list[str]:
-    used = entry.used_columns
-    return [c for c in round_._columns if c not in used]
-
-
-def _values_left(items: tuple[tuple[str, int], ...], used: tuple[str, ...]) -> list[str]:
-    return [value for value, quota in items if used.count(value) < quota]
-
-
 def _draw_pick(
     dice: Dice, kind: str, team: str, entry: TeamEntry, round_: Round
 ) -> tuple[str, str, str | None]:
     """Draw a random legal column and values for an ONR (R4) or dummy (R14) team."""
     facts = round_._facts
-    column = dice.choice(f"{kind}_column:{team}", _columns_left(round_, entry))
+    column = dice.choice(f"{kind}_column:{team}", columns_left(round_._columns, entry.used_columns))
     extra_time = dice.choice(
-        f"{kind}_extra_time:{team}", _values_left(facts.extra_time_items, entry.used_extra_time)
+        f"{kind}_extra_time:{team}",
+        tuple(values_left(facts.extra_time_limits, entry.used_extra_time)),
     )
     shootout = None
     if facts.shootout_items:
         shootout = dice.choice(
-            f"{kind}_shootout:{team}", _values_left(facts.shootout_items, entry.used_shootout)
+            f"{kind}_shootout:{team}",
+            tuple(values_left(facts.shootout_limits, entry.used_shootout)),
         )
     return column, extra_time, shootout
 
@@ -859,7 +847,8 @@ def _checked_teams(
         if pick is None and facts.forfeits and not dummy:
             continue  # R15: a forfeiting team plays nothing.
         # A drawn or redrawn part needs something left to draw from (R4, R11, R14). Counts
-        # are within their quotas (checked above), so "nothing left" means "every one used".
+        # are within their quotas (checked above), so nothing left (``columns_left`` and
+        # ``values_left`` empty) means every one used: the checks count, for speed.
         if len(used_columns) >= len(columns) and column_set.issubset(used_columns):
             raise InputError(f"teams.{team}.used_columns", "no column of the matrix row is left")
         if len(used_extra_time) == facts.extra_time_total:

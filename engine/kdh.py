@@ -35,8 +35,10 @@ from itertools import groupby
 from engine.calendar import Fixture
 from engine.dice import Dice
 from engine.errors import InputError
+from engine.game import MatchResult
 
 _NAMED_ROUNDS = {2: "final", 4: "semi-finals", 8: "quarter-finals"}
+_STAGE_KEYS = {2: "final", 4: "semi_final", 8: "quarter_final"}
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,71 @@ def bracket_size(field_size: int) -> int:
     return 1 << (field_size.bit_length() - 1)
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One round of the cup for its field (R17): its number, how many teams play it, and whether
+    it is the qualifying round.
+
+    >>> stages(84)[1]
+    Stage(number=2, teams=64, qualifying=False)
+    >>> stages(84)[1].key, stages(84)[1].name, stages(84)[1].games
+    ('round_of_64', 'round of 64', 32)
+    """
+
+    number: int
+    teams: int
+    qualifying: bool
+
+    @property
+    def games(self) -> int:
+        """How many games the round holds."""
+        return self.teams // 2
+
+    @property
+    def key(self) -> str:
+        """The stage's key: ``qualifying``, ``round_of_<n>``, ``quarter_final``, ``semi_final``,
+        ``final``.
+
+        >>> [stage.key for stage in stages(9)]
+        ['qualifying', 'quarter_final', 'semi_final', 'final']
+        """
+        return "qualifying" if self.qualifying else bracket_stage(self.teams)
+
+    @property
+    def name(self) -> str:
+        """The stage's name in English: ``round of 64``, ``quarter-finals``…"""
+        if self.qualifying:
+            return "qualifying"
+        return _NAMED_ROUNDS.get(self.teams, f"round of {self.teams}")
+
+
+def bracket_stage(teams: int) -> str:
+    """The key of the bracket's round that ``teams`` teams play (:attr:`Stage.key`).
+
+    >>> bracket_stage(64), bracket_stage(8), bracket_stage(2)
+    ('round_of_64', 'quarter_final', 'final')
+    """
+    return _STAGE_KEYS.get(teams, f"round_of_{teams}")
+
+
+def stages(field_size: int) -> tuple[Stage, ...]:
+    """The cup's rounds for a field of ``field_size`` teams, in order (R17): with ``F`` teams,
+    a qualifying round of ``2·(F − 2^⌊log₂F⌋)`` teams (none for a power of two), then a
+    bracket of ``2^⌊log₂F⌋`` teams halved round after round down to the final.
+
+    >>> [(stage.teams, stage.games) for stage in stages(84)]
+    [(40, 20), (64, 32), (32, 16), (16, 8), (8, 4), (4, 2), (2, 1)]
+    """
+    size = bracket_size(field_size)
+    rounds = []
+    if size != field_size:
+        rounds.append(Stage(1, 2 * (field_size - size), qualifying=True))
+    while size >= 2:
+        rounds.append(Stage(len(rounds) + 1, size, qualifying=False))
+        size //= 2
+    return tuple(rounds)
+
+
 def round_names(field_size: int) -> tuple[str, ...]:
     """The names of the cup's rounds for a field of ``field_size`` teams, in order.
 
@@ -79,12 +146,7 @@ def round_names(field_size: int) -> tuple[str, ...]:
     >>> round_names(33)
     ('qualifying', 'round of 32', 'round of 16', 'quarter-finals', 'semi-finals', 'final')
     """
-    size = bracket_size(field_size)
-    names = ["qualifying"] if size != field_size else []
-    while size >= 2:
-        names.append(_NAMED_ROUNDS.get(size, f"round of {size}"))
-        size //= 2
-    return tuple(names)
+    return tuple(stage.name for stage in stages(field_size))
 
 
 def _check_field(field: Sequence[Entrant]) -> None:
@@ -103,7 +165,8 @@ def split_field(field: Sequence[Entrant], dice: Dice) -> FirstRound:
     FirstRound(qualifying=('b', 'c'), exempt=('a',))
     """
     _check_field(field)
-    places = 2 * (len(field) - bracket_size(len(field)))
+    first = stages(len(field))[0]
+    places = first.teams if first.qualifying else 0
     qualifying: list[str] = []
     # Lowest tier first, highest code first: the D3 teams with codes 12, 11, … (R17).
     ranked = sorted(field, key=lambda e: (-e.tier, -e.code, e.team))
@@ -169,4 +232,33 @@ def _pair(pot: list[str], labels: Mapping[str, str]) -> list[Fixture] | None:
     return None
 
 
-__all__ = ["Entrant", "FirstRound", "bracket_size", "draw_pairings", "round_names", "split_field"]
+def final_places(final: MatchResult) -> dict[str, int]:
+    """The KDH's winner (1) and finalist (2), from its final: both go to next season's WG
+    (R18), and the winner's cup counts in next season's stocks (R21). A final lost by two ONR
+    teams has no winner (R15): both its teams are finalists. Beside the WG's
+    :func:`engine.wg.final_ranking`.
+
+    >>> from engine.game import Decided
+    >>> final_places(MatchResult("a", "b", 1, 1, Decided.SHOOTOUT, "b"))
+    {'a': 2, 'b': 1}
+    >>> final_places(MatchResult("a", "b", 0, 0, Decided.FORFEIT, None))
+    {'a': 2, 'b': 2}
+    """
+    places = {final.home: 2, final.away: 2}
+    if final.winner is not None:
+        places[final.winner] = 1
+    return places
+
+
+__all__ = [
+    "Entrant",
+    "FirstRound",
+    "Stage",
+    "bracket_size",
+    "bracket_stage",
+    "draw_pairings",
+    "final_places",
+    "round_names",
+    "split_field",
+    "stages",
+]

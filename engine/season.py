@@ -48,10 +48,11 @@ from engine.competitions import Competition, rules_for
 from engine.dice import Dice, Draw
 from engine.errors import InputError
 from engine.game import MatchResult, Round, RoundResult, TeamEntry, play_round
-from engine.kdh import Entrant, FirstRound, draw_pairings, split_field
+from engine.kdh import Entrant, FirstRound, draw_pairings, final_places, split_field
 from engine.matrices import Matrix, draw_matrix
 from engine.notation import Pick
 from engine.promotion import Direction, Division, Move, place_moves, promotion_moves
+from engine.quotas import columns_left, values_left
 from engine.season_end import BASE_GREAT_SAVES, NextStocks, SeasonRecord, next_stocks
 from engine.standings import StandingRow, standings
 from engine.week import Replacement, StockRequest, allot_stocks, onr_sanction
@@ -351,10 +352,6 @@ class _Job:
         return SeasonCompetition.of(self.competition)
 
 
-def _left(quota: Mapping[str, int], used: list[str]) -> tuple[str, ...]:
-    return tuple(value for value, count in quota.items() if used.count(value) < count)
-
-
 class _Season:
     """The season being played: its teams, schedules and everything played so far."""
 
@@ -520,9 +517,10 @@ class _Season:
                         week=week,
                         opponent=opponent,
                         matrix_row=row,
-                        columns_left=tuple(c for c in rules.columns if c not in columns),
-                        extra_time_left=_left(rules.extra_time_quota, extra_time),
-                        shootout_left=_left(rules.shootout_quota or {}, shootout),
+                        columns_left=columns_left(rules.columns, columns),
+                        # In the order R7 lists them, which the seeded random picks draw from.
+                        extra_time_left=tuple(values_left(rules.extra_time_quota, extra_time)),
+                        shootout_left=tuple(values_left(rules.shootout_quota or {}, shootout)),
                         extra_goals=state.extra_goals,
                         great_saves=state.great_saves,
                     )
@@ -626,9 +624,9 @@ class _Season:
         if job.round_number == 1 and self.kdh_first.qualifying:
             qualified += self.kdh_first.exempt
         if len(job.fixtures) == 1 and self.kdh_bye is None:
-            final = job.fixtures[0]
-            self.kdh_finalists = (final.home, final.away)
-            self.kdh_winner = qualified[0] if qualified else None
+            places = final_places(result.matches[0])
+            self.kdh_finalists = tuple(places)
+            self.kdh_winner = next((team for team, place in places.items() if place == 1), None)
             qualified = []
         self.kdh_teams = qualified
 

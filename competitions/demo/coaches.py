@@ -5,7 +5,7 @@ received on the web (R12)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.contrib.auth.hashers import make_password
@@ -15,6 +15,7 @@ from competitions import selectors as competition_selectors
 from competitions.models import Competition, Fixture, Matrix, Round
 from competitions.models import Pick as PickRow
 from engine import Pick
+from engine.quotas import columns_left, values_left
 from engine.season import PickRequest, random_picks
 
 SEED = "matrix-hockey-demo"
@@ -44,10 +45,6 @@ def users_create(names: Iterable[str]) -> tuple[User, User, dict[str, User]]:
         [User(username=name, email=f"{name}@example.org", password=password) for name in names]
     )
     return admin, referee, {coach.username: coach for coach in coaches}
-
-
-def _left(quota: dict[str, int], used: Sequence[str]) -> tuple[str, ...]:
-    return tuple(value for value, count in quota.items() if used.count(value) < count)
 
 
 class Coaches:
@@ -105,9 +102,9 @@ class Coaches:
                     week=round.week,
                     opponent=opponent.team.slug,
                     matrix_row=row,
-                    columns_left=tuple(c for c in rules.columns if c not in columns),
-                    extra_time_left=_left(dict(rules.extra_time_quota), extra_time),
-                    shootout_left=_left(dict(rules.shootout_quota or {}), shootout),
+                    columns_left=columns_left(rules.columns, columns),
+                    extra_time_left=tuple(values_left(rules.extra_time_quota, extra_time)),
+                    shootout_left=tuple(values_left(rules.shootout_quota or {}, shootout)),
                     extra_goals=entry.extra_goals,
                     great_saves=entry.great_saves,
                 )

@@ -36,16 +36,6 @@ from competitions.selectors.results import (
 from engine import kdh
 from league.models import Entry, Team
 
-_STAGES_BY_GAMES = {
-    32: StageChoice.ROUND_OF_64,
-    16: StageChoice.ROUND_OF_32,
-    8: StageChoice.ROUND_OF_16,
-    4: StageChoice.QUARTER_FINAL,
-    2: StageChoice.SEMI_FINAL,
-    1: StageChoice.FINAL,
-}
-"""A bracket round's name by its number of games (R17: 64 teams, then halved each round)."""
-
 CUP_DECIDED = (Decided.EXTRA_TIME, Decided.SHOOTOUT, Decided.DIE, Decided.FORFEIT)
 """How a KDH game can end past regular time (R8, R15), in the legend's order."""
 
@@ -189,9 +179,10 @@ class _Shape:
 
 
 def _shapes(field_size: int, pool_rounds: Sequence[PoolRound]) -> list[_Shape]:
-    """R17: with ``F`` teams, ``F − 2^⌊log₂F⌋`` qualifying games (none for a power of two),
-    then a bracket of ``2^⌊log₂F⌋`` halved round after round down to the final. Without a known
-    field, the rounds drawn so far as the calendar names them."""
+    """R17: the engine's stages for a field of ``field_size`` teams (:func:`engine.kdh.stages`:
+    a qualifying round unless the field is a power of two, then a bracket halved round after
+    round down to the final). Without a known field, the rounds drawn so far as the calendar
+    names them."""
     stages = {stage.value: str(stage.label) for stage in StageChoice}
     if field_size < 2:
         return [
@@ -203,18 +194,10 @@ def _shapes(field_size: int, pool_rounds: Sequence[PoolRound]) -> list[_Shape]:
             )
             for pool_round in pool_rounds
         ]
-    size = kdh.bracket_size(field_size)
     shapes = []
-    if size != field_size:
-        shapes.append(
-            _Shape(1, stages[StageChoice.QUALIFYING], qualifying=True, games=field_size - size)
-        )
-    while size >= 2:
-        games = size // 2
-        stage = _STAGES_BY_GAMES.get(games)
-        label = str(stage.label) if stage else _("round of %(teams)d") % {"teams": size}
-        shapes.append(_Shape(len(shapes) + 1, label, qualifying=False, games=games))
-        size = games
+    for stage in kdh.stages(field_size):
+        label = stages.get(stage.key) or _("round of %(teams)d") % {"teams": stage.teams}
+        shapes.append(_Shape(stage.number, label, qualifying=stage.qualifying, games=stage.games))
     return shapes
 
 

@@ -29,6 +29,7 @@ from competitions.selectors.picks import (
     entry_opponents,
 )
 from competitions.selectors.rounds import pool_entries
+from engine.quotas import notation_order
 from league.models import Entry, Season
 
 
@@ -132,14 +133,10 @@ class InfosGrid:
         )
 
 
-def _value_order(value: str) -> tuple[bool, str]:
-    return (value == "X", value)
-
-
 def _cells(quota: Mapping[str, int], left: Mapping[str, int]) -> tuple[InfosCell, ...]:
     return tuple(
-        InfosCell(value=value, left=left.get(value, 0), quota=quota[value])
-        for value in sorted(quota, key=_value_order)
+        InfosCell(value=value, left=left.get(value, 0), quota=count)
+        for value, count in notation_order(quota).items()
     )
 
 

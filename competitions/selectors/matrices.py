@@ -28,6 +28,7 @@ from competitions.models import (
 )
 from competitions.selectors.entries import entries_holders, entries_used_everywhere
 from competitions.selectors.picks import cup_eliminated
+from engine.quotas import columns_left
 from league.models import Entry, Season
 
 
@@ -242,8 +243,7 @@ def rounds_columns_held(
         others = {holder_of[pk].pk for pk in teams if pk in holder_of} - {entry.pk}
         counts = dict.fromkeys(Competition(round.competition).rules.columns, 0)
         for pk in others:
-            left = set(counts) - set(used[pk][round.competition].columns)
-            for column in left:
+            for column in columns_left(counts, used[pk][round.competition].columns):
                 counts[column] += 1
         held[round.pk] = ColumnsHeld(teams=len(others), columns=counts)
     return held

@@ -4,8 +4,7 @@ round.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -29,6 +28,8 @@ from competitions.selectors.entries import (
     entry_lineage,
     entry_used_everywhere,
 )
+from engine.cups import CupRound, KnockoutGame, RoundState, knocked_out, plays_round
+from engine.quotas import columns_left, notation_order, values_left
 from engine.season import Used
 from league.models import Entry, Season, Team
 from league.selectors import user_team
@@ -74,19 +75,6 @@ class EntryChoices:
         return [value for value, left in counts.items() for _ in range(left)]
 
 
-def _value_order(value: str) -> tuple[bool, str]:
-    return (value == "X", value)
-
-
-def _left(quota: Mapping[str, int], used: Iterable[str]) -> dict[str, int]:
-    spent = Counter(used)
-    return {
-        value: quota[value] - spent[value]
-        for value in sorted(quota, key=_value_order)
-        if quota[value] > spent[value]
-    }
-
-
 STOCK_UNCOUNTED = 10**6
 """In :func:`choices_any`, extra goals and great saves stand for "not counted here"."""
 
@@ -100,8 +88,8 @@ def choices_any(*, competition: Competition | str) -> EntryChoices:
     return EntryChoices(
         competition=competition.value,
         columns=tuple(rules.columns),
-        extra_time=_left(rules.extra_time_quota, ()),
-        shootout=_left(rules.shootout_quota or {}, ()),
+        extra_time=values_left(notation_order(rules.extra_time_quota), ()),
+        shootout=values_left(notation_order(rules.shootout_quota or {}), ()),
         extra_goals=STOCK_UNCOUNTED,
         great_saves=STOCK_UNCOUNTED,
     )
@@ -251,9 +239,9 @@ def _choices(competition: Competition, used: Used, stocks: tuple[int, int]) -> E
     rules = competition.rules
     return EntryChoices(
         competition=competition.value,
-        columns=tuple(c for c in rules.columns if c not in set(used.columns)),
-        extra_time=_left(rules.extra_time_quota, used.extra_time),
-        shootout=_left(rules.shootout_quota or {}, used.shootout),
+        columns=columns_left(rules.columns, used.columns),
+        extra_time=values_left(notation_order(rules.extra_time_quota), used.extra_time),
+        shootout=values_left(notation_order(rules.shootout_quota or {}), used.shootout),
         extra_goals=stocks[0],
         great_saves=stocks[1],
     )
@@ -285,17 +273,10 @@ def cup_eliminated(*, pool: Pool) -> set[int]:
         .exclude(fixture__pool_round__round__stage=Stage.GROUP)
         .values_list("fixture__pool_round_id", "fixture__home_id", "fixture__away_id", "winner_id")
     )
-    went_on = set(
-        PoolRound.qualified.through.objects.filter(
-            poolround_id__in={pool_round for pool_round, _, _, _ in games}
-        ).values_list("poolround_id", "entry_id")
-    )
-    out = set()
-    for pool_round, home, away, winner in games:
-        for entry in (home, away):
-            if entry != winner and (pool_round, entry) not in went_on:
-                out.add(entry)
-    return out
+    went_on = PoolRound.qualified.through.objects.filter(
+        poolround_id__in={pool_round for pool_round, _, _, _ in games}
+    ).values_list("poolround_id", "entry_id")
+    return knocked_out([KnockoutGame(*game) for game in games], went_on)
 
 
 def entry_pools(*, entry: Entry) -> dict[str, Pool]:
@@ -358,38 +339,18 @@ def entry_opponent(*, entry: Entry, round: Round) -> Entry | None:
 def entry_plays_round(*, entry: Entry, round: Round) -> bool:
     """Whether ``entry`` plays ``round``, as the published results say: every playing team plays
     the championship; a cup's round, when its team is in the cup (a member of its pool) and
-    still in it.
-
-    Nothing about a round is public before its publication, so an arbitrated but unpublished
-    cup round counts as still to play, and a draw made from it (the next round's games) is not
-    looked at: until the referee publishes, its losers may still send picks for the next round
-    — kept, and simply not played if they turn out eliminated — and no page, answer or email
-    tells them otherwise.
-
-    Once the round's games are drawn (publicly), only their teams play it. Before that, the
-    cup's latest drawn round decides: once published, the teams it sent on
-    (``PoolRound.qualified``: winners, lucky losers and byes, R15, R17, R18) are still in; while
-    it is still to play, its teams are, and while the KDH's qualifying round is, the teams
-    exempt from it too (R17: they may send their picks for the round of 64 and after in
-    advance, R12); a published round
-    that sends nobody on (a WG group round) keeps its teams in. With no round drawn yet, every
-    member of the cup's pool is in.
+    still in it (:func:`engine.cups.plays_round`, R15, R17, R18: nothing about a round is public
+    before its publication, R23, so an arbitrated but unpublished cup round counts as still to
+    play and a draw made from it is not looked at).
     """
     return round.pk in entry_plays_rounds(entry=entry, rounds=[round])
 
 
-@dataclass(frozen=True)
-class _CupRound:
-    """What :func:`entry_plays_rounds` needs to know of one of a cup's pool rounds."""
-
-    number: int
-    stage: str
-    status: str
-    drawn: bool
-    plays: bool
-    sends_on: bool
-    sends_on_mine: bool
-    played_mine: bool
+_ROUND_STATES: dict[str, RoundState] = {
+    PoolRound.Status.ARBITRATED: RoundState.ARBITRATED,
+    PoolRound.Status.PUBLISHED: RoundState.PUBLISHED,
+}
+"""A pool round's status as the public may know it (R23); any other is still to play."""
 
 
 def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
@@ -415,8 +376,8 @@ def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
     fixtures = Fixture.objects.filter(pool_round_id=OuterRef("pk"))
     in_it = Q(home_id__in=mine) | Q(away_id__in=mine)
     qualified = PoolRound.qualified.through.objects.filter(poolround_id=OuterRef("pk"))
-    cups: dict[int, list[tuple[int, _CupRound]]] = {}
-    for pool_id, round_id, number, stage, status, drawn, plays, sends_on, sends_on_mine, played in (
+    cups: dict[int, list[CupRound]] = {}
+    for pool_id, number, stage, status, drawn, plays, sends_on, sends_on_mine, played in (
         PoolRound.objects.filter(pool_id__in=pools.values())
         .annotate(
             drawn=Exists(fixtures),
@@ -427,10 +388,9 @@ def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
                 TeamResult.objects.filter(pool_round_id=OuterRef("pk"), entry_id__in=mine)
             ),
         )
-        .order_by("-round__number")
+        .order_by()
         .values_list(
             "pool_id",
-            "round_id",
             "round__number",
             "round__stage",
             "status",
@@ -442,45 +402,19 @@ def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
         )
     ):
         cups.setdefault(pool_id, []).append(
-            (
-                round_id,
-                _CupRound(number, stage, status, drawn, plays, sends_on, sends_on_mine, played),
+            CupRound(
+                number,
+                _ROUND_STATES.get(status, RoundState.TO_PLAY),
+                qualifying=stage == Stage.QUALIFYING,
+                drawn=drawn,
+                plays=plays,
+                sends_on=sends_on,
+                sends_team_on=sends_on_mine,
+                played=played,
             )
         )
     for round in cup_rounds:
         pool_id = pools.get(round.competition)
-        if pool_id is None:
-            continue
-        pool_rounds = cups.get(pool_id, [])
-        # The first arbitrated round not yet published: what was drawn after it is not public.
-        secret = min(
-            (cup.number for _, cup in pool_rounds if cup.status == PoolRound.Status.ARBITRATED),
-            default=None,
-        )
-        horizon = round.number if secret is None else min(round.number, secret)
-        this = next((cup for round_id, cup in pool_rounds if round_id == round.pk), None)
-        if this is not None and this.drawn and round.number <= horizon:
-            plays = this.plays
-        else:
-            latest = next(
-                (
-                    cup
-                    for _, cup in pool_rounds
-                    if cup.number < round.number
-                    and cup.number <= horizon
-                    and (cup.drawn or cup.status == PoolRound.Status.PUBLISHED)
-                ),
-                None,
-            )
-            if latest is None:
-                plays = True
-            elif latest.status != PoolRound.Status.PUBLISHED:
-                # R17: the teams exempt from the KDH's qualifying round are in the round of 64.
-                plays = latest.plays or latest.stage == Stage.QUALIFYING
-            elif latest.sends_on:
-                plays = latest.sends_on_mine
-            else:
-                plays = latest.played_mine
-        if plays:
+        if pool_id is not None and plays_round(cups.get(pool_id, []), round.number):
             playing.add(round.pk)
     return playing

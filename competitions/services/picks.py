@@ -24,6 +24,7 @@ from competitions.services.errors import worded
 from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal_of
 from engine import Pick as EnginePick
+from engine.quotas import notation_order
 from league.models import Entry, Season, Team
 from matrixhockey.db import fetch_models, fetch_values, model_columns
 
@@ -99,7 +100,7 @@ def _refusal_message(pick: EnginePick, competition: Competition, refused: Refusa
     (``services.errors.MESSAGES``), with the facts its message needs."""
     rules = competition.rules
     shootout = refused in _SHOOTOUT_REFUSALS
-    values = (rules.shootout_quota or ()) if shootout else rules.extra_time_quota
+    values = (rules.shootout_quota or {}) if shootout else rules.extra_time_quota
     return worded(
         refused,
         {
@@ -108,7 +109,7 @@ def _refusal_message(pick: EnginePick, competition: Competition, refused: Refusa
             "first": rules.columns[0],
             "last": rules.columns[-1],
             "value": pick.shootout if shootout else pick.extra_time,
-            "values": _values(sorted(values, key=lambda v: (v == "X", v))),
+            "values": _values(notation_order(values)),
         },
     )
 

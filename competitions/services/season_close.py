@@ -28,7 +28,7 @@ from competitions.models import (
     Stage,
 )
 from competitions.selectors.standings import pool_standings, wg_group_standings
-from engine import Decided, MatchResult, StandingRow, commitment, wg
+from engine import Decided, MatchResult, StandingRow, commitment, kdh, wg
 from league.models import Entry, Season
 from league.public_cache import public_version_bump
 from league.services import audit_record
@@ -210,10 +210,7 @@ def _honours(archive: SeasonArchive, holders: dict[int, Entry]) -> list[CupHonou
     ):
         games = _final(pool, holders)
         if pool.competition == Competition.KDH and "" in games:
-            final = games[""]
-            places = {final.home: 2, final.away: 2}
-            if final.winner is not None:
-                places[final.winner] = 1
+            places = kdh.final_places(games[""])
         elif pool.competition == Competition.WG and {"final", "third_place"} <= set(games):
             places = wg.final_ranking(games["final"], games["third_place"])
         else:

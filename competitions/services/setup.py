@@ -183,16 +183,6 @@ def draws_log(seed: str, draws: Iterable[Draw]) -> list[dict[str, object]]:
     return [{"seed": seed, **draw.as_dict()} for draw in draws]
 
 
-KDH_STAGES_BY_GAMES = {
-    32: Stage.ROUND_OF_64,
-    16: Stage.ROUND_OF_32,
-    8: Stage.ROUND_OF_16,
-    4: Stage.QUARTER_FINAL,
-    2: Stage.SEMI_FINAL,
-    1: Stage.FINAL,
-}
-
-
 @transaction.atomic
 def season_rounds_create(*, season: Season) -> list[Round]:
     """Every round of ``season``'s three competitions, with its week (R20, the engine's calendar,

@@ -8,7 +8,17 @@ from hypothesis import strategies as st
 
 from engine.dice import Dice
 from engine.errors import InputError
-from engine.kdh import Entrant, bracket_size, draw_pairings, round_names, split_field
+from engine.game import Decided, MatchResult
+from engine.kdh import (
+    Entrant,
+    bracket_size,
+    bracket_stage,
+    draw_pairings,
+    final_places,
+    round_names,
+    split_field,
+    stages,
+)
 
 DIVISIONS = [("elite", 1), ("d2a", 2), ("d2b", 2), ("d3a", 3), ("d3b", 3), ("d3c", 3), ("d3d", 3)]
 
@@ -200,3 +210,50 @@ def test_pairings_refuse_unusable_teams(teams: list[str], apart: dict[str, str] 
     with pytest.raises(InputError) as error:
         draw_pairings(teams, Dice("s"), apart=apart)
     assert error.value.field == "teams"
+
+
+# --- stages and final places ----------------------------------------------------------------
+
+
+def test_the_84_team_field_plays_a_qualifying_round_then_a_bracket_of_64() -> None:
+    # R17: 40 D3 teams play the qualifying round; its 20 winners join the 44 others.
+    assert [(s.number, s.key, s.teams, s.games) for s in stages(84)] == [
+        (1, "qualifying", 40, 20),
+        (2, "round_of_64", 64, 32),
+        (3, "round_of_32", 32, 16),
+        (4, "round_of_16", 16, 8),
+        (5, "quarter_final", 8, 4),
+        (6, "semi_final", 4, 2),
+        (7, "final", 2, 1),
+    ]
+
+
+def test_a_power_of_two_field_has_no_qualifying_round() -> None:
+    assert [s.key for s in stages(128)][:2] == ["round_of_128", "round_of_64"]
+    assert not any(s.qualifying for s in stages(128))
+
+
+@pytest.mark.parametrize(
+    ("teams", "key"),
+    [
+        (2, "final"),
+        (4, "semi_final"),
+        (8, "quarter_final"),
+        (16, "round_of_16"),
+        (256, "round_of_256"),
+    ],
+)
+def test_a_bracket_round_is_named_by_its_teams(teams: int, key: str) -> None:
+    assert bracket_stage(teams) == key
+    assert stages(teams)[0].key == key
+
+
+def test_the_final_gives_the_winner_first_place_and_the_loser_second() -> None:
+    final = MatchResult("a", "b", 2, 3, Decided.REGULATION, "b")
+    assert final_places(final) == {"a": 2, "b": 1}
+
+
+def test_a_final_lost_by_two_onr_teams_has_two_finalists_and_no_winner() -> None:
+    # R15: both teams of the final forfeit; neither wins the cup.
+    final = MatchResult("a", "b", 0, 0, Decided.FORFEIT, None)
+    assert final_places(final) == {"a": 2, "b": 2}
