@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import matrixhockey.converters  # noqa: F401  (registers <num:…>)
 from competitions.api import public, referee
 from competitions.api.results import ResultsView
 
@@ -10,25 +11,25 @@ urlpatterns = [
     # The league, for anyone.
     path("seasons/", public.SeasonListView.as_view(), name="api-seasons"),
     path("seasons/current/", public.SeasonCurrentView.as_view(), name="api-season-current"),
-    path("seasons/<int:number>/", public.SeasonView.as_view(), name="api-season"),
+    path("seasons/<num:number>/", public.SeasonView.as_view(), name="api-season"),
     path("standings/<slug:pool>/", public.StandingsView.as_view(), name="api-standings"),
     path("infos/<slug:competition>/<slug:pool>/", public.InfosView.as_view(), name="api-infos"),
     path("matrices/<slug:competition>/", public.MatrixView.as_view(), name="api-matrix"),
     # A coach's picks: always the caller's own team (no team in the URL).
-    path("picks/<slug:competition>/<int:round>/", public.PicksView.as_view(), name="api-picks"),
+    path("picks/<slug:competition>/<num:round>/", public.PicksView.as_view(), name="api-picks"),
     path(
-        "results/<slug:competition>/<slug:pool>/<int:round>/",
+        "results/<slug:competition>/<slug:pool>/<num:round>/",
         ResultsView.as_view(),
         name="api-results",
     ),
     # The referees: arbitrate a pool's round, then publish it.
     path(
-        "arbitrations/<slug:competition>/<slug:pool>/<int:round>/",
+        "arbitrations/<slug:competition>/<slug:pool>/<num:round>/",
         referee.ArbitrationView.as_view(),
         name="api-arbitration",
     ),
     path(
-        "arbitrations/<slug:competition>/<slug:pool>/<int:round>/publish/",
+        "arbitrations/<slug:competition>/<slug:pool>/<num:round>/publish/",
         referee.PublishView.as_view(),
         name="api-arbitration-publish",
     ),

@@ -5,32 +5,33 @@ from __future__ import annotations
 
 from django.urls import path
 
+import matrixhockey.converters  # noqa: F401  (registers <num:…>)
 from competitions.views import feeds, home, matrices, picks, seasons, teams
 from competitions.views import public as views
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("results/", views.results_latest, name="results_latest"),
-    path("results/week/<int:season>/<int:week>/", views.results_week, name="results_week"),
+    path("results/week/<num:season>/<num:week>/", views.results_week, name="results_week"),
     path(
-        "results/<slug:competition>/<slug:pool>/<int:round>/",
+        "results/<slug:competition>/<slug:pool>/<num:round>/",
         views.results_pool_round,
         name="results_pool_round",
     ),
     path(
-        "results/<slug:competition>/<slug:pool>/<int:round>/input.json",
+        "results/<slug:competition>/<slug:pool>/<num:round>/input.json",
         views.results_input,
         name="results_input",
     ),
     path("standings/", views.standings_index, name="standings_index"),
     path("standings/<slug:pool>/", views.standings, name="standings"),
     path("seasons/", seasons.seasons, name="seasons"),
-    path("seasons/<int:number>/", seasons.season, name="season"),
+    path("seasons/<num:number>/", seasons.season, name="season"),
     path("seasons/teams/<slug:slug>/", seasons.season_team, name="season_team"),
     path("teams/<slug:slug>/", teams.team, name="team"),
     path("wg/race/", teams.wg_race, name="wg_race"),
     path("picks/", picks.picks, name="picks"),
-    path("picks/<str:competition>/<int:number>/", picks.pick_send, name="pick_send"),
+    path("picks/<str:competition>/<num:number>/", picks.pick_send, name="pick_send"),
     path("matrices/", matrices.matrices, name="matrices"),
     path("infos/", picks.infos_index, name="infos_index"),
     path("infos/<str:competition>/<slug:pool>/", picks.infos, name="infos"),

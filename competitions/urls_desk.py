@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import matrixhockey.converters  # noqa: F401  (registers <num:…>)
 from competitions.views import season_desk as desk
 
 urlpatterns = [
@@ -16,6 +17,6 @@ urlpatterns = [
     path("close/", desk.season_desk_close, name="season_desk_close"),
     path("plan/swap/", desk.season_desk_swap, name="season_desk_swap"),
     path("withdraw/", desk.season_desk_withdraw, name="season_desk_withdraw"),
-    path("jobs/<int:pk>/", desk.season_desk_job, name="season_desk_job"),
-    path("jobs/<int:pk>/restart/", desk.season_desk_job_restart, name="season_desk_job_restart"),
+    path("jobs/<num:pk>/", desk.season_desk_job, name="season_desk_job"),
+    path("jobs/<num:pk>/restart/", desk.season_desk_job_restart, name="season_desk_job_restart"),
 ]

@@ -371,6 +371,10 @@ SPECTACULAR_SETTINGS = {
     # Request bodies get their own components, so a required text says minLength 1 as the
     # server does (an empty pick is refused).
     "COMPONENT_SPLIT_REQUEST": True,
+    # <num:…> (matrixhockey.converters): a number of up to nine digits.
+    "PATH_CONVERTER_OVERRIDES": {
+        "num": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+    },
     # The error answers every operation may give (matrixhockey.schema).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

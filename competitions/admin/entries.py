@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+import matrixhockey.converters  # noqa: F401  (registers <num:…>)
 from competitions import services
 from competitions import services as competitions_services
 from competitions.models import StockKind, StockMovement, StockReason
@@ -160,7 +161,7 @@ class EntryAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view(self.stock_move_view)
-        return [path("<int:pk>/stock/", view, name="league_entry_stock"), *super().get_urls()]
+        return [path("<num:pk>/stock/", view, name="league_entry_stock"), *super().get_urls()]
 
     def stock_move_view(self, request: SignedInRequest, pk: int) -> HttpResponse:
         entry = get_object_or_404(Entry.objects.select_related("team", "season", "division"), pk=pk)

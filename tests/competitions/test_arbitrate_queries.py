@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoDbBlocker
 
 from competitions.demo import DemoLeague
-from competitions.models import Competition, PoolRound, TeamResult
+from competitions.models import Competition, PoolRound, StockMovement, TeamResult
 from competitions.services import pool_round_arbitrate
 from tests.demo_worlds import DemoWorlds
 
@@ -29,6 +29,9 @@ pool round, and the round's status is worked out and written in one ``UPDATE``."
 
 ONR_QUERIES = 1
 """What a division with ONR teams adds: their sanctions, in one insert (R14)."""
+STOCKS_QUERIES = 2
+"""What a division where a team spent a stock (R6) adds: the balances in one update, the ledger's
+lines in one insert. The demo's coaches pick at random, so a division may spend none."""
 
 CUP_QUERIES = 26
 """The most a cup's pool round costs: its arbitration, its qualified teams and the next round
@@ -63,7 +66,8 @@ def week_6(
 
 def arbitrate_week(demo: DemoLeague) -> dict[str, tuple[int, bool]]:
     """Arbitrate every pool round of the demo's waiting week in the referee's order; per pool
-    (a division's slug, or the cup's), the queries it cost and whether a team was ONR in it."""
+    (a division's slug, or the cup's), the queries it cost, less :data:`STOCKS_QUERIES` where no
+    stock moved, and whether a team was ONR in it."""
     pool_rounds = (
         PoolRound.objects.filter(round__season=demo.season, round__week=demo.week)
         .select_related("pool__division", "round")
@@ -76,7 +80,11 @@ def arbitrate_week(demo: DemoLeague) -> dict[str, tuple[int, bool]]:
         pool = pool_round.pool
         name = pool.division.slug if pool.division_id else pool.competition
         onr = TeamResult.objects.filter(pool_round=pool_round, onr=True).exists()
-        counted[name] = (len(queries), onr)
+        spent = StockMovement.objects.filter(
+            round=pool_round.round,
+            entry__in=TeamResult.objects.filter(pool_round=pool_round).values("entry"),
+        ).exists()
+        counted[name] = (len(queries) + (0 if spent else STOCKS_QUERIES), onr)
     return counted
 
 
