@@ -35,11 +35,13 @@ from django.utils.translation import gettext_lazy
 from competitions.models import Competition, SeasonArchive, SeasonPlanDraft, Withdrawal
 from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
 from competitions.services.replacement import DUMMY_TEAM_NAME
+from competitions.services.start_plan import TIERS, plan_problems_worded
 from competitions.services.verify import season_plan_seed_verify
 from engine.season_plan import (
     FinalTable,
     LeaveReason,
     Newcomer,
+    PlanError,
     SeasonEnd,
     SeasonPlan,
     WaitingTeam,
@@ -53,8 +55,9 @@ DUMMY_NAMES = 84
 
 
 class SeasonPlanRefused(Exception):
-    """No plan for this season: ``code`` ``not_finished`` (not closed yet) or ``not_closed``
-    (finished without ``season_close``'s archive)."""
+    """No plan for this season: ``code`` ``not_finished`` (not closed yet), ``not_closed``
+    (finished without ``season_close``'s archive) or ``plan_invalid`` (the stored plan is not
+    a plan of the league)."""
 
     def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
@@ -363,10 +366,17 @@ def _document(*, season: Season) -> dict[str, object]:
 def season_plan_drafted(*, season: Season) -> SeasonPlan:
     """The plan after ``season`` as the admins left it: computed from the rules
     (:func:`season_plan_document`), read back through :meth:`SeasonPlan.from_dict`, with the
-    draft's group swaps applied (R22). Same refusals as :func:`season_plan`."""
+    draft's group swaps applied (R22). Same refusals as :func:`season_plan`, and
+    ``plan_invalid`` (its problems worded) when the stored plan is not a plan of the league."""
     document = season_plan_document(season=season)
     swaps = season_plan_draft(season=season).swaps
-    return SeasonPlan.from_dict(document).swapped(tuple(pair) for pair in swaps)
+    try:
+        plan = SeasonPlan.from_dict(document, divisions=tuple(TIERS.items()))
+    except PlanError as error:  # a stored plan edited by hand, say: said, never a crash
+        raise SeasonPlanRefused(
+            " · ".join(plan_problems_worded(error)), code="plan_invalid"
+        ) from error
+    return plan.swapped((first, second) for first, second in swaps)
 
 
 def season_plan_swap(

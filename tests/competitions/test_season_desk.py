@@ -167,6 +167,30 @@ def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: C
     assert progress.json()["percent"] == 100
 
 
+def test_the_calendar_preview_shows_the_weeks_skipped_as_set(staff: Client) -> None:
+    staff.post(
+        desk_url("season_desk_import"),
+        {"file": SimpleUploadedFile("league.csv", csv_text(good_rows()).encode())},
+    )
+    staff.post(desk_url("season_desk_matrices"))
+    monday = next_monday()
+    staff.post(desk_url("season_desk_calendar"), {"starts_on": monday.isoformat(), "skip": "3,5"})
+    assert Season.objects.get(number=1).skipped_weeks == [3, 5]
+
+    # The desk again, with nothing in its address: the calendar as set, not the default.
+    page = staff.get(desk_url())
+    assert (page.context["starts_on"], page.context["skip"]) == (monday, "3,5")
+    weeks = {week.week: week for week in page.context["calendar"]}
+    assert weeks[3].skipped and weeks[5].skipped and not weeks[4].skipped
+
+    # A preview asks for other weeks; an unreadable list is said, and nothing is set.
+    page = staff.get(desk_url(), {"skip": "4"})
+    assert [week.week for week in page.context["calendar"] if week.skipped] == [4]
+    page = staff.post(desk_url("season_desk_calendar"), {"skip": "four"}, follow=True)
+    assert "week numbers separated by commas" in messages_of(page)[-1]
+    assert Season.objects.get(number=1).skipped_weeks == [3, 5]
+
+
 def test_a_second_click_on_start_is_refused_while_the_first_is_queued(staff: Client) -> None:
     staff.post(
         desk_url("season_desk_import"),
