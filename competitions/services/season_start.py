@@ -232,13 +232,13 @@ def _previous(season: Season) -> Season | None:
     return Season.objects.filter(number__lt=season.number).order_by("-number").first()
 
 
-@transaction.atomic
-def season_pool_slugs(*, season: Season) -> list[str]:
-    """The slugs of the season's nine pools, made or to make: its divisions', then the cups'."""
+def season_pool_slugs() -> list[str]:
+    """The slugs of a season's nine pools, made or to make: the divisions', then the cups'."""
     divisions = Division.objects.order_by("tier", "group").values_list("slug", flat=True)
     return [*divisions, *(cup.value for cup in CUPS)]
 
 
+@transaction.atomic
 def season_prepare_pools(
     *,
     season: Season,

@@ -257,7 +257,7 @@ def season_desk_calendar(request: HttpRequest) -> HttpResponse:
 @require_POST
 @staff_only
 def season_desk_pools(request: HttpRequest) -> HttpResponse:
-    form = RefereesForm(request.POST, slugs=season_pool_slugs(season=_preparing_season()))
+    form = RefereesForm(request.POST, slugs=season_pool_slugs())
     if not form.is_valid():
         return _form_refused(request, form)
     return _prepare(
