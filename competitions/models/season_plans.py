@@ -28,9 +28,10 @@ class SeasonPlanDraft(models.Model):
         blank=True,
         help_text=_("Pairs of team slugs that exchange their group and code, in order (R22)."),
     )
-    plan = models.JSONField(
+    # Text, not JSON: PostgreSQL's jsonb would give the document back in its own key order, and
+    # season_plan --json prints it in SEASON.md's.
+    plan = models.TextField(
         _("plan as computed"),
-        null=True,
         blank=True,
         help_text=_("The plan from the rules, before any swap (season_plan --json)."),
     )

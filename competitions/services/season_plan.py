@@ -19,7 +19,6 @@ The adapter's decisions:
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import dataclass, replace
@@ -338,11 +337,11 @@ def season_plan_document(*, season: Season) -> dict[str, object]:
     archive = _closed(season)
     state = season_plan_state(archive=archive)
     draft = season_plan_draft(season=season)
-    if draft.plan is None or draft.plan_state != state:
-        draft.plan = _document(season=season)
+    if not draft.plan or draft.plan_state != state:
+        draft.plan = json.dumps(_document(season=season), ensure_ascii=False)
         draft.plan_state = state
         SeasonPlanDraft.objects.filter(pk=draft.pk).update(plan=draft.plan, plan_state=state)
-    return copy.deepcopy(draft.plan)
+    return json.loads(draft.plan)
 
 
 def _document(*, season: Season) -> dict[str, object]:

@@ -98,8 +98,12 @@ def test_a_swap_is_seen_by_another_admin_and_by_the_commands(
     # The command line too: the draft with --draft, R22's default groups without.
     drafted = json.loads(command("season_plan", "--json", "--draft"))
     assert where(drafted, first["team"]) == (second["to"], second["code"])
-    default = json.loads(command("season_plan", "--json"))
+    printed = command("season_plan", "--json")  # read back from the draft's row
+    default = json.loads(printed)
     assert where(default, first["team"]) == (first["to"], first["code"])
+    # In SEASON.md's order, as computed.
+    assert list(default) == ["from_season", "season", "teams", "leaving", "kdh", "wg"]
+    assert list(default["teams"][0])[:3] == ["team", "from", "rank"]
     assert first["team"] in command("season_plan", "--draft")
 
     # The other admin puts the default groups back: the first admin sees it.
@@ -161,9 +165,9 @@ def test_the_plan_is_computed_once_and_again_when_a_team_withdraws(admin: Client
 
 def test_a_stored_plan_the_engine_refuses_is_a_message_not_an_error(admin: Client) -> None:
     admin.post(desk_url("season_desk_close"), follow=True)  # the desk computes and keeps it
-    draft = SeasonPlanDraft.objects.get(season__number=1)
-    broken = {**draft.plan, "teams": draft.plan["teams"][:83]}
-    SeasonPlanDraft.objects.filter(pk=draft.pk).update(plan=broken)
+    stored = json.loads(SeasonPlanDraft.objects.get(season__number=1).plan)
+    broken = {**stored, "teams": stored["teams"][:83]}
+    SeasonPlanDraft.objects.filter(season__number=1).update(plan=json.dumps(broken))
     page = admin.get(desk_url())
     assert page.status_code == 200
     assert page.context["plan"] is None
