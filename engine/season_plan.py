@@ -57,19 +57,21 @@ The steps, and our decisions where the rules are silent:
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 from engine.codes import draw_codes
 from engine.dice import Dice, Draw
-from engine.errors import InputError
+from engine.errors import EngineError, InputError
 from engine.kdh import Entrant, FirstRound, split_field
 from engine.promotion import Direction, Division, Move, division_zones, place_moves, promotion_moves
+from engine.season import DIVISION_SIZE, STANDARD_DIVISIONS
 from engine.season_end import VETERAN_POINTS, PointsBreakdown, SeasonRecord, stocks_for
 from engine.standings import StandingRow, tie_key
-from engine.wg import Berth, GoalRecord, qualifiers
+from engine.wg import WG_TEAMS, Berth, GoalRecord, qualifiers
 
 
 def _empty() -> Mapping[str, Any]:
@@ -197,9 +199,13 @@ class PlannedTeam:
     """Moved up into a leaving team's place (R24)."""
     newcomer: Newcomer | None = None
     """Where a joining team comes from."""
+    waiting_list_entry: int | None = None
+    """The caller's reference to the registration a waiting-list team comes from (the site's
+    id of its waiting-list entry); the engine only carries it."""
 
     def as_dict(self) -> dict[str, Any]:
-        """The team's line in ``season_plan --json``; ``vacancy`` only when it applies."""
+        """The team's line in ``season_plan --json``; ``vacancy``, ``dummy`` (a new dummy team,
+        R24) and ``waiting_list_entry`` only when they apply."""
         line: dict[str, Any] = {
             "team": self.team,
             "from": self.from_division,
@@ -213,6 +219,10 @@ class PlannedTeam:
         }
         if self.vacancy:
             line["vacancy"] = True
+        if self.newcomer is Newcomer.DUMMY:
+            line["dummy"] = True
+        if self.waiting_list_entry is not None:
+            line["waiting_list_entry"] = self.waiting_list_entry
         return line
 
 
@@ -253,8 +263,9 @@ class SeasonPlan:
     division order, then code."""
     wg: tuple[WgTeam, ...]
     """R18's twelve, in berth order, freed places last."""
-    draws: Mapping[str, tuple[Draw, ...]] = field(default_factory=_empty)
-    """Every draw the plan made, by its dice's seed (R23)."""
+    draws: Mapping[str, tuple[Draw, ...]] = field(default_factory=_empty, compare=False)
+    """Every draw the plan made, by its dice's seed (R23); not part of the document, so a plan
+    read back by :meth:`from_dict` has none and still equals the plan it was written from."""
 
     def team(self, team: str) -> PlannedTeam:
         """The planned line of ``team`` (``KeyError`` when it is not in next season)."""
@@ -283,6 +294,347 @@ class SeasonPlan:
             },
             "wg": [team.as_dict() for team in self.wg],
         }
+
+    @classmethod
+    def from_dict(
+        cls, document: object, *, divisions: Sequence[tuple[str, int]] = STANDARD_DIVISIONS
+    ) -> SeasonPlan:
+        """The plan a ``season_plan --json`` document describes (perhaps edited by an admin),
+        :meth:`as_dict`'s other half: ``SeasonPlan.from_dict(plan.as_dict()) == plan``.
+
+        ``divisions`` (slug, tier), top first, each of :data:`~engine.season.DIVISION_SIZE`
+        teams: the league the plan is for. Raises :class:`PlanError` with every problem at once
+        when the document is not a plan of that league: teams in its divisions with codes
+        01–12 once each (R16), stocks from 0 (R21), the KDH's field split as R17 splits it, the
+        WG's twelve of the plan's teams with their reasons (R18). Fields a start does not need
+        may be left out: ``move`` (``stays``), ``from`` and ``rank`` (``null``),
+        ``extra_goal_points`` (lines left out are 0), ``vacancy`` (false), ``leaving`` (none).
+
+        >>> SeasonPlan.from_dict([])
+        Traceback (most recent call last):
+        ...
+        engine.season_plan.PlanError: plan: not_an_object
+        """
+        return _PlanReader(divisions).read(document)
+
+    def swapped(
+        self,
+        swaps: Iterable[tuple[str, str]],
+        *,
+        divisions: Sequence[tuple[str, int]] = STANDARD_DIVISIONS,
+    ) -> SeasonPlan:
+        """The plan with each swap ``(a, b)`` applied in turn: teams ``a`` and ``b`` exchange
+        their division and code. R22: which group of its tier a team joins is the admin's
+        decision; R16: only two teams of the same tier that move the same way swap, so the D3
+        codes 01–02 stay with the relegated teams. Any other pair is passed over."""
+        tiers = dict(divisions)
+        lines = {planned.team: planned for planned in self.teams}
+        for first, second in swaps:
+            a, b = lines.get(first), lines.get(second)
+            if a is None or b is None or a.move is not b.move or tiers.get(a.to) != tiers.get(b.to):
+                continue
+            lines[first] = replace(a, to=b.to, code=b.code)
+            lines[second] = replace(b, to=a.to, code=a.code)
+        return replace(self, teams=tuple(lines[planned.team] for planned in self.teams))
+
+
+class PlanFault(enum.Enum):
+    """What is wrong with a plan document (:meth:`SeasonPlan.from_dict`): the code each
+    :class:`PlanProblem` carries, so that a caller words it in its own language. The values are
+    stable codes; each names the facts its problem carries."""
+
+    NOT_AN_OBJECT = "not_an_object"
+    """The document is not an object (a JSON ``{…}``)."""
+    FROM_SEASON = "from_season"
+    """``from_season`` is not a season number (a whole number from 1)."""
+    SEASON = "season"
+    """``season`` is not the one after ``from_season`` (``number``: the one it must be)."""
+    TEAMS = "teams"
+    """``teams`` is not a list."""
+    TEAM_NOT_AN_OBJECT = "team_not_an_object"
+    """A line of ``teams`` is not an object (``where``: ``teams[i]``)."""
+    TEAM_MISSING = "team_missing"
+    """A line of ``teams`` names no team (``where``)."""
+    DIVISION = "division"
+    """``to`` is not a division of the league (``where``, ``known``: the divisions)."""
+    FROM_DIVISION = "from_division"
+    """``from`` is neither a division of the league nor null (``where``, ``known``)."""
+    RANK = "rank"
+    """``rank`` is neither a whole number from 1 nor null (``where``)."""
+    CODE = "code"
+    """``code`` is not 1 to 12 (``where``)."""
+    STOCK = "stock"
+    """``extra_goals`` or ``great_saves`` is not a whole number from 0 (``where``, ``stock``)."""
+    MOVE = "move"
+    """``move`` is not a move (``where``, ``moves``: the moves)."""
+    POINTS = "points"
+    """``extra_goal_points`` is not R21's lines, each a whole number (``where``, ``lines``)."""
+    VACANCY = "vacancy"
+    """``vacancy`` is not true or false (``where``)."""
+    WAITING_LIST_ENTRY = "waiting_list_entry"
+    """``waiting_list_entry`` is not an id, a whole number from 1 (``where``)."""
+    TEAM_COUNT = "team_count"
+    """Not every place of the league has its team (``count``, ``size``: the league's)."""
+    TEAM_TWICE = "team_twice"
+    """A team is in the plan more than once (``team``, ``count``)."""
+    DIVISION_SIZE = "division_size"
+    """A division has too many or too few teams (``division``, ``count``, ``size``)."""
+    CODE_TWICE = "code_twice"
+    """R16: a code given more than once in a division (``code``, ``count``, ``division``,
+    ``teams``: the teams that have it, comma-separated)."""
+    LEAVING = "leaving"
+    """``leaving`` is not a list."""
+    LEAVING_ENTRY = "leaving_entry"
+    """A line of ``leaving`` lacks its team or its reason (``index``)."""
+    LEAVING_PLAYS = "leaving_plays"
+    """A team is leaving and in the plan's teams too (``team``)."""
+    KDH = "kdh"
+    """``kdh`` does not list ``qualifying_round`` and ``enter_later`` as team slugs."""
+    KDH_FIELD = "kdh_field"
+    """R17: the KDH's qualifying round is not the one the plan's codes make (``count``: how
+    many teams play it)."""
+    WG = "wg"
+    """``wg`` is not a list of teams, each with its reason (R18)."""
+    WG_COUNT = "wg_count"
+    """R18: the WG has not twelve different teams (``count``: how many it has)."""
+    WG_STRANGER = "wg_stranger"
+    """A WG team that is not among the plan's teams (``team``)."""
+    WG_REASON = "wg_reason"
+    """A WG team's reason is not one of R18's (``team``, ``reasons``)."""
+
+
+@dataclass(frozen=True)
+class PlanProblem:
+    """One problem of a plan document: its code and the facts its message needs."""
+
+    fault: PlanFault
+    facts: Mapping[str, str | int] = field(default_factory=_empty)
+
+    def __str__(self) -> str:
+        facts = ", ".join(f"{key}={value!r}" for key, value in self.facts.items())
+        return f"{self.fault.value} ({facts})" if facts else self.fault.value
+
+
+class PlanError(EngineError):
+    """A plan document that is not a plan of the league: ``problems`` lists every problem, each
+    with its code (:class:`PlanFault`), in the document's order.
+
+    >>> str(PlanError([PlanProblem(PlanFault.SEASON, {"number": 2})]))
+    'plan: season (number=2)'
+    """
+
+    def __init__(self, problems: Iterable[PlanProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("plan: " + "; ".join(str(problem) for problem in self.problems))
+
+
+def _whole(value: object, low: int | None = None, high: int | None = None) -> TypeGuard[int]:
+    """A whole number within bounds; JSON's ``true`` is a Python int, but not a number."""
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (low is None or value >= low)
+        and (high is None or value <= high)
+    )
+
+
+def _slug(value: object) -> TypeGuard[str]:
+    return isinstance(value, str) and bool(value.strip())
+
+
+POINT_LINES = tuple(PointsBreakdown().as_dict())
+"""R21's lines of a team's extra-goal points, in the document's order."""
+
+
+class _PlanReader:
+    """One document read by :meth:`SeasonPlan.from_dict`, its problems gathered as it goes."""
+
+    def __init__(self, divisions: Sequence[tuple[str, int]]) -> None:
+        self.tiers = dict(divisions)
+        self.size = DIVISION_SIZE * len(self.tiers)
+        self.problems: list[PlanProblem] = []
+
+    def problem(self, fault: PlanFault, **facts: str | int) -> None:
+        self.problems.append(PlanProblem(fault, MappingProxyType(facts)))
+
+    def read(self, document: object) -> SeasonPlan:
+        if not isinstance(document, Mapping):
+            raise PlanError([PlanProblem(PlanFault.NOT_AN_OBJECT)])
+        from_season, season = document.get("from_season"), document.get("season")
+        if not _whole(from_season, 1):
+            self.problem(PlanFault.FROM_SEASON)
+        elif season != from_season + 1:
+            self.problem(PlanFault.SEASON, number=from_season + 1)
+        teams = self.teams(document.get("teams"))
+        slugs = {planned.team for planned in teams}
+        leaving = self.leaving(document.get("leaving", []), slugs)
+        kdh = self.kdh(document.get("kdh"), teams)
+        wg = self.wg(document.get("wg"), slugs)
+        if self.problems:
+            raise PlanError(self.problems)
+        # Checked above: both are whole numbers once no problem was found.
+        return SeasonPlan(
+            from_season=cast(int, from_season),
+            season=cast(int, season),
+            teams=tuple(teams),
+            leaving=leaving,
+            kdh=kdh,
+            wg=wg,
+        )
+
+    def teams(self, items: object) -> list[PlannedTeam]:
+        if not isinstance(items, list):
+            self.problem(PlanFault.TEAMS)
+            return []
+        teams = [
+            planned
+            for index, item in enumerate(items)
+            if (planned := self.team(f"teams[{index}]", item)) is not None
+        ]
+        if len(items) != self.size:
+            self.problem(PlanFault.TEAM_COUNT, count=len(items), size=self.size)
+        for team, count in sorted(Counter(planned.team for planned in teams).items()):
+            if count > 1:
+                self.problem(PlanFault.TEAM_TWICE, team=team, count=count)
+        by_division = Counter(planned.to for planned in teams)
+        for division in self.tiers:
+            if by_division[division] != DIVISION_SIZE and len(teams) == len(items):
+                self.problem(
+                    PlanFault.DIVISION_SIZE,
+                    division=division,
+                    count=by_division[division],
+                    size=DIVISION_SIZE,
+                )
+        codes = Counter((planned.to, planned.code) for planned in teams)
+        for (division, code), count in sorted(codes.items()):
+            if count > 1:
+                clash = sorted(t.team for t in teams if (t.to, t.code) == (division, code))
+                self.problem(
+                    PlanFault.CODE_TWICE,
+                    code=code,
+                    count=count,
+                    division=division,
+                    teams=", ".join(clash),
+                )
+        return teams
+
+    def team(self, where: str, item: object) -> PlannedTeam | None:
+        """One line of ``teams``, or ``None`` when it has a problem (reported)."""
+        if not isinstance(item, Mapping):
+            self.problem(PlanFault.TEAM_NOT_AN_OBJECT, where=where)
+            return None
+        before = len(self.problems)
+        team, to, code = item.get("team"), item.get("to"), item.get("code")
+        if not _slug(team):
+            self.problem(PlanFault.TEAM_MISSING, where=where)
+        else:
+            where = f"{where} ({team})"
+        known = ", ".join(self.tiers)
+        if to not in self.tiers:
+            self.problem(PlanFault.DIVISION, where=where, known=known)
+        from_division, rank = item.get("from"), item.get("rank")
+        if from_division is not None and from_division not in self.tiers:
+            self.problem(PlanFault.FROM_DIVISION, where=where, known=known)
+        if rank is not None and not _whole(rank, 1):
+            self.problem(PlanFault.RANK, where=where)
+        if not _whole(code, 1, DIVISION_SIZE):
+            self.problem(PlanFault.CODE, where=where)
+        for stock in ("extra_goals", "great_saves"):
+            if not _whole(item.get(stock), 0):
+                self.problem(PlanFault.STOCK, where=where, stock=stock)
+        move = item.get("move", PlanMove.STAYS.value)
+        moves = [m.value for m in PlanMove]
+        if move not in moves:
+            self.problem(PlanFault.MOVE, where=where, moves=", ".join(moves))
+        points = item.get("extra_goal_points", {})
+        if not isinstance(points, Mapping) or not all(
+            name in POINT_LINES and _whole(value) for name, value in points.items()
+        ):
+            self.problem(PlanFault.POINTS, where=where, lines=", ".join(POINT_LINES))
+        vacancy = item.get("vacancy", False)
+        if not isinstance(vacancy, bool):
+            self.problem(PlanFault.VACANCY, where=where)
+        waiting = item.get("waiting_list_entry")
+        if waiting is not None and not _whole(waiting, 1):
+            self.problem(PlanFault.WAITING_LIST_ENTRY, where=where)
+        if len(self.problems) > before:
+            return None
+        joined = move == PlanMove.JOINED.value
+        newcomer = None
+        if joined:
+            newcomer = Newcomer.DUMMY if item.get("dummy") is True else Newcomer.WAITING_LIST
+        # Checked above: each field has its type once no problem was found.
+        return PlannedTeam(
+            team=cast(str, team).strip(),
+            from_division=from_division,
+            rank=rank,
+            move=PlanMove(move),
+            to=cast(str, to),
+            code=cast(int, code),
+            points=PointsBreakdown(**points),
+            extra_goals=item["extra_goals"],
+            great_saves=item["great_saves"],
+            vacancy=vacancy,
+            newcomer=newcomer,
+            waiting_list_entry=waiting,
+        )
+
+    def leaving(self, items: object, slugs: set[str]) -> tuple[LeavingTeam, ...]:
+        if not isinstance(items, list):
+            self.problem(PlanFault.LEAVING)
+            return ()
+        reasons = [why.value for why in LeaveReason]
+        leaving = []
+        for index, item in enumerate(items):
+            team = item.get("team") if isinstance(item, Mapping) else None
+            if not _slug(team) or item.get("why") not in reasons:
+                self.problem(PlanFault.LEAVING_ENTRY, index=index)
+            elif team in slugs:
+                self.problem(PlanFault.LEAVING_PLAYS, team=team)
+            else:
+                leaving.append(LeavingTeam(team, LeaveReason(item["why"])))
+        return tuple(leaving)
+
+    def kdh(self, value: object, teams: list[PlannedTeam]) -> FirstRound:
+        """R17: the qualifying round and the teams entering later are the plan's teams, and
+        the qualifying round is the one the plan's codes make."""
+        keys = ("qualifying_round", "enter_later")
+        if not isinstance(value, Mapping) or not all(
+            isinstance(value.get(key), list) and all(_slug(t) for t in value[key]) for key in keys
+        ):
+            self.problem(PlanFault.KDH)
+            return FirstRound((), ())
+        opening = FirstRound(tuple(value["qualifying_round"]), tuple(value["enter_later"]))
+        if len({t.team for t in teams}) != self.size:
+            return opening  # the count is reported already; the split would mean nothing
+        entrants = [Entrant(t.team, self.tiers[t.to], t.code) for t in teams]
+        # A full league's split needs no die (R17: the D3 teams with codes 03–12 qualify).
+        expected = split_field(entrants, Dice("plan-check"))
+        if sorted(opening.qualifying) != sorted(expected.qualifying) or sorted(
+            opening.exempt
+        ) != sorted(expected.exempt):
+            self.problem(PlanFault.KDH_FIELD, count=len(expected.qualifying))
+        return opening
+
+    def wg(self, value: object, slugs: set[str]) -> tuple[WgTeam, ...]:
+        if not isinstance(value, list) or not all(
+            isinstance(item, Mapping) and _slug(item.get("team")) for item in value
+        ):
+            self.problem(PlanFault.WG)
+            return ()
+        teams = [item["team"] for item in value]
+        if len(teams) != WG_TEAMS or len(set(teams)) != WG_TEAMS:
+            self.problem(PlanFault.WG_COUNT, count=len(set(teams)))
+        reasons = [why.value for why in WgReason]
+        chosen = []
+        for item in value:
+            if item["team"] not in slugs and slugs:
+                self.problem(PlanFault.WG_STRANGER, team=item["team"])
+            if item.get("why") not in reasons:
+                self.problem(PlanFault.WG_REASON, team=item["team"], reasons=", ".join(reasons))
+            else:
+                chosen.append(WgTeam(item["team"], WgReason(item["why"])))
+        return tuple(chosen)
 
 
 def _check(end: SeasonEnd) -> None:
@@ -562,11 +914,15 @@ def season_plan(end: SeasonEnd) -> SeasonPlan:
 
 
 __all__ = [
+    "POINT_LINES",
     "FinalTable",
     "LeaveReason",
     "LeavingTeam",
     "Newcomer",
+    "PlanError",
+    "PlanFault",
     "PlanMove",
+    "PlanProblem",
     "PlannedTeam",
     "SeasonEnd",
     "SeasonPlan",

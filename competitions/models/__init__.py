@@ -28,6 +28,7 @@ from competitions.models.season_jobs import (
     SeasonStartJob,
     SeasonStartJobStatus,
 )
+from competitions.models.season_plans import SeasonPlanDraft
 from competitions.models.stocks import (
     StockKind,
     StockMovement,
@@ -85,6 +86,7 @@ __all__ = [
     "Round",
     "RoundStatus",
     "SeasonArchive",
+    "SeasonPlanDraft",
     "SeasonStartJob",
     "SeasonStartJobStatus",
     "Stage",

@@ -2,7 +2,8 @@
 
 A refusal carries a code and the facts its message needs, never its wording: the engine's
 notation faults (:class:`~engine.NotationFault`, R10), the competitions' refusals of a pick that
-parses (:class:`~engine.Refusal`, R6, R7, R19), and the refusals of an arbitration, a
+parses (:class:`~engine.Refusal`, R6, R7, R19), the problems of a season plan's document
+(:class:`~engine.season_plan.PlanFault`, R16–R18, R21, R24), and the refusals of an arbitration, a
 publication or a void (:class:`ArbitrationRefused` and its kinds). Each is worded by
 :func:`worded` when it is shown, in the reader's language; nothing decides on a message's words.
 """
@@ -17,6 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine import NotationFault, Refusal
+from engine.season_plan import PlanFault
 
 if TYPE_CHECKING:
     from competitions.models import ArbitrationRequest
@@ -137,9 +139,9 @@ def arbitration_refusal_of(record: Mapping[str, Any]) -> ArbitrationRefused:
     return kind(**dict(record.get("facts") or {}))
 
 
-Code = NotationFault | Refusal | type[ArbitrationRefused]
-"""What a message is keyed on: a notation fault, a competition's refusal of a pick, or the kind
-of an arbitration refusal."""
+Code = NotationFault | Refusal | PlanFault | type[ArbitrationRefused]
+"""What a message is keyed on: a notation fault, a competition's refusal of a pick, a plan
+document's problem, or the kind of an arbitration refusal."""
 
 MESSAGES: dict[Code, Promise] = {
     # R10: a pick that does not read; ``part`` quotes the part at fault.
@@ -185,6 +187,44 @@ MESSAGES: dict[Code, Promise] = {
     Refusal.SHOOTOUT_VALUE: _(
         "Shootout value %(value)s is not played in the %(competition)s: its values are %(values)s."
     ),
+    # A season plan's document that is not a plan of the league (season_start, the desk).
+    PlanFault.NOT_AN_OBJECT: _("The plan is not a JSON object."),
+    PlanFault.FROM_SEASON: _("from_season must be a season number."),
+    PlanFault.SEASON: _("season must be %(number)d, the season after from_season."),
+    PlanFault.TEAMS: _("teams must be a list of the season's teams."),
+    PlanFault.TEAM_NOT_AN_OBJECT: _("%(where)s is not an object."),
+    PlanFault.TEAM_MISSING: _("%(where)s has no team."),
+    PlanFault.DIVISION: _("%(where)s: “to” is not a division (%(known)s)."),
+    PlanFault.FROM_DIVISION: _("%(where)s: “from” is neither a division (%(known)s) nor null."),
+    PlanFault.RANK: _("%(where)s: rank is neither a whole number from 1 nor null."),
+    PlanFault.CODE: _("%(where)s: code is not 1 to 12."),
+    PlanFault.STOCK: _("%(where)s: %(stock)s is not a whole number from 0."),
+    PlanFault.MOVE: _("%(where)s: move is not one of %(moves)s."),
+    PlanFault.POINTS: _(
+        "%(where)s: extra_goal_points gives whole numbers for R21's lines only (%(lines)s)."
+    ),
+    PlanFault.VACANCY: _("%(where)s: vacancy is neither true nor false."),
+    PlanFault.WAITING_LIST_ENTRY: _("%(where)s: waiting_list_entry is not an id."),
+    PlanFault.TEAM_COUNT: _(
+        "The plan has %(count)d teams: a season has %(size)d, seven divisions of 12."
+    ),
+    PlanFault.TEAM_TWICE: _("%(team)s is in the plan %(count)d times."),
+    PlanFault.DIVISION_SIZE: _("%(division)s has %(count)d teams in the plan, it needs 12."),
+    PlanFault.CODE_TWICE: _(
+        "Code %(code)02d is given %(count)d times in %(division)s (R16): %(teams)s."
+    ),
+    PlanFault.LEAVING: _("leaving must be a list."),
+    PlanFault.LEAVING_ENTRY: _("leaving[%(index)d] needs a team and why (dummy or withdrawn)."),
+    PlanFault.LEAVING_PLAYS: _("%(team)s is leaving and in the plan's teams too."),
+    PlanFault.KDH: _("kdh must list qualifying_round and enter_later (team slugs)."),
+    PlanFault.KDH_FIELD: _(
+        "The KDH's qualifying round must be the %(count)d D3 teams with codes 03–12 "
+        "(R17) and every other team must enter later."
+    ),
+    PlanFault.WG: _("wg must be a list of twelve teams, each with its reason (R18)."),
+    PlanFault.WG_COUNT: _("The WG needs twelve different teams (R18); the plan gives %(count)d."),
+    PlanFault.WG_STRANGER: _("%(team)s is in the WG but not in the plan's teams."),
+    PlanFault.WG_REASON: _("%(team)s: the WG reason is not one of %(reasons)s."),
     # An arbitration, a publication or a void refused.
     ArbitrationRefused: _("This round cannot be arbitrated now."),
     ArbitrationTooEarly: _(

@@ -19,12 +19,8 @@ from django.utils.translation import gettext as _
 
 from competitions.services.entries import EntryPlace, entries_create
 from competitions.services.replacement import dummy_team_create, waiting_list_place
-from competitions.services.start_plan import (
-    TIERS,
-    SeasonStartRefused,
-    StartPlan,
-    start_plan_read,
-)
+from competitions.services.start_plan import TIERS, SeasonStartRefused, start_plan_read
+from engine.season_plan import Newcomer, PlanMove, SeasonPlan
 from league.models import Entry, Season, Team, WaitingListEntry
 from league.services.audit import audit_record
 from league.services.seasons import divisions_create_standard, season_create
@@ -77,7 +73,7 @@ def season_create_from_plan(
 
 def season_create_from_plan_checked(
     *,
-    plan: StartPlan,
+    plan: SeasonPlan,
     by: User | None,
     starts_on: date | None,
     skipped_weeks: Sequence[int],
@@ -127,7 +123,7 @@ def season_create_from_plan_checked(
         actor=by,
         action="season_create_from_plan",
         obj=season,
-        payload={"from_season": plan.from_season, "leaving": list(plan.leaving)},
+        payload={"from_season": plan.from_season, "leaving": [t.team for t in plan.leaving]},
     )
     for coach in invited:
         coach_invited.send(sender=get_user_model(), user=coach)
@@ -144,7 +140,7 @@ def _place(joining: _Joining) -> tuple[Team, bool]:
     return dummy_team_create(), False
 
 
-def _from_season(plan: StartPlan) -> Season:
+def _from_season(plan: SeasonPlan) -> Season:
     """The season the plan follows: it must exist, be finished and be the last one."""
     before = Season.objects.filter(number=plan.from_season).first()
     if before is None or before.status != Season.Status.FINISHED:
@@ -167,7 +163,7 @@ def _from_season(plan: StartPlan) -> Season:
     return before
 
 
-def _check_teams(plan: StartPlan, before: Season) -> dict[str, _Joining]:
+def _check_teams(plan: SeasonPlan, before: Season) -> dict[str, _Joining]:
     """Against the league: every team that stays played the season before, every team of that
     season is in the plan or leaving, and every joining team can be found (the module's
     docstring in ``start_plan``). Returns how each joining team gets its place."""
@@ -190,7 +186,7 @@ def _check_teams(plan: StartPlan, before: Season) -> dict[str, _Joining]:
     for team in plan.teams:
         if team.team in played:
             continue
-        if not team.joined:
+        if team.move is not PlanMove.JOINED:
             problems.append(
                 _("%(team)s did not play season %(number)d: a new team's move is “joined”.")
                 % {"team": team.team, "number": before.number}
@@ -207,14 +203,14 @@ def _check_teams(plan: StartPlan, before: Season) -> dict[str, _Joining]:
             joining[team.team] = _Joining(team=existing[team.team])
         elif team.team in by_name:
             joining[team.team] = _Joining(waiting=by_name[team.team])
-        elif team.dummy:
+        elif team.newcomer is Newcomer.DUMMY:
             joining[team.team] = _Joining(dummy=True)
         else:
             problems.append(
                 _("%(team)s is neither a team of the league nor on the waiting list.")
                 % {"team": team.team}
             )
-    for slug in sorted(played - planned - set(plan.leaving)):
+    for slug in sorted(played - planned - {t.team for t in plan.leaving}):
         problems.append(
             _("%(team)s played season %(number)d but is neither in the plan nor leaving.")
             % {"team": slug, "number": before.number}

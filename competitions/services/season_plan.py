@@ -1,5 +1,8 @@
 """The next season's plan (``shared/SEASON.md``): the closed season's archive turned into the
-engine's :class:`~engine.season_plan.SeasonEnd`, and the engine's plan returned, never stored.
+engine's :class:`~engine.season_plan.SeasonEnd`, and the engine's plan returned. Nothing of it
+is a season's data until the start; the admins' draft (:class:`SeasonPlanDraft`: their group
+swaps, R22) keeps the plan as computed beside them, computed again only when what it comes from
+changes (:func:`season_plan_state`), so that the pick pages between two seasons read it back.
 
 The adapter's decisions:
 
@@ -16,21 +19,28 @@ The adapter's decisions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import dataclass, replace
 
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Count, Max, Q
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from competitions.models import Competition, SeasonArchive
+from competitions.models import Competition, SeasonArchive, SeasonPlanDraft, Withdrawal
 from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
 from competitions.services.replacement import DUMMY_TEAM_NAME
+from competitions.services.start_plan import TIERS, plan_problems_worded
 from competitions.services.verify import season_plan_seed_verify
 from engine.season_plan import (
     FinalTable,
     LeaveReason,
     Newcomer,
-    PlanMove,
+    PlanError,
     SeasonEnd,
     SeasonPlan,
     WaitingTeam,
@@ -44,8 +54,9 @@ DUMMY_NAMES = 84
 
 
 class SeasonPlanRefused(Exception):
-    """No plan for this season: ``code`` ``not_finished`` (not closed yet) or ``not_closed``
-    (finished without ``season_close``'s archive)."""
+    """No plan for this season: ``code`` ``not_finished`` (not closed yet), ``not_closed``
+    (finished without ``season_close``'s archive) or ``plan_invalid`` (the stored plan is not
+    a plan of the league)."""
 
     def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
@@ -101,20 +112,7 @@ def season_plan_dummy_names(*, taken: set[str], count: int = DUMMY_NAMES) -> lis
 
 def season_end(*, season: Season) -> SeasonEnd:
     """The engine's view of ``season``'s end, from its archive and the data since."""
-    # Its status as stored: a caller's copy read before ``season_close`` still says running.
-    season = Season.objects.get(pk=season.pk)
-    archive = season_archive(season=season)
-    if season.status != Season.Status.FINISHED:
-        raise SeasonPlanRefused(
-            _("%(season)s is not finished: close it first.") % {"season": season},
-            code="not_finished",
-        )
-    if archive is None:
-        raise SeasonPlanRefused(
-            _("%(season)s finished without being closed here: there is no record to plan from.")
-            % {"season": season},
-            code="not_closed",
-        )
+    archive = _closed(season)
     rows = championship_final_rows(archive=archive)
     tables: dict[str, list[StandingRow]] = {}
     tiers: dict[str, int] = {}
@@ -260,22 +258,6 @@ POINT_LABELS = {
 """R21's lines of a team's extra-goal points, as the plan names them (``shared/SEASON.md``)."""
 
 
-def season_plan_swapped(
-    *, document: dict[str, object], swaps: list[list[str]]
-) -> dict[str, object]:
-    """``document`` with each swap ``[a, b]`` applied: teams a and b exchange their group and
-    code (same tier and same move only, so R16's codes 01–02 stay with the relegated teams;
-    R22: which group a moving team joins is an admin decision)."""
-    teams = {item["team"]: item for item in document["teams"]}
-    for first, second in swaps:
-        a, b = teams.get(first), teams.get(second)
-        if a is None or b is None or a["move"] != b["move"] or a["to"][:2] != b["to"][:2]:
-            continue
-        a["to"], b["to"] = b["to"], a["to"]
-        a["code"], b["code"] = b["code"], a["code"]
-    return document
-
-
 def season_plan_team(*, season: Season, team_slug: str) -> dict[str, object] | None:
     """R21, R22: where a team goes after the finished ``season`` and with what stocks, its
     points line by line (``points``: label and value) — the plan as computed, before any swap;
@@ -294,25 +276,128 @@ def season_plan_team(*, season: Season, team_slug: str) -> dict[str, object] | N
     return planned
 
 
+def _closed(season: Season) -> SeasonArchive:
+    """``season``'s archive; refused (:class:`SeasonPlanRefused`) when it has no plan."""
+    # Its status as stored: a caller's copy read before ``season_close`` still says running.
+    season = Season.objects.get(pk=season.pk)
+    archive = season_archive(season=season)
+    if season.status != Season.Status.FINISHED:
+        raise SeasonPlanRefused(
+            _("%(season)s is not finished: close it first.") % {"season": season},
+            code="not_finished",
+        )
+    if archive is None:
+        raise SeasonPlanRefused(
+            _("%(season)s finished without being closed here: there is no record to plan from.")
+            % {"season": season},
+            code="not_closed",
+        )
+    return archive
+
+
+def season_plan_state(*, archive: SeasonArchive) -> str:
+    """A digest of everything the plan of the season after ``archive``'s is computed from and
+    that may change once it is closed: the withdrawals (R24), the waiting list and the teams'
+    names (the slugs newcomers take). Same digest, same plan (every draw is seeded, R23)."""
+    withdrawn = sorted(
+        Withdrawal.objects.filter(entry__season_id=archive.season_id).values_list(
+            "entry_id", flat=True
+        )
+    )
+    waiting = [
+        [pk, name, registered_at.isoformat()]
+        for pk, name, registered_at in WaitingListEntry.objects.filter(
+            status=WaitingListEntry.Status.WAITING
+        )
+        .order_by("pk")
+        .values_list("pk", "name", "registered_at")
+    ]
+    teams = Team.objects.aggregate(
+        count=Count("pk"), last=Max("pk"), dummies=Count("pk", filter=Q(is_dummy=True))
+    )
+    state = [archive.pk, archive.plan_seed, withdrawn, waiting, teams]
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+
+
+def season_plan_draft(*, season: Season) -> SeasonPlanDraft:
+    """The admins' draft of the plan after ``season`` (one row per finished season)."""
+    draft, _created = SeasonPlanDraft.objects.get_or_create(season=season)
+    return draft
+
+
 def season_plan_document(*, season: Season) -> dict[str, object]:
     """The plan as ``season_plan --json`` prints it and ``season_start`` reads it: the fields of
     ``shared/SEASON.md``, and for each team that joins what the start needs to create it — its
     ``waiting_list_entry`` (an id) or ``"dummy": true`` (R24). Same refusals as
-    :func:`season_plan`."""
+    :func:`season_plan`.
+
+    Computed once per change: the draft's row keeps it with the digest of what it came from
+    (:func:`season_plan_state`); a read with the same digest reads it back. A fresh copy each
+    call: the caller may change it."""
+    archive = _closed(season)
+    state = season_plan_state(archive=archive)
+    draft = season_plan_draft(season=season)
+    if not draft.plan or draft.plan_state != state:
+        draft.plan = json.dumps(_document(season=season), ensure_ascii=False)
+        draft.plan_state = state
+        SeasonPlanDraft.objects.filter(pk=draft.pk).update(plan=draft.plan, plan_state=state)
+    return json.loads(draft.plan)
+
+
+def _document(*, season: Season) -> dict[str, object]:
+    """The plan computed by the engine, each waiting-list team with its entry's id."""
     plan = season_plan(season=season)
-    document = plan.as_dict()
     archive = season_archive(season=season)
     waiting = {
         planned.team: planned.entry.pk for planned in season_plan_waiting_list(archive=archive)
     }
-    for item in document["teams"]:
-        if item["move"] != PlanMove.JOINED.value:
-            continue
-        if plan.team(item["team"]).newcomer is Newcomer.DUMMY:
-            item["dummy"] = True
-        elif item["team"] in waiting:
-            item["waiting_list_entry"] = waiting[item["team"]]
-    return document
+    return replace(
+        plan,
+        teams=tuple(
+            replace(planned, waiting_list_entry=waiting[planned.team])
+            if planned.newcomer is Newcomer.WAITING_LIST and planned.team in waiting
+            else planned
+            for planned in plan.teams
+        ),
+    ).as_dict()
+
+
+def season_plan_drafted(*, season: Season) -> SeasonPlan:
+    """The plan after ``season`` as the admins left it: computed from the rules
+    (:func:`season_plan_document`), read back through :meth:`SeasonPlan.from_dict`, with the
+    draft's group swaps applied (R22). Same refusals as :func:`season_plan`, and
+    ``plan_invalid`` (its problems worded) when the stored plan is not a plan of the league."""
+    document = season_plan_document(season=season)
+    swaps = season_plan_draft(season=season).swaps
+    try:
+        plan = SeasonPlan.from_dict(document, divisions=tuple(TIERS.items()))
+    except PlanError as error:  # a stored plan edited by hand, say: said, never a crash
+        raise SeasonPlanRefused(
+            " · ".join(plan_problems_worded(error)), code="plan_invalid"
+        ) from error
+    return plan.swapped((first, second) for first, second in swaps)
+
+
+def season_plan_swap(
+    *, season: Season, first: str, second: str, by: User | None = None
+) -> SeasonPlanDraft:
+    """R22: teams ``first`` and ``second`` exchange their group and code in the draft (two
+    teams of one tier that move the same way; any other pair changes nothing when applied)."""
+    with transaction.atomic():
+        draft = SeasonPlanDraft.objects.select_for_update().get(
+            pk=season_plan_draft(season=season).pk
+        )
+        draft.swaps = [*draft.swaps, [first, second]]
+        draft.updated_by = by
+        draft.save(update_fields=["swaps", "updated_by", "updated_at"])
+    return draft
+
+
+def season_plan_swaps_reset(*, season: Season, by: User | None = None) -> None:
+    """The draft back to the plan's default groups (R22's serpentine)."""
+    SeasonPlanDraft.objects.filter(pk=season_plan_draft(season=season).pk).update(
+        swaps=[], updated_by=by, updated_at=timezone.now()
+    )
 
 
 __all__ = [
@@ -325,8 +410,12 @@ __all__ = [
     "season_end",
     "season_plan",
     "season_plan_document",
+    "season_plan_draft",
+    "season_plan_drafted",
     "season_plan_dummy_names",
-    "season_plan_swapped",
+    "season_plan_state",
+    "season_plan_swap",
+    "season_plan_swaps_reset",
     "season_plan_team",
     "season_plan_waiting_list",
     "season_plan_wg_draws",

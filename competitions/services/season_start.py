@@ -232,6 +232,12 @@ def _previous(season: Season) -> Season | None:
     return Season.objects.filter(number__lt=season.number).order_by("-number").first()
 
 
+def season_pool_slugs() -> list[str]:
+    """The slugs of a season's nine pools, made or to make: the divisions', then the cups'."""
+    divisions = Division.objects.order_by("tier", "group").values_list("slug", flat=True)
+    return [*divisions, *(cup.value for cup in CUPS)]
+
+
 @transaction.atomic
 def season_prepare_pools(
     *,
@@ -355,7 +361,7 @@ def season_start_preview(*, plan: Mapping[str, object], seed: str) -> StartPrevi
     return StartPreview(
         seed=seed,
         kdh=kdh_opening_draw(field=field, seed=_kdh_seed(draft)),
-        wg=wg_group_draw(teams=checked.wg, seed=_wg_seed(draft)),
+        wg=wg_group_draw(teams=[t.team for t in checked.wg], seed=_wg_seed(draft)),
     )
 
 
@@ -461,7 +467,7 @@ def _start(
                 seed=seed,
                 step=steps,
             )
-            wg_teams = checked.wg
+            wg_teams = [t.team for t in checked.wg]
         else:
             season = _season_to_start(season, seasons)
             steps(_("%(season)s checked") % {"season": season})

@@ -13,19 +13,26 @@ but staff gets 403 (a visitor is sent to sign in first).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from competitions.desk_forms import (
+    CalendarForm,
+    LeagueImportForm,
+    PlanSwapForm,
+    RefereesForm,
+    WgTwelveForm,
+    WithdrawForm,
+)
 from competitions.models import SeasonStartJob
 from competitions.selectors.season_desk import (
     COMPLETE,
@@ -43,13 +50,16 @@ from competitions.services.season_jobs import season_start_job_restart, season_s
 from competitions.services.season_plan import (
     POINT_LABELS,
     SeasonPlanRefused,
-    season_plan_document,
-    season_plan_swapped,
+    season_plan_draft,
+    season_plan_drafted,
+    season_plan_swap,
+    season_plan_swaps_reset,
 )
 from competitions.services.season_start import (
     season_calendar_preview,
     season_kdh_preview,
     season_matrices_preview,
+    season_pool_slugs,
     season_prepare_calendar,
     season_prepare_kdh,
     season_prepare_matrices,
@@ -61,11 +71,6 @@ from competitions.services.start_plan import SeasonStartRefused
 from competitions.services.withdrawal import entry_withdraw
 from league.models import Entry, Season
 from matrixhockey.http import SignedInRequest
-
-PLAN_SWAPS_SESSION_KEY = "season_desk.plan_swaps"
-"""The admin's group changes to the next season's plan, kept until the start (R22: which group
-a moving team joins is an admin decision)."""
-IMPORT_MAX_BYTES = 1_000_000
 
 
 def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -88,18 +93,23 @@ def _refused(request: HttpRequest, problems: list[str] | tuple[str, ...], title:
     messages.error(request, title + " " + " · ".join(str(problem) for problem in problems))
 
 
+def _form_refused(request: HttpRequest, form: Form) -> HttpResponse:
+    """A form that does not validate: its errors as the page's message, and back to the desk."""
+    problems = [str(error) for errors in form.errors.values() for error in errors]
+    messages.error(request, " ".join(problems))
+    return _back()
+
+
 # --- The page -------------------------------------------------------------------------------
 
 
-def _plan(request: HttpRequest, season: Season) -> tuple[dict[str, Any] | None, str]:
-    """The next season's plan with the admin's group swaps applied, or why there is none."""
+def _plan(season: Season) -> tuple[dict[str, Any] | None, str]:
+    """The next season's plan as the admins' draft leaves it (their group swaps applied), or
+    why there is none."""
     try:
-        document = season_plan_document(season=season)
+        return season_plan_drafted(season=season).as_dict(), ""
     except SeasonPlanRefused as refusal:
         return None, refusal.message
-    return season_plan_swapped(
-        document=document, swaps=request.session.get(PLAN_SWAPS_SESSION_KEY, [])
-    ), ""
 
 
 def _groups(document: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -114,18 +124,18 @@ def _groups(document: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
 
 
 @staff_only
-def season_desk_page(request: HttpRequest) -> HttpResponse:
+def season_desk_page(request: SignedInRequest) -> HttpResponse:
     desk = season_desk()
     context: dict[str, Any] = {"desk": desk, "stage": desk.stage}
     if desk.stage == PREPARING and desk.season is not None:
         context.update(_preparing_context(request, desk.season, desk.preparation))
     if desk.stage == FINISHED and desk.season is not None:
-        plan, why = _plan(request, desk.season)
+        plan, why = _plan(desk.season)
         context.update(
             plan=plan,
             plan_refused=why,
             plan_groups=_groups(plan) if plan else [],
-            swaps=request.session.get(PLAN_SWAPS_SESSION_KEY, []),
+            swaps=season_plan_draft(season=desk.season).swaps if plan else [],
             point_labels=POINT_LABELS,
             withdrawable=Entry.objects.filter(season=desk.season, replaced_at__isnull=True)
             .select_related("team", "division")
@@ -146,37 +156,37 @@ def season_desk_page(request: HttpRequest) -> HttpResponse:
 def _preparing_context(
     request: HttpRequest, season: Season, preparation: Preparation | None
 ) -> dict[str, Any]:
-    starts_on = _date(request.GET.get("starts_on")) or season.starts_on
-    skipped = _weeks(request.GET.get("skip", ""))
-    context: dict[str, Any] = {"starts_on": starts_on, "skip": ",".join(map(str, skipped))}
-    try:
-        context["calendar"] = season_calendar_preview(
-            season=season, starts_on=starts_on, skipped_weeks=skipped
+    # Without a choice in the address, the calendar as set last (the season's own).
+    calendar = CalendarForm(request.GET)
+    context: dict[str, Any] = {}
+    if calendar.is_valid():
+        starts_on, skipped = calendar.calendar(season)
+        context.update(starts_on=starts_on, skip=",".join(map(str, skipped)))
+        try:
+            context["calendar"] = season_calendar_preview(
+                season=season, starts_on=starts_on, skipped_weeks=skipped
+            )
+        except ValidationError as error:
+            context["calendar_problem"] = " ".join(error.messages)
+    else:
+        context.update(
+            starts_on=season.starts_on,
+            skip=",".join(map(str, season.skipped_weeks)),
+            calendar_problem=" ".join(
+                str(e) for errors in calendar.errors.values() for e in errors
+            ),
         )
-    except ValidationError as error:
-        context["calendar_problem"] = " ".join(error.messages)
     if preparation is not None and not preparation.matrices_done:
         context["matrices"] = season_matrices_preview(season=season)
     if preparation is not None and preparation.calendar_done and preparation.pools_done:
         if not preparation.kdh_drawn:
             context["kdh"] = season_kdh_preview(season=season)
-        chosen = request.GET.getlist("wg")
-        if not preparation.wg_drawn and len(chosen) == 12:
-            entries = list(Entry.objects.filter(season=season, pk__in=chosen))
+        twelve = WgTwelveForm(request.GET, season=season)
+        if not preparation.wg_drawn and "wg" in request.GET and twelve.is_valid():
+            entries = twelve.cleaned_data["wg"]
             context["wg"] = season_wg_preview(season=season, entries=entries)
-            context["wg_chosen"] = [str(pk) for pk in chosen]
+            context["wg_chosen"] = [str(entry.pk) for entry in entries]
     return context
-
-
-def _date(value: str | None) -> date | None:
-    try:
-        return date.fromisoformat(value) if value else None
-    except ValueError:
-        return None
-
-
-def _weeks(value: str) -> list[int]:
-    return sorted({int(part) for part in value.replace(" ", "").split(",") if part.isdigit()})
 
 
 # --- Buttons --------------------------------------------------------------------------------
@@ -185,15 +195,11 @@ def _weeks(value: str) -> list[int]:
 @require_POST
 @staff_only
 def season_desk_import(request: SignedInRequest) -> HttpResponse:
-    upload = request.FILES.get("file")
-    if upload is None:
-        messages.error(request, _("Choose the league's CSV file first."))
-        return _back()
-    if upload.size > IMPORT_MAX_BYTES:
-        messages.error(request, _("This file is too large for a league of 84 teams."))
-        return _back()
+    form = LeagueImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _form_refused(request, form)
     try:
-        result = league_import(text=upload.read(), by=request.user)
+        result = league_import(text=form.cleaned_data["file"].read(), by=request.user)
     except LeagueImportRefused as refusal:
         _refused(request, [str(problem) for problem in refusal.problems], _("Nothing imported:"))
         return _back()
@@ -227,7 +233,7 @@ def _prepare(request: HttpRequest, action: Callable[[Season], object], done: str
 
 @require_POST
 @staff_only
-def season_desk_matrices(request: HttpRequest) -> HttpResponse:
+def season_desk_matrices(request: SignedInRequest) -> HttpResponse:
     return _prepare(
         request,
         lambda season: season_prepare_matrices(season=season),
@@ -238,8 +244,10 @@ def season_desk_matrices(request: HttpRequest) -> HttpResponse:
 @require_POST
 @staff_only
 def season_desk_calendar(request: SignedInRequest) -> HttpResponse:
-    starts_on = _date(request.POST.get("starts_on"))
-    skipped = _weeks(request.POST.get("skip", ""))
+    form = CalendarForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, form)
+    starts_on, skipped = form.cleaned_data["starts_on"], form.cleaned_data["skip"]
     return _prepare(
         request,
         lambda season: season_prepare_calendar(
@@ -251,30 +259,20 @@ def season_desk_calendar(request: SignedInRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_pools(request: HttpRequest) -> HttpResponse:
-    users = get_user_model().objects
-    referees: dict[str, list[Any]] = {}
-    unknown: list[str] = []
-    for key, value in request.POST.items():
-        if not key.startswith("referees-"):
-            continue
-        names = [name.strip() for name in value.split(",") if name.strip()]
-        found = list(users.filter(username__in=names))
-        unknown += sorted(set(names) - {user.get_username() for user in found})
-        referees[key.removeprefix("referees-")] = found
-    if unknown:
-        _refused(request, unknown, _("Unknown users, nothing changed:"))
-        return _back()
+def season_desk_pools(request: SignedInRequest) -> HttpResponse:
+    form = RefereesForm(request.POST, slugs=season_pool_slugs())
+    if not form.is_valid():
+        return _form_refused(request, form)
     return _prepare(
         request,
-        lambda season: season_prepare_pools(season=season, referees=referees),
+        lambda season: season_prepare_pools(season=season, referees=form.referees),
         _("The pools and their referees are set."),
     )
 
 
 @require_POST
 @staff_only
-def season_desk_kdh(request: HttpRequest) -> HttpResponse:
+def season_desk_kdh(request: SignedInRequest) -> HttpResponse:
     return _prepare(
         request,
         lambda season: season_prepare_kdh(season=season),
@@ -284,16 +282,15 @@ def season_desk_kdh(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_wg(request: HttpRequest) -> HttpResponse:
-    chosen = request.POST.getlist("wg")
-
-    def draw(season: Season) -> object:
-        entries = list(Entry.objects.filter(season=season, pk__in=chosen))
-        if len(entries) != 12:
-            raise ValidationError(_("Choose the WG's twelve teams (R18)."))
-        return season_prepare_wg(season=season, entries=entries)
-
-    return _prepare(request, draw, _("The WG's groups are drawn (R18)."))
+def season_desk_wg(request: SignedInRequest) -> HttpResponse:
+    form = WgTwelveForm(request.POST, season=_preparing_season())
+    if not form.is_valid():
+        return _form_refused(request, form)
+    return _prepare(
+        request,
+        lambda season: season_prepare_wg(season=season, entries=form.cleaned_data["wg"]),
+        _("The WG's groups are drawn (R18)."),
+    )
 
 
 @require_POST
@@ -304,7 +301,7 @@ def season_desk_start(request: SignedInRequest) -> HttpResponse:
         if desk.stage == PREPARING:
             season_start_request(by=request.user, season=desk.season)
         elif desk.stage == FINISHED and desk.season is not None:
-            plan, why = _plan(request, desk.season)
+            plan, why = _plan(desk.season)
             if plan is None:
                 messages.error(request, why)
                 return _back()
@@ -315,7 +312,6 @@ def season_desk_start(request: SignedInRequest) -> HttpResponse:
     except SeasonStartRefused as refusal:
         _refused(request, refusal.problems, _("Refused:"))
         return _back()
-    request.session.pop(PLAN_SWAPS_SESSION_KEY, None)
     messages.success(request, _("The start is queued: its progress shows below."))
     return _back()
 
@@ -338,24 +334,33 @@ def season_desk_close(request: SignedInRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_swap(request: HttpRequest) -> HttpResponse:
-    first, second = request.POST.get("first", ""), request.POST.get("second", "")
-    swaps = request.session.get(PLAN_SWAPS_SESSION_KEY, [])
-    if request.POST.get("reset"):
-        swaps = []
-    elif first and second and first != second:
-        swaps.append([first, second])
-    else:
-        messages.error(request, _("Choose two different teams to swap."))
+def season_desk_swap(request: SignedInRequest) -> HttpResponse:
+    desk = season_desk()
+    if desk.stage != FINISHED or desk.season is None:
+        messages.error(request, _("There is no next season to plan now."))
         return _back()
-    request.session[PLAN_SWAPS_SESSION_KEY] = swaps
-    return redirect("season_desk")
+    form = PlanSwapForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, form)
+    if form.cleaned_data["reset"]:
+        season_plan_swaps_reset(season=desk.season, by=request.user)
+    else:
+        season_plan_swap(
+            season=desk.season,
+            first=form.cleaned_data["first"],
+            second=form.cleaned_data["second"],
+            by=request.user,
+        )
+    return _back()
 
 
 @require_POST
 @staff_only
 def season_desk_withdraw(request: SignedInRequest) -> HttpResponse:
-    entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0)
+    form = WithdrawForm(request.POST, season=season_desk().season)
+    if not form.is_valid():
+        return _form_refused(request, form)
+    entry = form.cleaned_data["entry"]
     try:
         entry_withdraw(entry=entry, by=request.user)
     except ValidationError as error:
@@ -380,7 +385,7 @@ def season_desk_job_restart(request: SignedInRequest, pk: int) -> HttpResponse:
 
 
 @staff_only
-def season_desk_job(request: HttpRequest, pk: int) -> JsonResponse:
+def season_desk_job(request: SignedInRequest, pk: int) -> JsonResponse:
     """A start's progress, for the desk's progress bar."""
     job = get_object_or_404(SeasonStartJob, pk=pk)
     return JsonResponse(

@@ -21,6 +21,7 @@ from competitions import services
 from competitions.models import Pick, Round
 from competitions.services import errors
 from engine import NotationFault, Refusal
+from engine.season_plan import PlanFault
 from tests.competitions.open_rounds import OpenLeague
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +94,7 @@ def placeholders(message: str) -> set[str]:
 
 
 def test_every_code_has_its_message_in_french_and_in_english() -> None:
-    codes = [*NotationFault, *Refusal, *errors.REFUSALS.values()]
+    codes = [*NotationFault, *Refusal, *PlanFault, *errors.REFUSALS.values()]
     assert set(errors.MESSAGES) == set(codes)
     for code in codes:
         english = str(errors.MESSAGES[code])

@@ -86,6 +86,15 @@ def test_a_bad_file_is_refused_with_its_lines_and_nothing_is_stored(staff: Clien
     assert not Season.objects.exists()
 
 
+def test_the_import_form_asks_for_a_file_of_a_league_s_size(staff: Client) -> None:
+    page = staff.post(desk_url("season_desk_import"), {}, follow=True)
+    assert messages_of(page) == ["Choose the league's CSV file first."]
+    huge = SimpleUploadedFile("league.csv", b"x" * 1_000_001, content_type="text/csv")
+    page = staff.post(desk_url("season_desk_import"), {"file": huge}, follow=True)
+    assert messages_of(page) == ["This file is too large for a league of 84 teams."]
+    assert not Season.objects.exists()
+
+
 def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: Client) -> None:
     upload = SimpleUploadedFile("league.csv", csv_text(good_rows()).encode())
     page = staff.post(desk_url("season_desk_import"), {"file": upload}, follow=True)
@@ -142,6 +151,8 @@ def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: C
     assert len(twelve) == 10
     page = staff.post(desk_url("season_desk_wg"), {"wg": twelve}, follow=True)
     assert "twelve" in messages_of(page)[-1]
+    page = staff.post(desk_url("season_desk_wg"), {"wg": [*twelve, "x", "0"]}, follow=True)
+    assert messages_of(page)[-1] == "Choose the WG's twelve teams (R18)."
     twelve += [
         str(pk)
         for pk in Entry.objects.filter(season=season, code=3, division__tier=3).values_list(
@@ -165,6 +176,30 @@ def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: C
     assert page.context["desk"].job.status == SeasonStartJob.Status.DONE
     progress = staff.get(reverse("season_desk_job", args=[job.pk]))
     assert progress.json()["percent"] == 100
+
+
+def test_the_calendar_preview_shows_the_weeks_skipped_as_set(staff: Client) -> None:
+    staff.post(
+        desk_url("season_desk_import"),
+        {"file": SimpleUploadedFile("league.csv", csv_text(good_rows()).encode())},
+    )
+    staff.post(desk_url("season_desk_matrices"))
+    monday = next_monday()
+    staff.post(desk_url("season_desk_calendar"), {"starts_on": monday.isoformat(), "skip": "3,5"})
+    assert Season.objects.get(number=1).skipped_weeks == [3, 5]
+
+    # The desk again, with nothing in its address: the calendar as set, not the default.
+    page = staff.get(desk_url())
+    assert (page.context["starts_on"], page.context["skip"]) == (monday, "3,5")
+    weeks = {week.week: week for week in page.context["calendar"]}
+    assert weeks[3].skipped and weeks[5].skipped and not weeks[4].skipped
+
+    # A preview asks for other weeks; an unreadable list is said, and nothing is set.
+    page = staff.get(desk_url(), {"skip": "4"})
+    assert [week.week for week in page.context["calendar"] if week.skipped] == [4]
+    page = staff.post(desk_url("season_desk_calendar"), {"skip": "four"}, follow=True)
+    assert "week numbers separated by commas" in messages_of(page)[-1]
+    assert Season.objects.get(number=1).skipped_weeks == [3, 5]
 
 
 def test_a_second_click_on_start_is_refused_while_the_first_is_queued(staff: Client) -> None:

@@ -1,8 +1,12 @@
-"""``manage.py season_plan [SEASON] [--json]``: the next season's plan (``shared/SEASON.md``).
+"""``manage.py season_plan [SEASON] [--json] [--draft]``: the next season's plan
+(``shared/SEASON.md``).
 
 Default: the last finished season. ``--json`` prints the plan's JSON document; without it, a
-table to read. Exit 0 when printed; 1 when there is no finished season or the season has no plan
-(not finished, or not closed); 2 for bad usage or an unknown season. Nothing is stored.
+table to read. ``--draft``: the plan as the admins' draft on the season desk leaves it (their
+group swaps, R22), the one ``season_start`` starts without a plan file. Exit 0 when printed; 1
+when there is no finished season or the season has no plan (not finished, or not closed); 2 for
+bad usage or an unknown season. Nothing of the league changes (the plan as computed is kept
+beside the draft, to be read back until what it comes from changes).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from competitions.services.season_plan import (
     SeasonPlanRefused,
     season_plan,
     season_plan_document,
+    season_plan_drafted,
 )
 from engine.season_plan import SeasonPlan
 
@@ -40,6 +45,11 @@ class Command(BaseCommand):
             help="the finished season's number (default: the last finished season)",
         )
         parser.add_argument("--json", action="store_true", help="print the plan as JSON")
+        parser.add_argument(
+            "--draft",
+            action="store_true",
+            help="the plan with the season desk's group swaps (the one season_start starts)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["season"] is None:
@@ -51,11 +61,16 @@ class Command(BaseCommand):
             if season is None:
                 raise CommandError(_("No such season."), returncode=EXIT_USAGE)
         try:
+            drafted = season_plan_drafted(season=season) if options["draft"] else None
             if options["json"]:
-                document = season_plan_document(season=season)
+                document = (
+                    drafted.as_dict()
+                    if drafted is not None
+                    else season_plan_document(season=season)
+                )
                 self.stdout.write(json.dumps(document, ensure_ascii=False, indent=2))
             else:
-                self.stdout.write(plan_text(season_plan(season=season)))
+                self.stdout.write(plan_text(drafted or season_plan(season=season)))
         except SeasonPlanRefused as refusal:
             raise CommandError(refusal.message, returncode=EXIT_REFUSED) from None
 

@@ -2,10 +2,11 @@
 
 With ``--plan FILE`` (the JSON of ``season_plan --json``, perhaps edited): the season after the
 last finished one, from that plan. Without it: the season in preparation (an imported first
-season), whatever it still lacks prepared by default. Entries, matrices (R19), calendar (R20),
-pools with last season's referees, the KDH's first round (R17), the WG's groups (R18), every
-championship round's seed committed (R23); the season current and running. One transaction:
-printed progress, and nothing stored when refused.
+season), whatever it still lacks prepared by default; or, when none is, the plan of the last
+finished season as the season desk's draft leaves it (``season_plan --draft``). Entries,
+matrices (R19), calendar (R20), pools with last season's referees, the KDH's first round (R17),
+the WG's groups (R18), every championship round's seed committed (R23); the season current and
+running. One transaction: printed progress, and nothing stored when refused.
 
 Exit 0 started, 1 refused (the reasons printed; nothing changed), 2 bad usage or an unreadable
 plan file.
@@ -21,7 +22,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competitions.selectors.archive import season_in_preparation, season_last_finished
-from competitions.services.season_plan import SeasonPlanRefused, season_plan_document
+from competitions.services.season_plan import SeasonPlanRefused, season_plan_drafted
 from competitions.services.season_start import season_start
 from competitions.services.start_plan import SeasonStartRefused
 
@@ -72,11 +73,12 @@ class Command(BaseCommand):
                 ) from error
 
         if plan is None and not season_in_preparation():
-            # SEASON.md: without a file, the plan of the last finished season, as computed.
+            # SEASON.md: without a file, the plan of the last finished season, as computed,
+            # with the admins' draft applied (their group swaps on the season desk, R22).
             finished = season_last_finished()
             if finished is not None:
                 try:
-                    plan = season_plan_document(season=finished)
+                    plan = season_plan_drafted(season=finished).as_dict()
                 except SeasonPlanRefused as refusal:
                     raise CommandError(refusal.message, returncode=EXIT_REFUSED) from None
 
