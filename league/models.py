@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.calendar import calendar_week, skipped_weeks_check
 from engine.errors import InputError
+from league.querysets import EntryQuerySet
 from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
 DIVISION_SIZE = 12
@@ -296,6 +297,8 @@ class Entry(models.Model):
         related_name="replaced_by",
     )
     replaced_at = models.DateTimeField(_("replaced at"), null=True, blank=True, editable=False)
+
+    objects = EntryQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("team entry")

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -250,11 +250,9 @@ def email_pick_receipt_due(*, pick: Pick) -> None:
     pick's answer waits only for the pick, and no pick is stored without its receipt to come. A
     worker writes the receipts (:func:`email_pick_receipts_write`), woken by
     :func:`email_receipts_wake` once a second at most per process rather than once a pick; beat's
-    sweep writes any a lost wake left behind. One INSERT, written out: it is on every pick's path.
+    sweep writes any a lost wake left behind. One INSERT: it is on every pick's path.
     """
-    table = connection.ops.quote_name(PickReceiptDue._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} (pick_id) VALUES (%s)", [pick.pk])
+    PickReceiptDue.objects.create(pick_id=pick.pk)
     transaction.on_commit(email_receipts_wake, robust=True)
 
 

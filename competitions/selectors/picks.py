@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Subquery, Sum
 
 from competitions.models import (
     Competition,
@@ -30,9 +30,8 @@ from competitions.selectors.entries import (
     entry_used_everywhere,
 )
 from engine.season import Used
-from league.models import Entry, Season, Team
+from league.models import Entry, Team
 from league.selectors import user_team
-from matrixhockey.db import fetch_models, model_columns
 
 
 def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
@@ -109,27 +108,22 @@ def choices_any(*, competition: Competition | str) -> EntryChoices:
 
 def pick_round_find(*, competition: str, number: int) -> Round | None:
     """Round ``number`` of ``competition`` in the current season, with its season, in one query:
-    the round a coach sends a pick for (``None``: no such round, or no current season).
-
-    Written out (:func:`matrixhockey.db.fetch_models`): every pick reads it, and building the
-    query cost several times running it."""
+    the round a coach sends a pick for (``None``: no such round, or no current season)."""
     if competition not in Competition.values:
         return None
-    rounds, seasons = Round._meta.db_table, Season._meta.db_table
-    found = fetch_models(
-        f"SELECT {model_columns(Round, 'r')}, {model_columns(Season, 's')}"
-        f" FROM {rounds} r INNER JOIN {seasons} s ON s.id = r.season_id"
-        " WHERE s.is_current = %s AND r.competition = %s AND r.number = %s"
-        " ORDER BY r.id LIMIT 1",
-        [True, competition, number],
-        Round,
-        Season,
+    return _pick_rounds(competition, number).first()
+
+
+def _pick_rounds(competition: str, number: int) -> QuerySet[Round]:
+    return (
+        Round.objects.filter(season__is_current=True, competition=competition, number=number)
+        .select_related("season")
+        .order_by("id")
     )
-    if not found:
-        return None
-    round, season = found[0]
-    round.season = season
-    return round
+
+
+PICK_TEAM_FIELDS = ("id", "slug", "name", "coach_id", "deputy_id", "is_dummy")
+"""The columns of the team a pick reads (its creation time is read if ever asked for)."""
 
 
 def pick_team_and_round(
@@ -138,28 +132,30 @@ def pick_team_and_round(
     """What a pick sent by ``user`` is for, in one query: the team ``user`` coaches or is the
     deputy of (:func:`league.selectors.user_team`) and round ``number`` of ``competition`` in
     the current season with its season (:func:`pick_round_find`); ``None`` for either that is
-    not there (the round is not looked for without a team)."""
+    not there (the round is not looked for without a team).
+
+    The round's query carries the team's columns (:data:`PICK_TEAM_FIELDS`), each a subquery
+    that PostgreSQL runs once: the ORM joins related rows only, and the team is not the
+    round's. Without such a round, the team is read on its own (a second query, on the way to a
+    « no such round »)."""
     if not user.is_authenticated:
         return None, None
     if competition not in Competition.values:
         return user_team(user=user), None
-    teams, rounds, seasons = Team._meta.db_table, Round._meta.db_table, Season._meta.db_table
-    found = fetch_models(
-        f"SELECT {model_columns(Team, 't')}, {model_columns(Round, 'r')},"
-        f" {model_columns(Season, 's')} FROM {teams} t LEFT OUTER JOIN ({rounds} r"
-        f" INNER JOIN {seasons} s ON s.id = r.season_id AND s.is_current = %s)"
-        " ON r.competition = %s AND r.number = %s"
-        " WHERE t.coach_id = %s OR t.deputy_id = %s ORDER BY t.name, t.id, r.id LIMIT 1",
-        [True, competition, number, user.pk, user.pk],
-        Team,
-        Round,
-        Season,
+    teams = Team.objects.filter(Q(coach_id=user.pk) | Q(deputy_id=user.pk)).order_by("name", "id")
+    round = (
+        _pick_rounds(competition, number)
+        .annotate(
+            **{f"pick_team_{name}": Subquery(teams.values(name)[:1]) for name in PICK_TEAM_FIELDS}
+        )
+        .first()
     )
-    if not found:
+    if round is None:
+        return user_team(user=user), None
+    if round.pick_team_id is None:
         return None, None
-    team, round, season = found[0]
-    if round is not None:
-        round.season = season
+    values = [getattr(round, f"pick_team_{name}") for name in PICK_TEAM_FIELDS]
+    team = Team.from_db(Team.objects.db, list(PICK_TEAM_FIELDS), values)
     return team, round
 
 
