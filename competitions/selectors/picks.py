@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import JSONObject
 
 from competitions.models import (
     Competition,
@@ -134,29 +135,26 @@ def pick_team_and_round(
     the current season with its season (:func:`pick_round_find`); ``None`` for either that is
     not there (the round is not looked for without a team).
 
-    The round's query carries the team's columns (:data:`PICK_TEAM_FIELDS`), each a subquery
-    that PostgreSQL runs once: the ORM joins related rows only, and the team is not the
-    round's. Without such a round, the team is read on its own (a second query, on the way to a
-    « no such round »)."""
+    The ORM joins related rows only, and the team is not the round's: the round's query carries
+    the team's columns (:data:`PICK_TEAM_FIELDS`) as one JSON object, a subquery that
+    PostgreSQL runs once. Without such a round, the team is read on its own (a second query,
+    on the way to a « no such round »)."""
     if not user.is_authenticated:
         return None, None
     if competition not in Competition.values:
         return user_team(user=user), None
-    teams = Team.objects.filter(Q(coach_id=user.pk) | Q(deputy_id=user.pk)).order_by("name", "id")
-    round = (
-        _pick_rounds(competition, number)
-        .annotate(
-            **{f"pick_team_{name}": Subquery(teams.values(name)[:1]) for name in PICK_TEAM_FIELDS}
-        )
-        .first()
+    team = (
+        Team.objects.filter(Q(coach_id=user.pk) | Q(deputy_id=user.pk))
+        .order_by("name", "id")
+        .values(row=JSONObject(**{name: name for name in PICK_TEAM_FIELDS}))
     )
+    round = _pick_rounds(competition, number).annotate(pick_team=Subquery(team[:1])).first()
     if round is None:
         return user_team(user=user), None
-    if round.pick_team_id is None:
+    if round.pick_team is None:
         return None, None
-    values = [getattr(round, f"pick_team_{name}") for name in PICK_TEAM_FIELDS]
-    team = Team.from_db(Team.objects.db, list(PICK_TEAM_FIELDS), values)
-    return team, round
+    values = [round.pick_team[name] for name in PICK_TEAM_FIELDS]
+    return Team.from_db(Team.objects.db, list(PICK_TEAM_FIELDS), values), round
 
 
 def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:
