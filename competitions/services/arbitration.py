@@ -10,8 +10,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Case, Count, Exists, OuterRef, QuerySet, Subquery, Value, When
-from django.db.models.functions import Coalesce
+from django.db.models import Case, Exists, Func, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from competitions.models import (
@@ -278,10 +277,10 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
     return locked
 
 
-def _count(rows: QuerySet) -> Coalesce:
-    """How many of ``rows`` (each with an ``entry_id``, filtered on the outer entry), 0 for none."""
-    counted = rows.order_by().values("entry_id").annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted), 0)
+def _count(rows: QuerySet) -> Subquery:
+    """How many of ``rows`` there are (filtered on the outer entry): one ``COUNT`` over them, no
+    grouping, so 0 for none."""
+    return Subquery(rows.order_by().values(n=Func("pk", function="COUNT")))
 
 
 def _onr_sanctions(
