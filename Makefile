@@ -2,7 +2,7 @@
 #   make run    serve the league at http://127.0.0.1:8000 (SQLite, eager Celery, console email)
 #   make test   install Chromium, Dovecot and the Node tools (Lighthouse) when missing, run every
 #               test (PostgreSQL and Redis on 127.0.0.1 unless DATABASE_URL/REDIS_URL)
-#   make lint   ruff check and ruff format --check
+#   make lint   ruff check, ruff format --check and mypy (strict on engine/)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -22,7 +22,7 @@ TEST_REDIS_URL := redis://127.0.0.1:6379/15
 help:
 	@echo "make run    serve the demo league at http://127.0.0.1:8000"
 	@echo "make test   run every test"
-	@echo "make lint   ruff check and format check"
+	@echo "make lint   ruff check, format check and mypy"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,9 @@ test: messages test-packages node-packages
 	$(PY) -m pytest tests --ignore=tests/engine --durations=20 || status=1; \
 	exit $$status
 
+# mypy reads its settings from pyproject.toml and keeps its cache in .mypy_cache/ (git ignores it):
+# a run after a small change takes seconds.
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy

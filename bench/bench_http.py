@@ -65,6 +65,7 @@ PAGES = [
     "/standings/wg/",
     "/infos/championship/elite/",
     "/infos/kdh/kdh/",
+    "/teams/snowmen/",
     "/seasons/",
     "/api/standings/elite/",
     "/api/results/championship/elite/1/",

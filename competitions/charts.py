@@ -252,12 +252,7 @@ def _point_label(point: StocksPoint, *, short: bool) -> str:
     if point.round is None:
         return _("Start")
     if short:
-        abbreviations = {
-            Competition.CHAMPIONSHIP: _("Ch. %(number)d"),
-            Competition.KDH: _("KDH %(number)d"),
-            Competition.WG: _("WG %(number)d"),
-        }
-        return abbreviations[Competition(point.competition)] % {"number": point.round}
+        return Competition(point.competition).kind.chart_abbreviation % {"number": point.round}
     return f"{capfirst(Competition(point.competition).label)} {point.round}"
 
 

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import capfirst
@@ -32,6 +32,7 @@ from icalendar import Alarm, Calendar, Event, vDuration
 
 from competitions.models import CalendarFeedKey, Competition, Round, Stage
 from league.models import Season, Team
+from league.selectors import user_team
 from matrixhockey.site import site_url
 from matrixhockey.tokens import TokenInvalid, person_token, person_token_read
 
@@ -48,17 +49,17 @@ class FeedInvalid(Exception):
     """The address is forged, altered, renewed since, or no coach's."""
 
 
-def _key(user: AbstractBaseUser) -> str:
+def _key(user: User) -> str:
     row = CalendarFeedKey.objects.filter(user=user).first()
     return row.key if row is not None else ""
 
 
-def coach_feed_token(user: AbstractBaseUser) -> str:
+def coach_feed_token(user: User) -> str:
     """The signed token of ``user``'s private feed address."""
     return person_token(salt=FEED_SALT, user=user, word=_key(user))
 
 
-def coach_feed_url(user: AbstractBaseUser) -> str:
+def coach_feed_url(user: User) -> str:
     """The absolute address of ``user``'s private calendar feed."""
     return site_url(reverse("calendar_coach", args=[coach_feed_token(user)]))
 
@@ -71,7 +72,7 @@ def league_feed_url(language: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class FeedHolder:
-    user: AbstractBaseUser
+    user: User
     team: Team
 
 
@@ -83,7 +84,8 @@ def coach_feed_check(token: str) -> FeedHolder:
         raise FeedInvalid(str(error)) from error
     if not hmac.compare_digest(key, _key(user)):
         raise FeedInvalid("the address was renewed")
-    team = Team.objects.filter(coach=user).first()
+    # R12: the deputy acts for the team, and follows its deadlines too.
+    team = user_team(user=user)
     if team is None:
         raise FeedInvalid("not a coach")
     return FeedHolder(user=user, team=team)

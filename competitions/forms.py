@@ -1,15 +1,20 @@
-"""The pick form: one competition's round, with only the choices the team has left."""
+"""The pick form: one competition's round, with only the choices the team has left; and the
+pick page's forms (:class:`PickForms`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import Competition
+from competitions.models import Competition, Round
 from competitions.selectors import EntryChoices
+from competitions.selectors.pick_page import round_anchor
 
 
 class PickForm(forms.Form):
@@ -63,7 +68,8 @@ class PickForm(forms.Form):
                 )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         typed = (data.get("notation") or "").strip()
         if typed:
             data["pick"] = typed
@@ -90,3 +96,23 @@ class PickForm(forms.Form):
             + (f"({data['shootout']})" if self.has_shootout else "")
         )
         return data
+
+
+@dataclass(frozen=True)
+class PickForms:
+    """The pick page's forms, one a round (the factory ``team_picks_page`` calls): blank, but
+    the round a pick was just sent for and not stored, whose form comes back as sent — checked
+    against what the team has left, with the service's ``refusal``, if any, above it."""
+
+    data: Mapping[str, Any] | None = None
+    round_id: int | None = None
+    refusal: ValidationError | None = None
+
+    def __call__(self, round: Round, choices: EntryChoices) -> PickForm:
+        prefix = round_anchor(round)
+        if self.data is None or round.pk != self.round_id:
+            return PickForm(choices=choices, prefix=prefix)
+        form = PickForm(self.data, choices=choices, prefix=prefix)
+        if form.is_valid() and self.refusal is not None:
+            form.add_error(None, self.refusal)
+        return form

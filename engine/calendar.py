@@ -177,9 +177,8 @@ def skipped_weeks_check(skipped: Iterable[object]) -> tuple[int, ...]:
         if week in weeks:
             raise InputError(field, f"week {week} is skipped twice")
         weeks.append(week)
-    weeks.sort()
     last = SEASON_WEEKS + len(weeks)
-    for index, week in enumerate(skipped):
+    for index, week in enumerate(weeks):
         # Every skipped week must push a played week later: the last played week is ``last``
         # only when no skipped week comes after it.
         if week >= last:
@@ -187,7 +186,7 @@ def skipped_weeks_check(skipped: Iterable[object]) -> tuple[int, ...]:
                 f"skipped_weeks[{index}]",
                 f"week {week} is after the last round",
             )
-    return tuple(weeks)
+    return tuple(sorted(weeks))
 
 
 def calendar_week(week: int, skipped: Iterable[object] = ()) -> int:

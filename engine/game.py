@@ -267,7 +267,7 @@ class TeamResult(NamedTuple):
             return ONR
         return display(
             self.column,
-            self.extra_time,  # type: ignore[arg-type]
+            self.extra_time,  # type: ignore[arg-type]  # a played column has its extra time
             self.shootout,
             self.extra_goals_used,
             self.great_saves_used,
@@ -356,12 +356,10 @@ def play_round(round_: Round) -> RoundResult:
     order = round_._order
     dice = Dice(round_.seed)
 
-    bonus = None
-    if rules.bonus_goal:
-        bonus = round_.bonus_goal
-        if bonus is DRAWN:
-            # R5: drawn among all the pool's teams, ONR included.
-            bonus = dice.choice("bonus_goal", order) if order else None
+    bonus = round_.bonus_goal if rules.bonus_goal else None
+    if bonus is DRAWN:
+        # R5: drawn among all the pool's teams, ONR included.
+        bonus = dice.choice("bonus_goal", order) if order else None
 
     forfeits = facts.forfeits
     et_quota = facts.extra_time_limits
@@ -396,7 +394,11 @@ def play_round(round_: Round) -> RoundResult:
                 f"redraw_extra_time:{team}", _values_left(facts.extra_time_items, used_extra_time)
             )
             redrawn = True
-        if used_shootout and used_shootout.count(shootout) >= so_quota[shootout]:
+        if (
+            used_shootout
+            and shootout is not None
+            and used_shootout.count(shootout) >= so_quota[shootout]
+        ):
             shootout = dice.choice(
                 f"redraw_shootout:{team}", _values_left(facts.shootout_items, used_shootout)
             )
@@ -432,6 +434,7 @@ def play_round(round_: Round) -> RoundResult:
     double_forfeits = 0
     shootouts: dict[int, tuple[int, int]] = {}
     tie_break = _TIE_BREAKS[rules.tie]
+    winner: str | None
     for index, (home, away) in enumerate(round_.fixtures):
         h = played[home]
         a = played[away]
@@ -467,9 +470,9 @@ def play_round(round_: Round) -> RoundResult:
                 decided, winner = Decided.EXTRA_TIME, away
                 away_goals += 1
             else:
-                decided, winner, shootout = tie_break(dice, home, away, h, a, entries)
-                if shootout is not None:
-                    shootouts[index] = shootout
+                decided, winner, shot = tie_break(dice, home, away, h, a, entries)
+                if shot is not None:
+                    shootouts[index] = shot
         goals[home] = home_goals
         goals[away] = away_goals
         matches.append(MatchResult(home, away, home_goals, away_goals, decided, winner))
@@ -480,17 +483,17 @@ def play_round(round_: Round) -> RoundResult:
         record = played[team]
         goals[team] = base[team] + record[_EXTRA_GOALS] + (team == bonus)
 
-    qualified = None
+    qualified: tuple[str, ...] | None = None
     lucky: tuple[LuckyLoser, ...] = ()
     if rules.knockout:
-        qualified = [m.winner for m in matches if m.winner is not None]
+        winners = [m.winner for m in matches if m.winner is not None]
         if double_forfeits:
             lucky = _lucky_losers(dice, matches, shootouts, double_forfeits)
-            qualified += [reason.team for reason in lucky]
-        qualified = tuple(qualified)
+            winners += [reason.team for reason in lucky]
+        qualified = tuple(winners)
 
     # A team's record is the first seven fields of its result, in order.
-    teams = {team: TeamResult(*played[team], team == bonus, goals[team]) for team in order}
+    teams = {team: TeamResult._make((*played[team], team == bonus, goals[team])) for team in order}
     return RoundResult(
         bonus, MappingProxyType(teams), tuple(matches), qualified, tuple(dice.draws), lucky
     )
@@ -530,17 +533,18 @@ def _value(dice: Dice, what: str, team: str, value: str, die: tuple[str, ...]) -
 
 
 _Tie = tuple[Decided, str | None, tuple[int, int] | None]
+_Played = tuple[Any, ...]  # a team's playing record inside play_round
 
 
 def _tie_draw(
-    dice: Dice, home: str, away: str, h: tuple, a: tuple, entries: Mapping[str, TeamEntry]
+    dice: Dice, home: str, away: str, h: _Played, a: _Played, entries: Mapping[str, TeamEntry]
 ) -> _Tie:
     """R8, championship and WG group: the game is a draw."""
     return Decided.DRAW, None, None
 
 
 def _tie_shootout(
-    dice: Dice, home: str, away: str, h: tuple, a: tuple, entries: Mapping[str, TeamEntry]
+    dice: Dice, home: str, away: str, h: _Played, a: _Played, entries: Mapping[str, TeamEntry]
 ) -> _Tie:
     """R8, KDH: the higher shootout value wins (score unchanged), then a die."""
     home_value = _value(dice, "shootout_x", home, h[_SHOOTOUT], SHOOTOUT_DIE)
@@ -556,7 +560,7 @@ def _tie_shootout(
 
 
 def _tie_group_goals(
-    dice: Dice, home: str, away: str, h: tuple, a: tuple, entries: Mapping[str, TeamEntry]
+    dice: Dice, home: str, away: str, h: _Played, a: _Played, entries: Mapping[str, TeamEntry]
 ) -> _Tie:
     """R8, WG knockout: more goals in the WG group games wins, then a die."""
     home_goals = entries[home].group_goals

@@ -37,6 +37,7 @@ import enum
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from engine.errors import InputError
 
@@ -285,7 +286,7 @@ def place_moves(
     return {name: tuple(teams) for name, teams in lineup.items()}
 
 
-def _divisions_from_json(doc: dict) -> list[Division]:
+def _divisions_from_json(doc: dict[str, Any]) -> list[Division]:
     if "divisions" not in doc:
         raise InputError("divisions", "missing")
     raw = doc["divisions"]
@@ -313,7 +314,7 @@ def _divisions_from_json(doc: dict) -> list[Division]:
     return divisions
 
 
-def _team_list(doc: dict, key: str) -> list[str]:
+def _team_list(doc: dict[str, Any], key: str) -> list[str]:
     teams = doc.get(key, [])
     if not isinstance(teams, list):
         raise InputError(key, "must be a list of team ids")
@@ -323,7 +324,7 @@ def _team_list(doc: dict, key: str) -> list[str]:
     return teams
 
 
-def _placement(doc: dict) -> dict[str, str]:
+def _placement(doc: dict[str, Any]) -> dict[str, str]:
     placement = doc.get("placement", {})
     if not isinstance(placement, dict):
         raise InputError("placement", "must map team ids to division names")
@@ -333,7 +334,7 @@ def _placement(doc: dict) -> dict[str, str]:
     return placement
 
 
-def moves_from_json(doc: dict) -> dict:
+def moves_from_json(doc: dict[str, Any]) -> dict[str, Any]:
     """The ``promotion`` command (ENGINE_CLI.md): final tables in, the teams that move out.
 
     ``cannot_be_promoted`` may be left out (nobody barred). Two extras, both optional: input

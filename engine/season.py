@@ -598,7 +598,8 @@ class _Season:
         competition = job.season_competition
         for team, played in result.teams.items():
             state = self.teams[team]
-            if played.column is not None:
+            # A played column always comes with its extra-time value (a forfeit has neither).
+            if played.column is not None and played.extra_time is not None:
                 columns, extra_time, shootout = state.used[competition]
                 columns.append(played.column)
                 extra_time.append(played.extra_time)

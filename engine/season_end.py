@@ -24,6 +24,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from engine.errors import InputError
 
@@ -207,7 +208,7 @@ def _record(team: str, data: object) -> SeasonRecord:
     return SeasonRecord(**{name: data[name] for name in _FIELDS})
 
 
-def stocks_from_json(doc: dict) -> dict:
+def stocks_from_json(doc: dict[str, Any]) -> dict[str, Any]:
     """The ``season-end`` command (ENGINE_CLI.md): each team's record in, its stocks out.
 
     >>> doc = {"teams": {"a": {"championship_wins": 7, "kdh_wins": 3, "kdh_winner": False,

@@ -24,6 +24,7 @@ from league.models import (
 )
 from league.public_cache import public_version_bump
 from matrixhockey.admin import ReadOnlyAdmin
+from matrixhockey.http import SignedInRequest
 
 
 class PublicPagesChange(admin.ModelAdmin):
@@ -127,7 +128,7 @@ class NewsAdmin(PublicPagesChange):
     actions = ["email_now"]
 
     @admin.action(description=_("Email the selected news to every coach now"))
-    def email_now(self, request: HttpRequest, queryset: QuerySet[News]) -> None:
+    def email_now(self, request: SignedInRequest, queryset: QuerySet[News]) -> None:
         for news in queryset:
             try:
                 services.news_email_request(news=news, by=request.user)
@@ -153,10 +154,11 @@ class RulingForm(ModelForm):
         fields = ["number", "kind", "season", "title_fr", "title_en", "text_fr", "text_en"]
 
     def clean(self) -> dict[str, object]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         number, kind = data.get("number"), data.get("kind")
-        clarifying = kind == Ruling.Kind.CLARIFICATION and isinstance(number, int)
-        if clarifying and number > BUILT_IN_RULINGS:
+        clarifying = kind == Ruling.Kind.CLARIFICATION
+        if clarifying and isinstance(number, int) and number > BUILT_IN_RULINGS:
             added = Ruling.objects.filter(kind=Ruling.Kind.RULING, number=number)
             if not added.exists():
                 raise ValidationError(

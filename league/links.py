@@ -22,7 +22,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.db.models import Q
@@ -45,7 +45,7 @@ class LinkExpired(LinkInvalid):
     """The link is genuine but older than :data:`LINK_MAX_AGE`."""
 
 
-def _fingerprint(user: AbstractBaseUser) -> str:
+def _fingerprint(user: User) -> str:
     # A changed password (or a disabled one) makes older links stop working.
     return hashlib.sha256(f"{user.pk}:{user.password}".encode()).hexdigest()[:16]
 
@@ -54,19 +54,19 @@ def _signer() -> signing.TimestampSigner:
     return signing.TimestampSigner(salt=LINK_SALT)
 
 
-def pick_link_token(user: AbstractBaseUser) -> str:
+def pick_link_token(user: User) -> str:
     """The signed token of ``user``'s one-click link."""
     return _signer().sign_object({"u": user.pk, "f": _fingerprint(user)}, compress=True)
 
 
-def pick_link(user: AbstractBaseUser) -> str:
+def pick_link(user: User) -> str:
     """The absolute one-click link to ``user``'s pick page, for reminder emails."""
     return site_url(reverse("pick_link", args=[pick_link_token(user)]))
 
 
 @dataclass(frozen=True)
 class LinkHolder:
-    user: AbstractBaseUser
+    user: User
     team: Team
 
 
@@ -90,7 +90,7 @@ def pick_link_check(token: str) -> LinkHolder:
     return LinkHolder(user=user, team=team)
 
 
-def password_link(user: AbstractBaseUser) -> str:
+def password_link(user: User) -> str:
     """The absolute link where ``user`` chooses a password: Django's password-reset token, so it
     works once (a new password changes the token) and for ``PASSWORD_RESET_TIMEOUT``. The
     invitation of a new coach and a forgotten password's email both send it."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -27,6 +28,9 @@ from engine.calendar import calendar_week, skipped_weeks_check
 from engine.errors import InputError
 from league.querysets import EntryQuerySet
 from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 DIVISION_SIZE = 12
 """Teams per division; R16 gives each a code 01–12 for the season."""
@@ -137,7 +141,7 @@ class Season(models.Model):
         return self.name or str(_("Season %(number)d") % {"number": self.number})
 
     def clean(self) -> None:
-        errors: dict[str, str] = {}
+        errors: dict[str, StrOrPromise] = {}
         try:
             ZoneInfo(self.time_zone)
         except (ZoneInfoNotFoundError, ValueError):

@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, TypeGuard
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -46,7 +47,9 @@ from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -211,7 +214,7 @@ def _restored(request: HttpRequest, stored: tuple[int, dict[str, str], bytes]) -
     return response
 
 
-def _keepable(response: HttpResponseBase) -> bool:
+def _keepable(response: HttpResponseBase) -> TypeGuard[HttpResponse]:
     return (
         isinstance(response, HttpResponse)
         and response.status_code in KEPT_STATUSES
@@ -235,12 +238,94 @@ def public_page(
         else:
             response = view(request, *args, **kwargs)
             if key is not None and _keepable(response):
-                _set(key, _stored(response))  # type: ignore[arg-type]
+                _set(key, _stored(response))
         # Anyone signed in sees another page at this address (proxies must not share it).
         patch_vary_headers(response, ("Cookie",))
         return response
 
     return cached
+
+
+def public_fragment(
+    request: HttpRequest, name: str, render: Callable[[], Any], *, variant: object = ""
+) -> Any:
+    """The public part ``name`` of the page ``request`` asks for — what ``render`` computes
+    (pickled: the markup, and any public value the page needs beside it) — kept under the same
+    version, language and address as :func:`public_page`'s whole pages, so every bump that
+    retires a page retires its fragments with it: nothing unpublished is ever shown from here.
+    For everyone, signed in or not: the view adds the viewer's own part around it (their header,
+    their games), computed every time and never kept. ``variant`` tells apart the copies of a
+    public part that differ by a public fact (a division's table with one team's row
+    highlighted, by that entry's id). ``render`` must read published data only and nothing of
+    the viewer; with the cache off or another query string, it runs every time."""
+    key = _key(f"fragment:{name}:{variant}", request)
+    if key is None:
+        return render()
+    kept = _get(key)
+    if kept is None:
+        kept = render()
+        _set(key, kept)
+    return kept
+
+
+@dataclass(frozen=True)
+class PublicParts:
+    """A page's blocks rendered as a public fragment (:func:`public_parts_render`), to be
+    shown inside the viewer's own header by :data:`PUBLIC_PARTS_PAGE`."""
+
+    title: str
+    description: str
+    """Empty: the site's own."""
+    head: str
+    content: str
+    scripts: str
+
+    def filled(self, parts: dict[str, str]) -> PublicParts:
+        """These parts with the viewer's own in the content's slots (:func:`slots_fill`)."""
+        return replace(self, content=mark_safe(slots_fill(self.content, parts)))
+
+
+PUBLIC_PARTS_PAGE = "public_page.html"
+"""The page around a :class:`PublicParts`: the site's header (the viewer's), the parts inside."""
+PARTS_BASE = "public_parts.html"
+PART_BREAK = "\x00part\x00"
+
+
+def public_parts_render(template: str, context: Mapping[str, object]) -> PublicParts:
+    """``template``, a page extending ``{{ base|default:"base.html" }}``, rendered without the
+    request — so without the viewer: no user, no messages, no CSRF token — over a base that
+    keeps only its blocks (title, description, head, content, scripts), for
+    :func:`public_fragment`; ``context["slots"]`` marks where the viewer's parts go."""
+    markup = render_to_string(
+        template,
+        {
+            **context,
+            "base": PARTS_BASE,
+            "part_break": PART_BREAK,
+            "league_name": settings.LEAGUE_NAME,
+        },
+    )
+    title, description, head, content, scripts = (
+        mark_safe(part) for part in markup.split(PART_BREAK)
+    )
+    return PublicParts(
+        title=title, description=description, head=head, content=content, scripts=scripts
+    )
+
+
+def slots_fill(markup: str, parts: Mapping[str, str]) -> str:
+    """``markup`` (a fragment rendered with :func:`slot` marks) with each mark replaced by the
+    viewer's part of that name (nothing for a part not given)."""
+    return SLOT.sub(lambda found: parts.get(found.group(1), ""), markup)
+
+
+def slot(name: str) -> str:
+    """The mark a public fragment holds where the viewer's part ``name`` goes (NUL never
+    appears in a page, as :data:`CSRF_PLACEHOLDER`)."""
+    return f"\x00slot:{name}\x00"
+
+
+SLOT = re.compile("\x00slot:([a-z_]+)\x00")
 
 
 # --- API reads -----------------------------------------------------------------------------------
@@ -262,16 +347,17 @@ class PublicRead:
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # The renderer first, as DRF's own initial() does: an error reading the version (the
         # database out of reach) must reach the exception handling with a renderer to answer.
+        # A mixin of APIView's (first in the bases): DRF's methods are there at run time.
         self.format_kwarg = self.get_format_suffix(**kwargs)  # type: ignore[attr-defined]
         negotiated = self.perform_content_negotiation(request)  # type: ignore[attr-defined]
         request.accepted_renderer, request.accepted_media_type = negotiated
         self.public_key = _key("api", request._request)
         self.public_hit = _get(self.public_key) if self.public_key is not None else None
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]  # APIView's, as above
 
     def check_throttles(self, request: Request) -> None:
         if self.public_hit is None:
-            super().check_throttles(request)  # type: ignore[misc]
+            super().check_throttles(request)  # type: ignore[misc]  # APIView's (the mixin's base)
 
 
 def public_read(
@@ -292,7 +378,7 @@ def public_read(
             return Response(data)
         response = method(view, request, *args, **kwargs)
         if view.public_key is not None and response.status_code == 200:
-            data = response.data  # type: ignore[attr-defined]
+            data = response.data  # type: ignore[attr-defined]  # a DRF Response: a 200 of get
             _set(view.public_key, (data, JSONRenderer().render(data)))
         return response
 

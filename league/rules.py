@@ -16,7 +16,7 @@ from functools import cache
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine import Pick, Round, RoundResult, TeamEntry, play_round
+from engine import Competition, Pick, Round, RoundResult, TeamEntry, play_round
 from league.models import BUILT_IN_RULINGS, Ruling, Season
 
 RULING_TITLES: dict[str, Promise] = {
@@ -132,7 +132,7 @@ def _play(
         for team, pick in picks.items()
     }
     result: RoundResult = play_round(
-        Round("championship", seed, row, teams, fixtures, bonus_goal=bonus_goal)
+        Round(Competition.CHAMPIONSHIP, seed, row, teams, fixtures, bonus_goal=bonus_goal)
     )
     games = tuple(
         ExampleGame(

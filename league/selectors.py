@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
@@ -86,7 +86,7 @@ def team_find(*, slug: str) -> Team | None:
     return Team.objects.filter(slug=slug).first()
 
 
-def user_team(*, user: AbstractBaseUser) -> Team | None:
+def user_team(*, user: User | AnonymousUser) -> Team | None:
     """The team ``user`` coaches or is the deputy of, if any (a user coaches one team at most,
     and a coach is nobody's deputy)."""
     if not user.is_authenticated:
@@ -98,7 +98,7 @@ def user_team(*, user: AbstractBaseUser) -> Team | None:
     )
 
 
-def user_language(user: AbstractBaseUser) -> str:
+def user_language(user: User) -> str:
     """The language ``user`` chose in « My account » (French, the league's, by default)."""
     profile = Profile.objects.filter(user=user).first()
     return profile.language if profile else Language.FRENCH
@@ -128,7 +128,7 @@ def waiting_list_position(*, entry: WaitingListEntry) -> WaitingPlace:
     return WaitingPlace(entry=entry, place=ahead + 1, size=size)
 
 
-def user_waiting_entries(*, user: AbstractBaseUser) -> list[WaitingListEntry]:
+def user_waiting_entries(*, user: User) -> list[WaitingListEntry]:
     """The waiting-list entries ``user`` registered that are still open (to confirm, waiting)."""
     if not user.is_authenticated:
         return []

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -22,6 +22,7 @@ from league.models import Profile, Team
 from league.selectors import user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
+from matrixhockey.http import SignedInRequest, signed_in_user
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -38,7 +39,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"status": overall, **parts}, status=200 if serving else 503)
 
 
-def _speak(response: HttpResponse, user: AbstractBaseUser) -> HttpResponse:
+def _speak(response: HttpResponse, user: User) -> HttpResponse:
     """Pages follow the language the person chose in « My account » (when they chose one)."""
     profile = Profile.objects.filter(user=user).first()
     if profile is not None:
@@ -61,14 +62,14 @@ class SignInView(LoginView):
     redirect_authenticated_user = True
 
     def get_default_redirect_url(self) -> str:
-        return landing_url(self.request.user)
+        return landing_url(signed_in_user(self.request))
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         return _speak(super().form_valid(form), form.get_user())
 
 
 @login_required
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: SignedInRequest) -> HttpResponse:
     """« My account »: who the person is, their team, the language of their emails."""
     profile = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
     form = ProfileForm(request.POST or None, instance=profile)

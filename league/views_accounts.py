@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
@@ -34,7 +34,7 @@ RESET_RATE_PER_ADDRESS = 10
 """A forgotten password's form sends at most this many emails an hour from one address."""
 
 
-def landing_url(user: AbstractBaseUser) -> str:
+def landing_url(user: User) -> str:
     """Where ``user`` lands after signing in: staff on the season desk, a referee on the
     referee desk, a coach on their picks, anyone else on the home page."""
     if user.is_staff:
@@ -80,10 +80,10 @@ class PasswordResetView(auth_views.PasswordResetView):
     The answer is the same whether the address has an account or not."""
 
     template_name = "league/password_reset_form.html"
-    form_class = PasswordResetRequestForm  # type: ignore[assignment]
+    form_class = PasswordResetRequestForm
     success_url = reverse_lazy("password_reset_done")
 
-    def form_valid(self, form: PasswordResetRequestForm) -> HttpResponse:  # type: ignore[override]
+    def form_valid(self, form: PasswordResetRequestForm) -> HttpResponse:
         address = client_address(self.request)
         if rate_exceeded(
             key=f"password-reset:{address}",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from league.models import Team
 from league.services import DeputyRefused, team_deputy_remove, team_deputy_set
+from matrixhockey.http import SignedInRequest
 
 
 def _back(team: Team) -> HttpResponse:
@@ -23,7 +24,7 @@ def _back(team: Team) -> HttpResponse:
 
 @login_required
 @require_POST
-def deputy_set(request: HttpRequest, slug: str) -> HttpResponse:
+def deputy_set(request: SignedInRequest, slug: str) -> HttpResponse:
     """The coach names a deputy by username or email address."""
     team = get_object_or_404(Team, slug=slug)
     try:
@@ -34,14 +35,14 @@ def deputy_set(request: HttpRequest, slug: str) -> HttpResponse:
     messages.success(
         request,
         _("%(name)s is now your deputy: they may send the team's picks and get its reminders.")
-        % {"name": team.deputy.get_username()},
+        % {"name": team.deputy.get_username() if team.deputy else ""},
     )
     return _back(team)
 
 
 @login_required
 @require_POST
-def deputy_remove(request: HttpRequest, slug: str) -> HttpResponse:
+def deputy_remove(request: SignedInRequest, slug: str) -> HttpResponse:
     """The coach takes the deputy's right away."""
     team = get_object_or_404(Team, slug=slug)
     try:

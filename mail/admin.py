@@ -49,7 +49,7 @@ class OutboundEmailAdmin(ReadOnlyAdmin):
         "created_at",
         "sent_at",
     ]
-    fields = readonly_fields
+    fields = (*readonly_fields,)
     actions = ["resend"]
 
     @admin.display(description=_("to"))

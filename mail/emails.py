@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -420,7 +420,7 @@ def email_late_pick_rejected(*, late_pick: LatePick) -> OutboundEmail | None:
     )
 
 
-def email_invitation(*, user: AbstractBaseUser) -> OutboundEmail | None:
+def email_invitation(*, user: User) -> OutboundEmail | None:
     """A new coach's invitation, in their language: their team, their user name and a link that
     sets their first password (Django's password-reset token: it works once, for
     ``PASSWORD_RESET_TIMEOUT``). Nothing for a user without an address."""

@@ -5,7 +5,7 @@ Each in the person's language, through the outbox (:func:`mail.emails.email_send
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.urls import reverse
 
 from league.links import password_link, waiting_confirm_link, waiting_place_path
@@ -18,7 +18,7 @@ from matrixhockey.site import site_url
 ESSENTIAL = {"Auto-Submitted": "auto-generated"}
 
 
-def email_password_reset(*, user: AbstractBaseUser) -> OutboundEmail | None:
+def email_password_reset(*, user: User) -> OutboundEmail | None:
     """The link to choose a new password (the invitation's link: Django's reset token), in
     ``user``'s language. Nothing for a user without an address."""
     if not user.email:

@@ -13,10 +13,9 @@ from email.message import EmailMessage
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
-from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -62,6 +61,9 @@ class EmailLineResult:
     code: str = ""
     """Why a line is an error: :class:`PickRejected`'s code (``notation``, ``deadline``…),
     ``line`` for a line that does not read, or ``round`` when no round fits."""
+    warning: str = ""
+    """A recorded line's R11 warning (:class:`~competitions.services.picks.StalePick`), in the
+    coach's language: the one the pick page and the API give."""
 
     @property
     def competition_label(self) -> str:
@@ -206,11 +208,7 @@ def _email_handle(
     inbound.authentication = mail_picks.printable(verdict.reason)[:300]
     users = list(get_user_model().objects.filter(email__iexact=address, is_active=True)[:2])
     # The team's coach or its deputy (who may send its picks too, recorded as theirs, R12).
-    team = (
-        Team.objects.filter(Q(coach=users[0]) | Q(deputy=users[0])).first()
-        if len(users) == 1
-        else None
-    )
+    team = selectors.user_team(user=users[0]) if len(users) == 1 else None
     if team is None:
         result.outcome = Outcome.UNKNOWN_SENDER
         result.reason = f"{address} is not exactly one coach's address"
@@ -298,9 +296,7 @@ def _email_reply_unknown(
     return reply
 
 
-def _email_notice_forged(
-    *, coach: AbstractBaseUser, result: EmailIngestResult
-) -> OutboundEmail | None:
+def _email_notice_forged(*, coach: User, result: EmailIngestResult) -> OutboundEmail | None:
     """Tell the coach, at their registered address, that a message in their name was refused —
     without a word of it (it may be someone else's), and at most once a day."""
     since = timezone.now() - FORGED_NOTICE_INTERVAL
@@ -387,7 +383,7 @@ def _email_line_unread(first: mail_picks.PickLine, *, limit: int) -> EmailLineRe
 
 
 def _email_pick_line(
-    line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
+    line: mail_picks.PickLine, *, team: Team, coach: User, result: EmailIngestResult
 ) -> EmailLineResult:
     """One pick line in its own savepoint: whatever becomes of it, the message's other lines
     are still stored (a line the database refuses is an error for that line only)."""
@@ -405,7 +401,7 @@ def _email_pick_line(
 
 
 def _email_pick_line_submit(
-    line: mail_picks.PickLine, *, team: Team, coach: AbstractBaseUser, result: EmailIngestResult
+    line: mail_picks.PickLine, *, team: Team, coach: User, result: EmailIngestResult
 ) -> EmailLineResult:
     """Submit one pick line (channel email); past the deadline, queue it for a referee (R13)."""
 
@@ -420,7 +416,7 @@ def _email_pick_line_submit(
         return refused(error)
     try:
         with transaction.atomic():
-            pick = pick_submit(
+            submitted = pick_submit(
                 team=team,
                 round=round,
                 notation=line.notation,
@@ -451,8 +447,9 @@ def _email_pick_line_submit(
         line.competition,
         round.number,
         "recorded",
-        normalized=pick.normalized,
-        receipt=pick.receipt,
+        normalized=submitted.pick.normalized,
+        receipt=submitted.pick.receipt,
+        warning=submitted.stale.message if submitted.stale else "",
     )
 
 

@@ -4,6 +4,8 @@ email, and the mailings of the week's clock (each once per person).
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MinValueValidator
@@ -189,7 +191,7 @@ class Mailing(models.Model):
     per pool round and person.
     """
 
-    Kind = MailingKind
+    Kind: TypeAlias = MailingKind
 
     season = models.ForeignKey(
         Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="mailings"

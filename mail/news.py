@@ -5,7 +5,7 @@ of the week too (``mail.weekly.weekly_news``)."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 
@@ -24,7 +24,7 @@ def news_email_queue(*, news_id: int) -> None:
     transaction.on_commit(lambda: tasks.news_email_send.delay(news_id))
 
 
-def news_recipients() -> list[AbstractBaseUser]:
+def news_recipients() -> list[User]:
     """Every coach of a team with an address and an active account, once each."""
     return list(
         get_user_model()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -29,19 +29,19 @@ class UnsubscribeInvalid(Exception):
     """The link was altered, or names nobody or no kind of email."""
 
 
-def email_preferences_get(*, user: AbstractBaseUser) -> EmailPreferences:
+def email_preferences_get(*, user: User) -> EmailPreferences:
     """``user``'s preferences (every optional email when they never chose; not stored)."""
     return EmailPreferences.objects.filter(user=user).first() or EmailPreferences(user=user)
 
 
-def email_wanted(*, user: AbstractBaseUser, kind: EmailKind | str) -> bool:
+def email_wanted(*, user: User, kind: EmailKind | str) -> bool:
     """Whether ``user`` gets the optional emails of ``kind``."""
     return email_preferences_get(user=user).wants(kind)
 
 
 @transaction.atomic
 def email_preferences_save(
-    *, user: AbstractBaseUser, weekly: bool, results: bool, news: bool
+    *, user: User, weekly: bool, results: bool, news: bool
 ) -> EmailPreferences:
     """Store ``user``'s choice of optional emails."""
     preferences, _ = EmailPreferences.objects.update_or_create(
@@ -57,7 +57,7 @@ def email_preferences_save(
 
 
 @transaction.atomic
-def email_unsubscribe(*, user: AbstractBaseUser, kind: EmailKind | str) -> EmailPreferences:
+def email_unsubscribe(*, user: User, kind: EmailKind | str) -> EmailPreferences:
     """``user`` gets no more emails of ``kind`` (the others stay as they were)."""
     preferences, _ = EmailPreferences.objects.select_for_update().get_or_create(user=user)
     setattr(preferences, EmailKind(kind).value, False)
@@ -66,7 +66,7 @@ def email_unsubscribe(*, user: AbstractBaseUser, kind: EmailKind | str) -> Email
     return preferences
 
 
-def unsubscribe_url(*, user: AbstractBaseUser, kind: EmailKind | str) -> str:
+def unsubscribe_url(*, user: User, kind: EmailKind | str) -> str:
     """The absolute one-click link that stops ``user``'s emails of ``kind``."""
     token = person_token(salt=UNSUBSCRIBE_SALT, user=user, word=EmailKind(kind).value)
     return site_url(reverse("email_unsubscribe", args=[token]))
@@ -74,7 +74,7 @@ def unsubscribe_url(*, user: AbstractBaseUser, kind: EmailKind | str) -> str:
 
 @dataclass(frozen=True)
 class Unsubscription:
-    user: AbstractBaseUser
+    user: User
     kind: EmailKind
 
 

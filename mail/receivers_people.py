@@ -6,7 +6,7 @@ an admin emails now (``league.signals.news_email_requested``). Loaded by
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.dispatch import receiver
 
 from competitions.models import Round
@@ -24,7 +24,7 @@ from mail.news import news_email_queue
 
 
 @receiver(coach_invited, dispatch_uid="mail.coach_invitation")
-def coach_invitation(sender: type, user: AbstractBaseUser, **kwargs: object) -> None:
+def coach_invitation(sender: type, user: User, **kwargs: object) -> None:
     """A coach created without a password is invited to choose one."""
     email_invitation(user=user)
 
@@ -36,7 +36,7 @@ def news_email(sender: type[News], news: News, **kwargs: object) -> None:
 
 
 @receiver(password_reset_requested, dispatch_uid="mail.password_reset")
-def password_reset(sender: type, user: AbstractBaseUser, **kwargs: object) -> None:
+def password_reset(sender: type, user: User, **kwargs: object) -> None:
     """Someone asked for a new password with ``user``'s address: the link goes to that address."""
     email_password_reset(user=user)
 

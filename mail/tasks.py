@@ -5,6 +5,7 @@ its service when it runs (the HackSoft shape). Nothing reads their results: none
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
@@ -41,14 +42,14 @@ def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) 
         if self.request.is_eager:
             logger.warning("Email %s not sent (%s); it stays queued", email_id, error)
             return "queued"
-        if self.request.retries >= self.max_retries:
+        if self.max_retries is not None and self.request.retries >= self.max_retries:
             emails.email_mark_failed(email_id=email_id)
             logger.error(
                 "Email %s failed after %d attempts: %s", email_id, self.max_retries + 1, error
             )
             return "failed"
         raise self.retry(
-            args=[email_id],
+            args=(email_id,),
             kwargs={"after_attempts": error.attempts},
             exc=error,
             countdown=email_retry_countdown(self.request.retries),
@@ -105,7 +106,7 @@ def email_fetch_picks() -> dict[str, int]:
 # second run send nothing. A database that is briefly unreachable is retried a few times, since
 # beat runs the weekly email and the reminder only once a week.
 
-WEEKLY_RETRY = {
+WEEKLY_RETRY: dict[str, Any] = {
     "autoretry_for": (OperationalError,),
     "retry_backoff": 60,
     "retry_backoff_max": 900,

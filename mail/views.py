@@ -20,11 +20,12 @@ from mail.preferences import (
     email_unsubscribe,
     unsubscribe_check,
 )
+from matrixhockey.http import SignedInRequest
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def email_preferences(request: HttpRequest) -> HttpResponse:
+def email_preferences(request: SignedInRequest) -> HttpResponse:
     """Which optional emails the person gets; saved, back to where they came from (« My
     account » shows the same form)."""
     form = EmailPreferencesForm(

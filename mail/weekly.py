@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, TypeGuard
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -41,6 +42,9 @@ from mail.models import EmailKind, Mailing
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 NEWS_LOOKBACK = timedelta(days=7)
 """A first Wednesday email tells the news of the week before."""
 WATCHDOG_AFTER = timedelta(hours=48)
@@ -48,6 +52,8 @@ WATCHDOG_AFTER = timedelta(hours=48)
 admins (once)."""
 
 COMPETITION_ORDER = {competition.value: index for index, competition in enumerate(Competition)}
+CUPS = [competition.value for competition in Competition if competition.kind.cup]
+"""The competitions whose teams follow from the rounds before (the cups, R15)."""
 
 
 # --- Reads ---------------------------------------------------------------------------------------
@@ -123,11 +129,11 @@ def week_rounds_public(*, week: Week) -> list[Round]:
     forfeits and is out, R15; the next round is drawn at the arbitration): until the referee
     publishes, listing a cup round's teams as missing their picks would tell who went on.
     """
-    unpublished = (
-        PoolRound.objects.filter(pool__season=week.season, status=PoolRound.Status.ARBITRATED)
-        .exclude(pool__competition=Competition.CHAMPIONSHIP)
-        .values_list("pool__competition", "round__number")
-    )
+    unpublished = PoolRound.objects.filter(
+        pool__season=week.season,
+        pool__competition__in=CUPS,
+        status=PoolRound.Status.ARBITRATED,
+    ).values_list("pool__competition", "round__number")
     secret: dict[str, int] = {}
     for competition, number in unpublished:
         secret[competition] = min(number, secret.get(competition, number))
@@ -151,7 +157,7 @@ def week_teams_missing(*, week: Week) -> list[Entry]:
     ]
 
 
-def _can_be_emailed(user: AbstractBaseUser | None) -> bool:
+def _can_be_emailed(user: User | None) -> TypeGuard[User]:
     return user is not None and user.is_active and bool(user.email)
 
 
@@ -170,7 +176,7 @@ def pool_rounds_overdue(*, now: datetime | None = None) -> list[PoolRound]:
     )
 
 
-def pool_round_watchers(*, pool_round: PoolRound) -> list[AbstractBaseUser]:
+def pool_round_watchers(*, pool_round: PoolRound) -> list[User]:
     """Who the watchdog alerts about ``pool_round``: the pool's referees and the admins (staff),
     each once, those with an address and an active account."""
     users = (
@@ -193,7 +199,7 @@ def mailing_send(
     season: Season,
     week: int,
     kind: Mailing.Kind | str,
-    user: AbstractBaseUser,
+    user: User,
     template: str,
     context: dict[str, object],
     pool_round: PoolRound | None = None,
@@ -242,7 +248,7 @@ class CompetitionWeek:
     """One competition's rounds in a week's email, with the infos équipes page to prepare them."""
 
     competition: str
-    label: str
+    label: StrOrPromise
     rounds: list[Round]
     infos_url: str
     matrix_rows: tuple[tuple[int, str], ...] = ()
@@ -268,7 +274,7 @@ def _by_competition(
         grouped.setdefault(round.competition, []).append(round)
     weeks = []
     for competition, its_rounds in grouped.items():
-        if competition == Competition.CHAMPIONSHIP:
+        if Competition(competition).kind.divisional:
             pool = pools.get((competition, entry.division_id)) if entry else None
         else:
             pool = pools.get((competition, None))
@@ -303,9 +309,7 @@ def _missing_by_division(entries: Iterable[Entry]) -> list[MissingDivision]:
     return [MissingDivision(division=name, teams=teams) for name, teams in grouped.items()]
 
 
-def _referee_url(
-    pool_round: PoolRound, user: AbstractBaseUser, referees: Sequence[AbstractBaseUser]
-) -> str:
+def _referee_url(pool_round: PoolRound, user: User, referees: Sequence[User]) -> str:
     """The referee's page of ``pool_round``, for a referee of its pool (others get none)."""
     if not any(referee.pk == user.pk for referee in referees):
         return ""
@@ -363,7 +367,7 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
     return sent
 
 
-def weekly_news(*, user: AbstractBaseUser, now: datetime) -> list[NewsItem]:
+def weekly_news(*, user: User, now: datetime) -> list[NewsItem]:
     """The news items for ``user``'s Wednesday email, in their language: those published since
     their previous Wednesday email (a week back for a first one), none for a person who wants
     no news (``mail.preferences``)."""

@@ -4,9 +4,9 @@ migrations)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import DatabaseError, connection, migrations, models
@@ -14,6 +14,10 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 from django.db.models import QuerySet
 from django.db.models.sql import UpdateQuery
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
 
 M = TypeVar("M", bound=models.Model)
 
@@ -55,7 +59,7 @@ class AppendOnlyModel(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnlyError(f"{self._meta.label} is append-only: change refused")
         super().save(*args, **kwargs)
@@ -99,7 +103,7 @@ def append_only_triggers(*tables: str) -> migrations.RunPython:
     return migrations.RunPython(create, drop)
 
 
-def done_by(verbose_name: str) -> models.ForeignKey:
+def done_by(verbose_name: StrOrPromise) -> models.ForeignKey[User | None, User | None]:
     """A field for the person who did something to a row (entered a pick, arbitrated a round…):
     optional (a task or a command acts for nobody), kept when the person goes, no reverse
     accessor on the user."""
@@ -153,16 +157,23 @@ def work_locks_tell() -> bool:
 def work_lock_held(namespace: int, key: int) -> bool:
     """Whether a live session holds :func:`work_lock` ``(namespace, key)`` (a plain read of
     ``pg_locks``; always ``False`` elsewhere than on PostgreSQL)."""
-    if connection.vendor != "postgresql":
-        return False
+    return key in work_locks_held(namespace, [key])
+
+
+def work_locks_held(namespace: int, keys: Collection[int]) -> set[int]:
+    """Which of ``keys`` a live session holds :func:`work_lock` ``(namespace, key)`` on, in one
+    read of ``pg_locks`` (a page listing many jobs asks once); none elsewhere than on
+    PostgreSQL, and no query for no key."""
+    if connection.vendor != "postgresql" or not keys:
+        return set()
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            " AND classid = %s AND objid = %s AND objsubid = 2)",
-            [namespace, key],
+            " AND classid = %s AND objid = ANY(%s) AND objsubid = 2",
+            [namespace, list(keys)],
         )
-        return bool(cursor.fetchone()[0])
+        return {int(objid) for (objid,) in cursor.fetchall()}
 
 
 # --- Statements the ORM cannot say ----------------------------------------------------------------
@@ -198,7 +209,7 @@ def update_returning(queryset: QuerySet, field: str, value: Any) -> list[Any]:
     each updated row got (``RETURNING``): a value the database works out (a ``Case`` over the
     rows as this transaction sees them) without a second read. The ORM's ``update`` returns only
     a count; its query is built by the ORM, run here with that clause added."""
-    query = queryset.query.chain(UpdateQuery)
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
     query.add_update_values({field: value})
     sql, params = query.get_compiler(queryset.db).as_sql()
     column = connection.ops.quote_name(queryset.model._meta.get_field(field).column)

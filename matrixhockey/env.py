@@ -199,11 +199,11 @@ def _check_url(name: str, value: str, schemes: Iterable[str], whole: str | None 
 
 def env_url(
     name: str,
-    default: str | _Required | None,
+    default: T | _Required,
     *,
     schemes: Iterable[str],
     environ: Mapping[str, str] | None = None,
-) -> str | None:
+) -> str | T:
     """A URL whose scheme is one of ``schemes``; ``None`` as default makes it optional."""
     value = _raw(name, environ)
     if value is None:

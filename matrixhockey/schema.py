@@ -79,7 +79,7 @@ def _bad_request(documented: dict[str, Any] | None) -> dict[str, Any]:
 
 def _needs_authentication(operation: dict[str, Any]) -> bool:
     security = operation.get("security")
-    return bool(security) and {} not in security
+    return bool(security and {} not in security)
 
 
 def _reads_tokens(operation: dict[str, Any]) -> bool:

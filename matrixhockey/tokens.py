@@ -5,7 +5,7 @@ email). ``django.core.signing`` signs them, each use with its own salt."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 
 
@@ -13,14 +13,12 @@ class TokenInvalid(Exception):
     """The token was forged or altered, or names no one (its message says which)."""
 
 
-def person_token(*, salt: str, user: AbstractBaseUser, word: str) -> str:
+def person_token(*, salt: str, user: User, word: str) -> str:
     """The signed token of ``user`` and ``word`` for the use ``salt`` names."""
     return signing.Signer(salt=salt).sign_object({"u": user.pk, "k": word}, compress=True)
 
 
-def person_token_read(
-    *, salt: str, token: str, active_only: bool = False
-) -> tuple[AbstractBaseUser, str]:
+def person_token_read(*, salt: str, token: str, active_only: bool = False) -> tuple[User, str]:
     """The person and the word ``token`` signs for ``salt``, or :class:`TokenInvalid`.
     ``active_only``: a deactivated person's token opens nothing."""
     try:

@@ -22,6 +22,7 @@ from competitions import services as competitions_services
 from competitions.models import StockKind, StockMovement, StockReason
 from league.models import Entry
 from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+from matrixhockey.http import SignedInRequest, signed_in_user
 
 
 class EntryAddForm(forms.ModelForm):
@@ -91,7 +92,7 @@ class EntryAdmin(admin.ModelAdmin):
     actions = ["replace_first_week_onr"]
 
     @admin.action(description=_("Replace now: a new team ONR in week 1 (R14)"))
-    def replace_first_week_onr(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+    def replace_first_week_onr(self, request: SignedInRequest, queryset: QuerySet[Entry]) -> None:
         """R14: the first team of the waiting list (a dummy when it is empty) takes the place."""
         for entry in queryset.select_related("team"):
             try:
@@ -153,7 +154,7 @@ class EntryAdmin(admin.ModelAdmin):
             code=data["code"],
             extra_goals=data["starting_extra_goals"],
             great_saves=data["starting_great_saves"],
-            by=request.user,
+            by=signed_in_user(request),
         )
         adopt(obj, entry)
 
@@ -161,7 +162,7 @@ class EntryAdmin(admin.ModelAdmin):
         view = self.admin_site.admin_view(self.stock_move_view)
         return [path("<int:pk>/stock/", view, name="league_entry_stock"), *super().get_urls()]
 
-    def stock_move_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def stock_move_view(self, request: SignedInRequest, pk: int) -> HttpResponse:
         entry = get_object_or_404(Entry.objects.select_related("team", "season", "division"), pk=pk)
         if not self.has_change_permission(request, entry):
             return redirect("admin:index")

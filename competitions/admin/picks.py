@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from competitions import services
 from competitions.models import LatePick, Pick
 from matrixhockey.admin import ReadOnlyAdmin
+from matrixhockey.http import signed_in_user
 
 
 @admin.register(Pick)
@@ -73,7 +74,7 @@ class LatePickAdmin(ReadOnlyAdmin):
         done = 0
         for late_pick in queryset.select_related("entry__team", "round"):
             try:
-                decide(late_pick=late_pick, by=request.user)
+                decide(late_pick=late_pick, by=signed_in_user(request))
             except (ValidationError, PermissionDenied) as error:
                 reason = " ".join(getattr(error, "messages", [str(error)]))
                 self.message_user(

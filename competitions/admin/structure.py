@@ -35,6 +35,7 @@ from competitions.models import (
 )
 from league.models import Season
 from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+from matrixhockey.http import SignedInRequest, signed_in_user
 
 
 def _editable_matrix(matrix: Matrix | None) -> bool:
@@ -92,7 +93,8 @@ class RoundForm(forms.ModelForm):
         self.fields["deadline"].required = False
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         season, week = data.get("season"), data.get("week")
         if not data.get("deadline") and season is not None and week:
             data["deadline"] = season.deadline_for_week(week)
@@ -134,7 +136,8 @@ class PoolForm(forms.ModelForm):
         self.fields["slug"].required = False
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("slug"):
             division = data.get("division")
             data["slug"] = division.slug if division is not None else data.get("competition", "")
@@ -337,7 +340,9 @@ def void_pool_rounds(
         for pool_round in queryset.select_related("pool", "round__season"):
             try:
                 services.pool_round_void(
-                    pool_round=pool_round, by=request.user, reason=form.cleaned_data["reason"]
+                    pool_round=pool_round,
+                    by=signed_in_user(request),
+                    reason=form.cleaned_data["reason"],
                 )
             except (services.ArbitrationRefused, ValidationError) as error:
                 modeladmin.message_user(
@@ -377,7 +382,9 @@ def arbitrate_pool_rounds(
     """Queue each selected pool round's arbitration, as a referee's « Arbitrer » does."""
     for pool_round in queryset.select_related("pool", "round__season"):
         try:
-            services.pool_round_arbitration_request(pool_round=pool_round, by=request.user)
+            services.pool_round_arbitration_request(
+                pool_round=pool_round, by=signed_in_user(request)
+            )
         except services.ArbitrationRefused as error:
             modeladmin.message_user(
                 request,
@@ -449,7 +456,9 @@ class OnrSanctionAdmin(ReadOnlyAdmin):
         return sanction.entry.replaced_at is not None
 
     @admin.action(description=_("Confirm the proposed replacement (R14)"))
-    def confirm_replacement(self, request: HttpRequest, queryset: QuerySet[OnrSanction]) -> None:
+    def confirm_replacement(
+        self, request: SignedInRequest, queryset: QuerySet[OnrSanction]
+    ) -> None:
         for sanction in queryset.select_related("entry__team"):
             try:
                 entry = services.onr_replacement_confirm(sanction=sanction, by=request.user)

@@ -35,7 +35,7 @@ from competitions.api.serializers import (
     MeSerializer,
     PickErrorSerializer,
     PickInSerializer,
-    PickReceiptSerializer,
+    PickSentSerializer,
     PicksSerializer,
     SeasonListItemSerializer,
     SeasonSerializer,
@@ -48,6 +48,7 @@ from league.api import error_response, season_current_or_404
 from league.models import Entry, Season, Team
 from league.public_cache import PublicRead, public_read
 from league.season_lookup import SEASON_PARAMETER, season_asked_api
+from matrixhockey.http import SignedInApiRequest
 
 
 class Conflict(APIException):
@@ -110,7 +111,7 @@ class MeView(APIView):
     @extend_schema(
         responses={200: MeSerializer, 401: error_response("Not signed in.")}, summary="Who am I"
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         team = selectors.user_team(user=request.user)
         return Response(
             {
@@ -281,7 +282,7 @@ class PicksView(APIView):
     permission_classes = [IsAuthenticated]
 
     def _team_and_round(
-        self, request: Request, competition: str, number: int
+        self, request: SignedInApiRequest, competition: str, number: int
     ) -> tuple[Team, Round]:
         team, round = competition_selectors.pick_team_and_round(
             user=request.user, competition=competition, number=number
@@ -303,9 +304,9 @@ class PicksView(APIView):
         },
         summary="My team's pick for a round, and its history",
     )
-    def get(self, request: Request, competition: str, round: int) -> Response:
+    def get(self, request: SignedInApiRequest, competition: str, round: int) -> Response:
         team, found = self._team_and_round(request, competition, round)
-        entry = Entry.objects.filter(season_id=found.season_id, team=team).first()
+        entry = Entry.objects.current_of(team, season=found.season_id).first()
         if entry is None:
             raise PermissionDenied(_("Your team does not play this season."))
         history = list(competition_selectors.pick_history(entry=entry, round=found))
@@ -326,7 +327,7 @@ class PicksView(APIView):
             OpenApiExample("A championship pick", value={"pick": "F+(2)"}, request_only=True)
         ],
         responses={
-            200: PickReceiptSerializer,
+            200: PickSentSerializer,
             400: OpenApiResponse(PickErrorSerializer, description="Which part is wrong."),
             401: error_response("Not signed in."),
             403: error_response("The caller coaches no team, or it does not play this round."),
@@ -335,12 +336,12 @@ class PicksView(APIView):
         },
         summary="Send my team's pick for a round",
     )
-    def put(self, request: Request, competition: str, round: int) -> Response:
+    def put(self, request: SignedInApiRequest, competition: str, round: int) -> Response:
         team, found = self._team_and_round(request, competition, round)
         data = PickInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            pick = services.pick_send(
+            submitted = services.pick_send(
                 team=team,
                 round=found,
                 notation=data.validated_data["pick"],
@@ -352,4 +353,4 @@ class PicksView(APIView):
             if error.code in ("forbidden", "not_playing"):
                 raise PermissionDenied(error.message) from error
             return Response({"pick": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(PickReceiptSerializer(pick).data)
+        return Response(PickSentSerializer(submitted).data)

@@ -23,7 +23,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -32,6 +31,7 @@ from competitions.api.public import COMPETITION, POOL, ROUND
 from competitions.api.results import ResultsSerializer
 from competitions.models import PoolRound
 from league.api import error_response, season_current_or_404
+from matrixhockey.http import SignedInApiRequest
 
 BEFORE_PUBLISHING = ("competition", "pool", "round", "status", "seed_hash", "matches")
 """What an arbitrated, unpublished round's answer holds: the scores, no pick, seed or draw."""
@@ -65,7 +65,7 @@ class ArbitratingSerializer(serializers.Serializer):
 class Refused(APIException):
     """409: the pool round cannot be arbitrated or published now; ``code`` says why."""
 
-    status_code = status.HTTP_409_CONFLICT
+    status_code: int = status.HTTP_409_CONFLICT
     default_code = "refused"
 
     def __init__(self, refusal: services.ArbitrationRefused) -> None:
@@ -115,7 +115,9 @@ COMMON = {
 class _PoolRoundView(APIView):
     permission_classes = [IsAuthenticated]
 
-    def pool_round(self, request: Request, competition: str, pool: str, round: int) -> PoolRound:
+    def pool_round(
+        self, request: SignedInApiRequest, competition: str, pool: str, round: int
+    ) -> PoolRound:
         """The pool round of the URL (404), when the caller referees its pool (403)."""
         found = selectors.pool_round_find(
             season_id=season_current_or_404().pk,
@@ -150,7 +152,9 @@ class ArbitrationView(_PoolRoundView):
         },
         summary="Arbitrate a pool's round",
     )
-    def post(self, request: Request, competition: str, pool: str, round: int) -> Response:
+    def post(
+        self, request: SignedInApiRequest, competition: str, pool: str, round: int
+    ) -> Response:
         pool_round = self.pool_round(request, competition, pool, round)
         try:
             try:
@@ -188,7 +192,9 @@ class PublishView(_PoolRoundView):
         },
         summary="Publish a pool's round",
     )
-    def post(self, request: Request, competition: str, pool: str, round: int) -> Response:
+    def post(
+        self, request: SignedInApiRequest, competition: str, pool: str, round: int
+    ) -> Response:
         pool_round = self.pool_round(request, competition, pool, round)
         try:
             pool_round = services.pool_round_publish(pool_round=pool_round, by=request.user)

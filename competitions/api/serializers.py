@@ -166,6 +166,26 @@ class PickReceiptSerializer(serializers.Serializer):
     submitted_at = serializers.DateTimeField(source="received_at")
 
 
+class PickSentSerializer(serializers.Serializer):
+    """A pick just stored (R12), as :class:`PickReceiptSerializer` says it, with the R11 warning
+    the service gave (``competitions.services.PickSubmitted``)."""
+
+    pick = serializers.CharField(source="pick.normalized")
+    receipt = serializers.CharField(
+        source="pick.receipt",
+        help_text=_("SHA-256 (hex) of the stored pick record, for the coach to keep."),
+    )
+    submitted_at = serializers.DateTimeField(source="pick.received_at")
+    warning = serializers.CharField(
+        source="stale.message",
+        allow_null=True,
+        help_text=_(
+            "R11: the pick's column is already in your pick for an earlier round not played "
+            "yet, and is redrawn if that round is played first; null otherwise."
+        ),
+    )
+
+
 class PickRecordSerializer(PickReceiptSerializer):
     as_received = serializers.CharField(source="notation")
     channel = serializers.ChoiceField(choices=Pick.Channel.choices)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC
+from typing import TypeAlias
 
 from django.db import models
 from django.db.models import Q
@@ -29,7 +30,7 @@ class Pick(AppendOnlyModel):
     stored is what they sent.
     """
 
-    Channel = PickChannel
+    Channel: TypeAlias = PickChannel
 
     entry = models.ForeignKey(
         Entry, verbose_name=_("team entry"), on_delete=models.PROTECT, related_name="picks"
@@ -97,7 +98,7 @@ class LatePick(models.Model):
     it stays here. Only one decision: the status moves once, from ``pending``.
     """
 
-    Status = LatePickStatus
+    Status: TypeAlias = LatePickStatus
 
     entry = models.ForeignKey(
         Entry, verbose_name=_("team entry"), on_delete=models.PROTECT, related_name="late_picks"

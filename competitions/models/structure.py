@@ -8,6 +8,7 @@ and results.
 from __future__ import annotations
 
 import string
+from typing import TypeAlias
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -17,7 +18,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.competitions import Rules, rules_for
+from competitions.kinds import CompetitionKind, kind_of
+from engine.competitions import Rules
 from league.models import Division, Entry, Season
 from matrixhockey.db import choices_constraint, done_by
 
@@ -33,12 +35,17 @@ class Competition(models.TextChoices):
     WG = "wg", _("WG cup")
 
     @property
+    def kind(self) -> CompetitionKind:
+        """What sets this competition apart (``competitions.kinds``)."""
+        return kind_of(self.value)
+
+    @property
     def rules(self) -> Rules:
         """The engine's rules for this competition's matrix shape and quotas (R7, R19).
 
         The WG's group stage and knockout share one matrix and quotas: the group's rules serve.
         """
-        return rules_for("wg-group" if self is Competition.WG else self.value)
+        return self.kind.rules
 
 
 class Stage(models.TextChoices):
@@ -222,11 +229,13 @@ class Round(models.Model):
             )
 
     @property
+    def kind(self) -> CompetitionKind:
+        return kind_of(self.competition)
+
+    @property
     def engine_competition(self) -> str:
         """The ``competition`` the engine plays this round as (``shared/ENGINE_CLI.md``)."""
-        if self.competition == Competition.WG:
-            return "wg-group" if self.stage == Stage.GROUP else "wg-knockout"
-        return self.competition
+        return self.kind.round_kind(self.number).value
 
 
 class Pool(models.Model):
@@ -281,8 +290,12 @@ class Pool(models.Model):
     def __str__(self) -> str:
         return f"{self.get_competition_display()} · {self.slug} · {self.season}"
 
+    @property
+    def kind(self) -> CompetitionKind:
+        return kind_of(self.competition)
+
     def clean(self) -> None:
-        if self.competition == Competition.CHAMPIONSHIP:
+        if self.kind.divisional:
             if self.division is None:
                 raise ValidationError({"division": _("A championship pool is a division.")})
             if self.slug != self.division.slug:
@@ -332,11 +345,11 @@ class PoolMember(models.Model):
     def clean(self) -> None:
         if not (self.pool_id and self.entry_id):
             return
-        if self.pool.competition == Competition.CHAMPIONSHIP:
+        if self.pool.kind.divisional:
             raise ValidationError(_("A championship pool's teams are its division's."))
         if self.entry.season_id != self.pool.season_id:
             raise ValidationError({"entry": _("This team entry is for another season.")})
-        if self.group and self.pool.competition != Competition.WG:
+        if self.group and self.group not in self.pool.kind.groups:
             raise ValidationError({"group": _("Only the WG cup has groups.")})
 
 
@@ -437,7 +450,7 @@ class FixtureLabel(models.TextChoices):
 class Fixture(models.Model):
     """A game of a pool's round. The WG's final week has a final and a third-place game."""
 
-    Label = FixtureLabel
+    Label: TypeAlias = FixtureLabel
 
     pool_round = models.ForeignKey(
         PoolRound, verbose_name=_("pool round"), on_delete=models.CASCADE, related_name="fixtures"

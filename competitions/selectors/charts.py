@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from competitions.models import (
-    Competition,
     Pool,
     PoolRound,
     Round,
@@ -52,7 +51,7 @@ def pool_places(*, pool: Pool) -> PoolPlaces:
     the number of rounds: the entries, the published results, the published rounds' seeds (and
     a replaced entry's lineage, R14). Each round's table is the engine's (R9), over the results
     up to that round, its last die seeded by that round (R23) as the table showed it then."""
-    if pool.competition != Competition.CHAMPIONSHIP:
+    if not pool.kind.divisional:
         raise ValueError(f"{pool.slug} is a cup: its places are not a division's table")
     entries = pool_entries_current(pool=pool)
     owner = team_owners(entries=entries)
@@ -147,12 +146,12 @@ def stocks_over_season(
         after[current] = (balance[StockKind.EXTRA_GOALS], balance[StockKind.GREAT_SAVES])
     points = []
     last = (0, 0)
-    for index, round in enumerate(order):
+    for index, step in enumerate(order):
         last = after.get(index, last)
         points.append(
             StocksPoint(
-                competition=round.competition if round else "",
-                round=round.number if round else None,
+                competition=step.competition if step else "",
+                round=step.number if step else None,
                 extra_goals=last[0],
                 great_saves=last[1],
             )

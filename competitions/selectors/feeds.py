@@ -33,7 +33,7 @@ def season_rounds_calendar(*, season: Season) -> list[Round]:
 def team_entry_current(*, team: Team, season: Season) -> Entry | None:
     """``team``'s playing entry in ``season`` (``None`` when it does not play it, or was
     replaced, R14)."""
-    return Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
+    return Entry.objects.current_of(team, season=season).first()
 
 
 def _cup_rounds_public(entry: Entry, competition: Competition, rounds: list[Round]) -> list[Round]:
@@ -89,7 +89,13 @@ def entry_rounds_calendar(*, entry: Entry) -> list[Round]:
     by_competition: dict[str, list[Round]] = {}
     for round in season_rounds_calendar(season=entry.season):
         by_competition.setdefault(round.competition, []).append(round)
-    listed = list(by_competition.get(Competition.CHAMPIONSHIP, []))
-    for competition in (Competition.KDH, Competition.WG):
-        listed += _cup_rounds_public(entry, competition, by_competition.get(competition, []))
+    listed: list[Round] = []
+    for competition in Competition:
+        rounds = by_competition.get(competition, [])
+        # A division's rounds are all its teams'; a cup's, those its published results show.
+        listed += (
+            rounds
+            if competition.kind.divisional
+            else _cup_rounds_public(entry, competition, rounds)
+        )
     return sorted(listed, key=lambda r: (r.deadline, r.competition, r.number))

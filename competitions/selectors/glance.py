@@ -158,11 +158,7 @@ def coach_week(*, team: Team, season: Season, rounds: Sequence[Round]) -> CoachW
     the rounds it plays (a cup's while it is still in it as the published results say,
     :func:`entry_plays_rounds`), each with its public opponent and the pick that counts so far
     (R12) — from eight queries at most whatever the number of rounds."""
-    entry = (
-        Entry.objects.filter(season=season, team=team, replaced_at__isnull=True)
-        .select_related("team")
-        .first()
-    )
+    entry = Entry.objects.current_of(team, season=season).select_related("team").first()
     if entry is None or not rounds:
         return CoachWeek(team=team, entry=entry, games=())
     playing = entry_plays_rounds(entry=entry, rounds=rounds)

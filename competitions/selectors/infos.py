@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -168,7 +168,7 @@ def _line(
     )
 
 
-def _is_viewer(entry: Entry, user: AbstractBaseUser | None) -> bool:
+def _is_viewer(entry: Entry, user: User | AnonymousUser | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return user.pk in (entry.team.coach_id, entry.team.deputy_id)
@@ -203,7 +203,7 @@ def pool_infos_grid(
     season: Season,
     competition: Competition | str,
     pool_slug: str,
-    user: AbstractBaseUser | None = None,
+    user: User | AnonymousUser | None = None,
     now: datetime | None = None,
 ) -> InfosGrid | None:
     """``season``'s pool ``pool_slug`` of ``competition`` as a grid (``None``: no such pool),
@@ -236,8 +236,9 @@ def pool_infos_grid(
         if mine is not None
         else {}
     )
-    # The KDH's teams out (R15, R17): its published games only.
-    out = cup_eliminated(pool=pool) if competition == Competition.KDH else set()
+    # A cup that puts out from its first round on (the KDH): its teams out (R15, R17), from its
+    # published games only.
+    out = cup_eliminated(pool=pool) if competition.kind.knockout_only else set()
     # R25: what each column is worth in the competition's coming round.
     coming = coming_row(season=season, competition=competition, now=now)
     coming_round, row = coming if coming is not None else (None, {})

@@ -200,20 +200,19 @@ def rounds_columns_held(
         return {}
     pool_teams: dict[str, set[int]] = {}
     holder_of: dict[int, Entry] = {}
-    championship = pools.get(Competition.CHAMPIONSHIP)
-    if championship is not None and any(
-        round.competition == Competition.CHAMPIONSHIP for round in rounds
-    ):
-        division = list(
-            Entry.objects.filter(
-                season_id=entry.season_id,
-                division_id=championship.division_id,
-                replaced_at__isnull=True,
+    playing = {round.competition for round in rounds}
+    for competition, pool in pools.items():
+        if pool.kind.divisional and competition in playing:
+            division = list(
+                Entry.objects.filter(
+                    season_id=entry.season_id,
+                    division_id=pool.division_id,
+                    replaced_at__isnull=True,
+                )
             )
-        )
-        holder_of.update({e.pk: e for e in division})
-        pool_teams[Competition.CHAMPIONSHIP] = {e.pk for e in division}
-    cups = {c: pool for c, pool in pools.items() if c != Competition.CHAMPIONSHIP}
+            holder_of.update({e.pk: e for e in division})
+            pool_teams[competition] = {e.pk for e in division}
+    cups = {c: pool for c, pool in pools.items() if pool.kind.cup}
     cup_rounds = [round for round in rounds if round.competition in cups]
     drawn: dict[int, set[int]] = {}
     if cup_rounds:
@@ -225,12 +224,12 @@ def rounds_columns_held(
             holder = holders[member.entry_id]
             holder_of[member.entry_id] = holder_of[holder.pk] = holder
             pool_teams.setdefault(member.pool.competition, set()).add(holder.pk)
-        kdh = cups.get(Competition.KDH)
-        if kdh is not None:
-            out = cup_eliminated(pool=kdh)
-            pool_teams[Competition.KDH] = {
-                pk for pk in pool_teams.get(Competition.KDH, set()) if pk not in out
-            }
+        for competition, pool in cups.items():
+            if pool.kind.knockout_only:
+                out = cup_eliminated(pool=pool)
+                pool_teams[competition] = {
+                    pk for pk in pool_teams.get(competition, set()) if pk not in out
+                }
         drawn = _cup_rounds_drawn(rounds=cup_rounds, pools=list(cups.values()))
     used = entries_used_everywhere(
         entries=list({e.pk: e for e in holder_of.values()}.values()),

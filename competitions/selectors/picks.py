@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import JSONObject
 
@@ -128,7 +128,7 @@ PICK_TEAM_FIELDS = ("id", "slug", "name", "coach_id", "deputy_id", "is_dummy")
 
 
 def pick_team_and_round(
-    *, user: AbstractBaseUser, competition: str, number: int
+    *, user: User, competition: str, number: int
 ) -> tuple[Team | None, Round | None]:
     """What a pick sent by ``user`` is for, in one query: the team ``user`` coaches or is the
     deputy of (:func:`league.selectors.user_team`) and round ``number`` of ``competition`` in

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Q
+from django.contrib.auth.models import User
+from django.db.models import F, Max
 from django.utils import timezone
 
 from competitions.models import (
@@ -25,7 +26,7 @@ from competitions.selectors.entries import PLAYED, entry_placed_late
 from competitions.selectors.results import pool_round_results
 from competitions.services.errors import ArbitrationRefused, arbitration_refusal_of
 from league.models import Entry
-from matrixhockey.db import work_lock_held
+from matrixhockey.db import work_lock_held, work_locks_held
 
 ARBITRATION_REQUESTED = "pool_round_arbitration_request"
 ARBITRATION_REFUSED = "pool_round_arbitration_refused"
@@ -43,7 +44,7 @@ ARBITRATION_REQUEST_STALE = timedelta(minutes=2)
 """A request no worker has taken after this long: the desk says so and offers to ask again."""
 
 
-def user_referees_pool(*, user: AbstractBaseUser, pool: Pool) -> bool:
+def user_referees_pool(*, user: User, pool: Pool) -> bool:
     """Whether ``user`` may arbitrate ``pool``: one of its referees, or staff."""
     return user.is_authenticated and (user.is_staff or pool.referees.filter(pk=user.pk).exists())
 
@@ -114,11 +115,43 @@ def pool_round_arbitration_state(
     and while a worker has it, the worker's advisory lock (:data:`ARBITRATION_WORK`, released by
     PostgreSQL when a worker's session ends, however it died). Nothing here reads the audit log,
     which only keeps the history."""
-    if pool_round.status in PLAYED:
-        return ArbitrationState()
+    return pool_rounds_arbitration_states(pool_rounds=[pool_round], now=now)[pool_round.pk]
+
+
+def pool_rounds_arbitration_states(
+    *, pool_rounds: Sequence[PoolRound], now: datetime | None = None
+) -> dict[int, ArbitrationState]:
+    """:func:`pool_round_arbitration_state` of each of ``pool_rounds`` (by id), in two queries
+    whatever their number: the last request of each, and the work locks of those a worker
+    took."""
     now = now or timezone.now()
-    last = arbitration_request_last(pool_round=pool_round)
-    if last is None or last.status == ArbitrationRequest.Status.DONE:
+    states = {pool_round.pk: ArbitrationState() for pool_round in pool_rounds}
+    unplayed = [pool_round.pk for pool_round in pool_rounds if pool_round.status not in PLAYED]
+    if not unplayed:
+        return states
+    last_ids = (
+        ArbitrationRequest.objects.filter(pool_round_id__in=unplayed)
+        .values("pool_round_id")
+        .annotate(last=Max("pk"))
+        .values("last")
+    )
+    lasts = list(ArbitrationRequest.objects.filter(pk__in=last_ids))
+    started = [
+        last.pool_round_id for last in lasts if last.status == ArbitrationRequest.Status.STARTED
+    ]
+    running = work_locks_held(ARBITRATION_WORK, started) if started else set()
+    for last in lasts:
+        states[last.pool_round_id] = _arbitration_state(
+            last, running=last.pool_round_id in running, now=now
+        )
+    return states
+
+
+def _arbitration_state(
+    last: ArbitrationRequest, *, running: bool, now: datetime
+) -> ArbitrationState:
+    """The state a pool round's last request ``last`` says, its worker ``running`` or not."""
+    if last.status == ArbitrationRequest.Status.DONE:
         return ArbitrationState()
     if last.status == ArbitrationRequest.Status.REFUSED:
         refusal = arbitration_refusal_of({"code": last.refusal_code, "facts": last.refusal_facts})
@@ -133,7 +166,6 @@ def pool_round_arbitration_state(
         return ArbitrationState(
             requested_at=last.requested_at, ask_again=stale, attempts=last.attempts, request=last
         )
-    running = arbitration_request_running(request=last)
     return ArbitrationState(
         started_at=last.started_at,
         running=running,
@@ -233,28 +265,6 @@ class RefereeDesk:
         return sum(1 for team in self.teams if not team.onr)
 
 
-def _desk_entries(pool_round: PoolRound, now: datetime) -> list[Entry]:
-    """The pool round's teams: its games', and in the championship the division's playing ones
-    (R2)."""
-    fixtures = Fixture.objects.filter(pool_round=pool_round)
-    ids = set(fixtures.values_list("home_id", flat=True)) | set(
-        fixtures.values_list("away_id", flat=True)
-    )
-    pool = pool_round.pool
-    if pool.competition == Competition.CHAMPIONSHIP and pool_round.status not in PLAYED:
-        ids |= set(
-            Entry.objects.filter(
-                season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-            ).values_list("pk", flat=True)
-        )
-    return list(
-        Entry.objects.filter(pk__in=ids)
-        .select_related("team", "division")
-        .annotate(placed_at=F("replaces__replaced_at"))
-        .order_by("division__tier", "division__slug", "code", "team__name")
-    )
-
-
 def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> RefereeDesk:
     """What the referee of ``pool_round`` sees: each team with whether its pick came in (when and
     how, never what), who is ONR so far, the late picks waiting for a decision (R13), the state
@@ -265,88 +275,165 @@ def referee_desk(*, pool_round: PoolRound, now: datetime | None = None) -> Refer
     The pick that counts is the arbitration's (R12, R13): the last received by the deadline, or
     entered by a referee after it.
     """
+    pool_round = PoolRound.objects.select_related(
+        "pool__division", "round__season", "arbitrated_by"
+    ).get(pk=pool_round.pk)
+    desk = referee_desks(pool_rounds=[pool_round], now=now)[pool_round.pk]
+    if pool_round.status not in PLAYED:
+        return desk
+    results = pool_round_results(pool_round=pool_round, reveal=True)
+    scores = [
+        DeskScore(
+            home=game.home,
+            away=game.away,
+            home_goals=game.home_goals,
+            away_goals=game.away_goals,
+            decided=game.decided,
+            winner=game.winner,
+            home_display=game.home_pick.display if game.home_pick else "",
+            away_display=game.away_pick.display if game.away_pick else "",
+        )
+        for game in results.games
+    ]
+    return replace(desk, scores=scores)
+
+
+def referee_desks(
+    *, pool_rounds: Sequence[PoolRound], now: datetime | None = None
+) -> dict[int, RefereeDesk]:
+    """:func:`referee_desk` of each of ``pool_rounds`` (read with their pool and round), by id,
+    without the scores: a constant number of queries whatever the number of pool rounds and
+    teams — one for each kind of row (games, the divisions' entries, entries, picks, late picks,
+    requests, work locks), the desks built here."""
     now = now or timezone.now()
-    pool_round = PoolRound.objects.select_related("pool__division", "round__season").get(
-        pk=pool_round.pk
-    )
-    round = pool_round.round
-    entries = _desk_entries(pool_round, now)
-    # R14: a team placed after the deadline plays the pick the team it replaces had sent.
-    heirs = {
-        entry.replaces_id: entry.pk
-        for entry in entries
-        if entry_placed_late(entry=entry, round=round)
+    teams_of = _desk_entry_ids(pool_rounds)
+    wanted = set().union(*teams_of.values()) if teams_of else set()
+    entries = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(pk__in=wanted)
+        .select_related("team", "division")
+        .annotate(placed_at=F("replaces__replaced_at"))
+        .order_by("division__tier", "division__slug", "code", "team__name")
     }
-    ids = [entry.pk for entry in entries]
-    counting: dict[int, tuple[datetime, str]] = {}
-    for entry_id, received_at, channel in (
-        Pick.objects.filter(round=round, entry_id__in=[*ids, *heirs])
-        .filter(Q(received_at__lte=round.deadline) | Q(channel=Pick.Channel.REFEREE))
-        .order_by("received_at", "id")
-        .values_list("entry_id", "received_at", "channel")
-    ):
-        counting[entry_id] = (received_at, channel)
-    placed_late = {heir for heir in heirs.values() if heir not in counting}  # none of its own
-    for replaced, heir in heirs.items():
-        if heir in placed_late and replaced in counting:
-            counting[heir] = counting[replaced]
-    sent = dict(
-        Pick.objects.filter(round=round, entry_id__in=ids)
-        .values_list("entry_id")
-        .annotate(n=Count("id"))
-        .values_list("entry_id", "n")
+    # R14: a team placed after the deadline plays the pick the team it replaces had sent.
+    heirs_of = {
+        pool_round.pk: {
+            entries[pk].replaces_id: pk
+            for pk in teams_of[pool_round.pk]
+            if entry_placed_late(entry=entries[pk], round=pool_round.round)
+        }
+        for pool_round in pool_rounds
+    }
+    picks = _desk_picks(
+        pool_rounds, {*wanted, *(r for h in heirs_of.values() for r in h if r is not None)}
     )
-    teams = [
-        DeskTeam(
-            entry=entry,
-            received_at=counting[entry.pk][0] if entry.pk in counting else None,
-            channel=counting[entry.pk][1] if entry.pk in counting else "",
-            picks_received=sent.get(entry.pk, 0),
-            placed_late=entry.pk in placed_late,
-        )
-        for entry in entries
-    ]
-    late_picks = [
-        DeskLatePick(pk=pk, entry=entry, received_at=received_at)
-        for pk, entry, received_at in (
-            (late.pk, late.entry, late.received_at)
-            for late in LatePick.objects.filter(
-                round=round, entry_id__in=ids, status=LatePick.Status.PENDING
+    late = _desk_late_picks(pool_rounds, wanted)
+    states = pool_rounds_arbitration_states(pool_rounds=pool_rounds, now=now)
+    desks = {}
+    for pool_round in pool_rounds:
+        round = pool_round.round
+        ids = teams_of[pool_round.pk]
+        counting = {
+            entry_id: found
+            for (round_id, entry_id), (found, _sent) in picks.items()
+            if round_id == round.pk and found is not None
+        }
+        heirs = heirs_of[pool_round.pk]
+        placed_late = {heir for heir in heirs.values() if heir not in counting}  # none of its own
+        for replaced, heir in heirs.items():
+            if heir in placed_late and replaced in counting:
+                counting[heir] = counting[replaced]
+        teams = [
+            DeskTeam(
+                entry=entry,
+                received_at=counting[entry.pk][0] if entry.pk in counting else None,
+                channel=counting[entry.pk][1] if entry.pk in counting else "",
+                picks_received=picks.get((round.pk, entry.pk), (None, 0))[1],
+                placed_late=entry.pk in placed_late,
             )
-            .select_related("entry__team")
-            .only("pk", "received_at", "entry")
-            .order_by("received_at", "id")
-        )
-    ]
-    scores: list[DeskScore] = []
-    if pool_round.status in PLAYED:
-        results = pool_round_results(pool_round=pool_round, reveal=True)
-        scores = [
-            DeskScore(
-                home=game.home,
-                away=game.away,
-                home_goals=game.home_goals,
-                away_goals=game.away_goals,
-                decided=game.decided,
-                winner=game.winner,
-                home_display=game.home_pick.display if game.home_pick else "",
-                away_display=game.away_pick.display if game.away_pick else "",
-            )
-            for game in results.games
+            for entry in entries.values()  # in the desk's order
+            if entry.pk in ids
         ]
-    state = pool_round_arbitration_state(pool_round=pool_round, now=now)
-    under_way = state.requested_at is not None or state.running
-    status = PoolRound.Status.ARBITRATING if under_way else pool_round.status
-    return RefereeDesk(
-        pool_round=pool_round,
-        status=status,
-        deadline_passed=now >= round.deadline,
-        teams=teams,
-        late_picks=late_picks,
-        scores=scores,
-        refusal=state.refusal,
-        arbitration=state,
-    )
+        state = states[pool_round.pk]
+        under_way = state.requested_at is not None or state.running
+        desks[pool_round.pk] = RefereeDesk(
+            pool_round=pool_round,
+            status=PoolRound.Status.ARBITRATING if under_way else pool_round.status,
+            deadline_passed=now >= round.deadline,
+            teams=teams,
+            late_picks=[pick for pick in late.get(round.pk, []) if pick.entry.pk in ids],
+            scores=[],
+            refusal=state.refusal,
+            arbitration=state,
+        )
+    return desks
+
+
+def _desk_entry_ids(pool_rounds: Sequence[PoolRound]) -> dict[int, set[int]]:
+    """Each pool round's teams: its games', and in the championship the division's playing ones
+    (R2) until the round is played."""
+    teams_of: dict[int, set[int]] = {pool_round.pk: set() for pool_round in pool_rounds}
+    for pool_round_id, home_id, away_id in Fixture.objects.filter(
+        pool_round_id__in=teams_of
+    ).values_list("pool_round_id", "home_id", "away_id"):
+        teams_of[pool_round_id] |= {home_id, away_id}
+    playing = {
+        pool_round.pk: (pool_round.pool.season_id, pool_round.pool.division_id)
+        for pool_round in pool_rounds
+        if pool_round.pool.competition == Competition.CHAMPIONSHIP
+        and pool_round.status not in PLAYED
+    }
+    if playing:
+        divisions: dict[tuple[int, int | None], set[int]] = {}
+        for pk, season_id, division_id in Entry.objects.filter(
+            season_id__in={season for season, _division in playing.values()},
+            division_id__in={division for _season, division in playing.values()},
+            replaced_at__isnull=True,
+        ).values_list("pk", "season_id", "division_id"):
+            divisions.setdefault((season_id, division_id), set()).add(pk)
+        for pk, division in playing.items():
+            teams_of[pk] |= divisions.get(division, set())
+    return teams_of
+
+
+def _desk_picks(
+    pool_rounds: Sequence[PoolRound], entry_ids: set[int]
+) -> dict[tuple[int, int], tuple[tuple[datetime, str] | None, int]]:
+    """By round and entry: the pick that counts so far (when and how: the last received by the
+    deadline, or entered by a referee, R12, R13) and how many were sent — one query."""
+    deadlines = {pool_round.round_id: pool_round.round.deadline for pool_round in pool_rounds}
+    found: dict[tuple[int, int], tuple[tuple[datetime, str] | None, int]] = {}
+    for round_id, entry_id, received_at, channel in (
+        Pick.objects.filter(round_id__in=deadlines, entry_id__in=entry_ids)
+        .order_by("received_at", "id")
+        .values_list("round_id", "entry_id", "received_at", "channel")
+    ):
+        counting, sent = found.get((round_id, entry_id), (None, 0))
+        if received_at <= deadlines[round_id] or channel == Pick.Channel.REFEREE:
+            counting = (received_at, channel)
+        found[round_id, entry_id] = (counting, sent + 1)
+    return found
+
+
+def _desk_late_picks(
+    pool_rounds: Sequence[PoolRound], entry_ids: set[int]
+) -> dict[int, list[DeskLatePick]]:
+    """By round: the late picks waiting for the referee (R13), oldest first — one query."""
+    late: dict[int, list[DeskLatePick]] = {}
+    for pick in (
+        LatePick.objects.filter(
+            round_id__in={pool_round.round_id for pool_round in pool_rounds},
+            entry_id__in=entry_ids,
+            status=LatePick.Status.PENDING,
+        )
+        .select_related("entry__team")
+        .only("pk", "round_id", "received_at", "entry")
+        .order_by("received_at", "id")
+    ):
+        late.setdefault(pick.round_id, []).append(
+            DeskLatePick(pk=pick.pk, entry=pick.entry, received_at=pick.received_at)
+        )
+    return late
 
 
 @dataclass(frozen=True)
@@ -371,7 +458,7 @@ class DeskWeek:
     rows: list[DeskRow]
 
 
-def referee_pools(*, user: AbstractBaseUser) -> list[Pool]:
+def referee_pools(*, user: User) -> list[Pool]:
     """The current season's pools ``user`` referees (staff: every pool)."""
     pools = Pool.objects.filter(season__is_current=True).select_related("division", "season")
     if not user.is_staff:
@@ -379,15 +466,16 @@ def referee_pools(*, user: AbstractBaseUser) -> list[Pool]:
     return list(pools.order_by("competition", "division__tier", "slug"))
 
 
-def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeskWeek]:
-    """``user``'s pool rounds (:func:`referee_pools`) by week: the current week first — the
-    earliest with a pool round past its deadline and not yet published, else the next deadline's
-    — then the weeks ahead, then the past ones, latest first. The current week's rows carry
-    their counts of picks received and late picks waiting."""
+def referee_weeks(*, pools: Sequence[Pool], now: datetime | None = None) -> list[DeskWeek]:
+    """The pool rounds of ``pools`` (a referee's, :func:`referee_pools`) by week: the current
+    week first — the earliest with a pool round past its deadline and not yet published, else
+    the next deadline's — then the weeks ahead, then the past ones, latest first. The current
+    week's rows carry their counts of picks received and late picks waiting, from
+    :func:`referee_desks`: the same queries for one pool round or all of a week's."""
     now = now or timezone.now()
     pool_rounds = list(
-        PoolRound.objects.filter(pool__in=referee_pools(user=user))
-        .select_related("pool__division", "round__season")
+        PoolRound.objects.filter(pool__in=[pool.pk for pool in pools])
+        .select_related("pool__division", "round")
         .order_by(
             "round__week",
             "round__deadline",
@@ -413,12 +501,13 @@ def referee_weeks(*, user: AbstractBaseUser, now: datetime | None = None) -> lis
         *sorted(w for w in by_week if w > current),
         *sorted((w for w in by_week if w < current), reverse=True),
     ]
+    desks = referee_desks(pool_rounds=by_week[current], now=now)
     weeks = []
     for week in order:
         rows = []
         for pool_round in by_week[week]:
             if week == current:
-                desk = referee_desk(pool_round=pool_round, now=now)
+                desk = desks[pool_round.pk]
                 rows.append(
                     DeskRow(
                         pool_round=pool_round,

@@ -186,7 +186,7 @@ class GameResult:
         if self.mark:
             text = f"{text} {self.mark}"
         if self.score_hides_winner:
-            text = f"{text} ({self.winner.team.name})"  # type: ignore[union-attr]
+            text = f"{text} ({self.winner.team.name})"
         return text
 
     def involves(self, entry_id: int) -> bool:
@@ -372,7 +372,7 @@ def pool_rounds_fixtures(*, pool_rounds: Iterable[PoolRound]) -> dict[int, list[
         .select_related("home__team", "away__team", "home__division")
         .order_by("id")
     ):
-        fixtures[fixture.pool_round_id].append(fixture)  # type: ignore[union-attr]
+        fixtures[fixture.pool_round_id].append(fixture)
     return fixtures
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, Round
@@ -65,7 +65,7 @@ def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWee
     season = season_current()
     if season is None:
         return []
-    entry = Entry.objects.filter(season=season, team=team, replaced_at__isnull=True).first()
+    entry = Entry.objects.current_of(team, season=season).first()
     if entry is None:
         return []
     rounds = list(
@@ -112,7 +112,7 @@ def pool_find(*, season: Season, competition: Competition | str, pool_slug: str)
 def pool_entries(*, pool: Pool) -> list[Entry]:
     """The teams of ``pool`` now playing: its division's, or the cup's members (by code within
     their division), a replaced team's place held by its replacement (R14)."""
-    if pool.competition == Competition.CHAMPIONSHIP:
+    if pool.kind.divisional:
         entries = Entry.objects.filter(
             season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
         )
@@ -136,7 +136,7 @@ def pool_infos(
     return {entry.team.slug: choices[entry.pk] for entry in entries}
 
 
-def user_roles(*, user: AbstractBaseUser) -> list[str]:
+def user_roles(*, user: User) -> list[str]:
     """What ``user`` is in the league: ``coach`` (of a team), ``referee`` (of a pool of the
     current season, or of any season when none is current), ``admin`` (staff)."""
     roles = []
@@ -177,14 +177,10 @@ def pool_table(*, season: Season, pool_slug: str) -> list[tuple[str, StandingRow
     division's, or the WG's groups one after the other, as ``(group, row)`` pairs (``""`` for a
     division). ``None`` when there is no such pool or it has no table (the KDH, a knockout cup).
     """
-    pool = (
-        Pool.objects.filter(season=season, slug=pool_slug)
-        .exclude(competition=Competition.KDH)
-        .first()
-    )
-    if pool is None:
+    pool = Pool.objects.filter(season=season, slug=pool_slug).first()
+    if pool is None or not pool.kind.has_table:
         return None
-    if pool.competition == Competition.CHAMPIONSHIP:
+    if pool.kind.divisional:
         return [("", row) for row in pool_standings(pool=pool)]
     groups = wg_group_standings(pool=pool)
     return [(group, row) for group, rows in groups.items() for row in rows]

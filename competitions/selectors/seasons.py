@@ -17,7 +17,6 @@ from django.db.models import Count, Q
 from competitions.models import (
     Competition,
     Fixture,
-    FixtureLabel,
     FixtureResult,
     Pool,
     PoolRound,
@@ -25,10 +24,11 @@ from competitions.models import (
 )
 from competitions.selectors.standings import TableLine, pools_standings, tables_lines
 from engine import Decided, MatchResult
-from engine.wg import final_ranking
 from league.models import Division, Entry, Season, Team
 
 PUBLISHED = PoolRound.Status.PUBLISHED
+CUPS = [competition for competition in Competition if competition.kind.cup]
+"""The competitions with final places of their own (the divisions have tables)."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class DivisionRecord:
 
     @property
     def division(self) -> Division:
-        return self.pool.division  # type: ignore[return-value]
+        return self.pool.division  # type: ignore[return-value]  # a championship pool's
 
     @property
     def first(self) -> Entry | None:
@@ -104,7 +104,7 @@ def _finals(seasons: Iterable[Season]) -> dict[tuple[int, str], list[FixtureResu
     for result in (
         FixtureResult.objects.filter(
             fixture__pool_round__pool__season__in=list(seasons),
-            fixture__pool_round__pool__competition__in=(Competition.KDH, Competition.WG),
+            fixture__pool_round__pool__competition__in=CUPS,
             fixture__pool_round__round__stage=Stage.FINAL,
             fixture__pool_round__status=PUBLISHED,
         )
@@ -134,43 +134,37 @@ def _as_match(result: FixtureResult) -> MatchResult:
     )
 
 
+def _cup_places(
+    finals: dict[tuple[int, str], list[FixtureResult]], season_id: int, competition: Competition
+) -> list[CupPlace]:
+    """``competition``'s final places in season ``season_id``, by place, as its kind reads them
+    from its published final week (R17, R18); empty until they are all known."""
+    games = finals.get((season_id, competition), [])
+    entries = {
+        str(entry.pk): entry
+        for result in games
+        for entry in (result.fixture.home, result.fixture.away)
+    }
+    places = competition.kind.final_places(
+        [(result.fixture.label, _as_match(result)) for result in games]
+    )
+    return sorted(
+        (CupPlace(place=place, entry=entries[key]) for key, place in places.items()),
+        key=lambda cup_place: cup_place.place,
+    )
+
+
 def kdh_final_places(*, season: Season) -> list[CupPlace]:
     """The KDH's winner (place 1) and finalist (place 2): the published final's winner and its
     loser (R17). Empty until the final is published, or when it has no winner (both teams ONR,
     R15)."""
-    return _kdh_places(_finals([season]).get((season.pk, Competition.KDH), []))
-
-
-def _kdh_places(finals: list[FixtureResult]) -> list[CupPlace]:
-    if len(finals) != 1 or finals[0].winner_id is None:
-        return []
-    fixture = finals[0].fixture
-    winner = fixture.home if finals[0].winner_id == fixture.home_id else fixture.away
-    loser = fixture.away if winner is fixture.home else fixture.home
-    return [CupPlace(place=1, entry=winner), CupPlace(place=2, entry=loser)]
+    return _cup_places(_finals([season]), season.pk, Competition.KDH)
 
 
 def wg_final_places(*, season: Season) -> list[CupPlace]:
     """The WG's first to fourth, by place: the final's winner and loser, then the third-place
     game's (R18, :func:`engine.wg.final_ranking`). Empty until that week is published."""
-    return _wg_places(_finals([season]).get((season.pk, Competition.WG), []))
-
-
-def _wg_places(finals: list[FixtureResult]) -> list[CupPlace]:
-    results = {result.fixture.label: result for result in finals}
-    final, third = results.get(FixtureLabel.FINAL), results.get(FixtureLabel.THIRD_PLACE)
-    if final is None or third is None or final.winner_id is None or third.winner_id is None:
-        return []
-    entries = {
-        str(entry.pk): entry
-        for result in (final, third)
-        for entry in (result.fixture.home, result.fixture.away)
-    }
-    places = final_ranking(_as_match(final), _as_match(third))
-    return sorted(
-        (CupPlace(place=place, entry=entries[key]) for key, place in places.items()),
-        key=lambda cup_place: cup_place.place,
-    )
+    return _cup_places(_finals([season]), season.pk, Competition.WG)
 
 
 def _complete_pools(seasons: Iterable[Season]) -> set[int]:
@@ -201,8 +195,8 @@ def season_record(*, season: Season) -> SeasonRecord:
             DivisionRecord(pool=pool, lines=pool_lines, complete=pool.pk in complete)
             for pool, pool_lines in zip(pools, lines, strict=True)
         ],
-        kdh=_kdh_places(finals.get((season.pk, Competition.KDH), [])),
-        wg=_wg_places(finals.get((season.pk, Competition.WG), [])),
+        kdh=_cup_places(finals, season.pk, Competition.KDH),
+        wg=_cup_places(finals, season.pk, Competition.WG),
     )
 
 
@@ -251,8 +245,8 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
     statuses = {value: str(label) for value, label in Season.Status.choices}
     lines = []
     for season in seasons:
-        kdh = _kdh_places(finals.get((season.pk, Competition.KDH), []))
-        wg = _wg_places(finals.get((season.pk, Competition.WG), []))
+        kdh = _cup_places(finals, season.pk, Competition.KDH)
+        wg = _cup_places(finals, season.pk, Competition.WG)
         lines.append(
             SeasonWinners(
                 season=season,
@@ -307,7 +301,7 @@ def _furthest_stages(entries: list[Entry]) -> dict[tuple[int, str], Stage]:
     furthest: dict[tuple[int, str], tuple[int, Stage]] = {}
     for home, away, competition, number, stage in (
         Fixture.objects.filter(
-            pool_round__pool__competition__in=(Competition.KDH, Competition.WG),
+            pool_round__pool__competition__in=CUPS,
             pool_round__status=PUBLISHED,
         )
         .filter(Q(home__in=entries) | Q(away__in=entries))
@@ -393,8 +387,8 @@ def team_honours(*, team: Team) -> list[Honour]:
     for entry in entries:
         number = entry.season.number
         place, final = places[entry.pk]
-        kdh = _kdh_places(finals.get((entry.season_id, Competition.KDH), []))
-        wg = _wg_places(finals.get((entry.season_id, Competition.WG), []))
+        kdh = _cup_places(finals, entry.season_id, Competition.KDH)
+        wg = _cup_places(finals, entry.season_id, Competition.WG)
         kdh_place, kdh_stage = _cup(entry, kdh, Competition.KDH, furthest)
         wg_place, wg_stage = _cup(entry, wg, Competition.WG, furthest)
         honours.append(

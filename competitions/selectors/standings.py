@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef
 
 from competitions.models import (
-    Competition,
     FixtureResult,
     OnrSanction,
     Pool,
@@ -210,7 +209,7 @@ def pools_standings_tables(
 ) -> dict[int, Standings]:
     """:func:`pools_standings` with the dice that ordered full ties (R9, R23)."""
     pools = list(pools)
-    if any(pool.competition != Competition.CHAMPIONSHIP for pool in pools):
+    if any(not pool.kind.divisional for pool in pools):
         raise ValueError("a cup has no division table: use wg_group_standings for the WG's groups")
     entries: dict[tuple[int, int | None], list[Entry]] = {}
     if pools:
@@ -240,7 +239,7 @@ def pool_standings(*, pool: Pool, published_only: bool = True) -> list[StandingR
 
 def pool_standings_table(*, pool: Pool, published_only: bool = True) -> Standings:
     """:func:`pool_standings` with the dice that ordered full ties (R9, R23)."""
-    if pool.competition != Competition.CHAMPIONSHIP:
+    if not pool.kind.divisional:
         raise ValueError(f"{pool.slug} is a cup: use wg_group_standings for the WG's groups")
     return pools_standings_tables(pools=[pool], published_only=published_only)[pool.pk]
 
@@ -253,7 +252,7 @@ def wg_group_standings(*, pool: Pool, published_only: bool = True) -> dict[str, 
 
 def wg_group_standings_tables(*, pool: Pool, published_only: bool = True) -> dict[str, Standings]:
     """:func:`wg_group_standings` with the dice that ordered full ties (R9, R23)."""
-    if pool.competition != Competition.WG:
+    if not pool.kind.groups:
         raise ValueError(f"{pool.slug} is not the WG")
     members = list(
         PoolMember.objects.filter(pool=pool)

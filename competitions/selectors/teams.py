@@ -202,14 +202,16 @@ def _games(entries: list[Entry]) -> list[TeamGame]:
 
 def _cup_runs(games: list[TeamGame]) -> list[CupRun]:
     runs = []
-    for competition in (Competition.KDH, Competition.WG):
+    for competition in Competition:
+        if not competition.kind.cup:
+            continue
         cup = [game for game in games if game.competition == competition]
         if not cup:
             continue
         knockout = [
             game
             for game in cup
-            if competition == Competition.KDH or game.pool_round.round.stage != "group"
+            if competition.kind.round_rules(game.pool_round.round.number).knockout
         ]
         out = any(game.outcome == "lost" for game in knockout)
         runs.append(CupRun(competition=competition.value, games=cup, out=out))

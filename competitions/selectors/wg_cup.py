@@ -190,11 +190,11 @@ def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
     arbitration drew it — the pool's previous one — is published (R23), as
     :func:`~competitions.selectors.results.pool_rounds_fixtures` tells it."""
     by_number = {round.number: round for round in rounds}
-    drawn = [round for round in rounds if round.pool_round_id]  # type: ignore[attr-defined]
+    drawn = [round for round in rounds if round.pool_round_id]  # type: ignore[attr-defined]  # _rounds() annotates
     published = {
         round.number
         for round in drawn
-        if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]
+        if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]  # _rounds() annotates
     }
     paired = {
         round.number
@@ -219,7 +219,7 @@ def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
             None
             if result is None
             else GameResult(
-                fixture=fixture,  # type: ignore[arg-type]
+                fixture=fixture,  # type: ignore[arg-type]  # a result has its fixture
                 home_goals=result.home_goals,
                 away_goals=result.away_goals,
                 decided=result.decided,
@@ -247,14 +247,14 @@ def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
 
 def wg_cup(*, pool: Pool) -> WgCup:
     """The WG's page as the public sees it (R9, R18, R23), from a constant number of queries."""
-    if pool.competition != Competition.WG:
+    if not pool.kind.groups:
         raise ValueError(f"{pool.slug} is not the WG")
     rounds = _rounds(pool)
     group_rounds = [round for round in rounds if round.number <= wg.GROUP_ROUNDS]
     played = [
         round
         for round in group_rounds
-        if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]
+        if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]  # _rounds() annotates
     ]
     found = wg_group_standings_tables(pool=pool)
     tables = {name: table.rows for name, table in found.items()}
@@ -275,7 +275,7 @@ def wg_cup(*, pool: Pool) -> WgCup:
             dies=[thrown for table in found.values() for thrown in table.dies],
         )
         lines = {line.row.team: line for rows in shown for line in rows}
-        seed = played[-1].pool_round_seed if played else ""  # type: ignore[attr-defined]
+        seed = played[-1].pool_round_seed if played else ""  # type: ignore[attr-defined]  # _rounds() annotates
         marks, seconds, decided_on, die = _seconds(tables, lines, state, seed)
         groups = [
             WgGroup(
@@ -289,7 +289,7 @@ def wg_cup(*, pool: Pool) -> WgCup:
         state = NOT_STARTED
     return WgCup(
         state=state,
-        group_rounds=[round.number for round in group_rounds if round.pool_round_id],  # type: ignore[attr-defined]
+        group_rounds=[round.number for round in group_rounds if round.pool_round_id],  # type: ignore[attr-defined]  # _rounds() annotates
         published_group_rounds=len(played),
         groups=groups,
         seconds=seconds,

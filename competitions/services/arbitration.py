@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Case, Exists, Func, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
@@ -121,7 +121,7 @@ def arbitration_ready_check(pool_round: PoolRound, now: datetime) -> None:
         raise ArbitrationOutOfOrder(number=pool_round.earlier_unplayed)
 
 
-def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) -> PoolRound:
+def pool_round_arbitrate(*, pool_round: PoolRound, by: User | None) -> PoolRound:
     """Play ``pool_round`` through the engine and store everything it produced, once.
 
     Refused before the round's deadline (:class:`ArbitrationTooEarly`, R13) and while an earlier
@@ -154,7 +154,7 @@ def pool_round_arbitrate(*, pool_round: PoolRound, by: AbstractBaseUser | None) 
         return _arbitrate(pool_round, by, now)
 
 
-def _arbitrate(pool_round: PoolRound, by: AbstractBaseUser | None, now: datetime) -> PoolRound:
+def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRound:
     """The claimed work of :func:`pool_round_arbitrate`, inside its transaction: a constant
     number of queries whatever the pool's size or the week (one per kind of row written)."""
     if commitment(pool_round.seed) != pool_round.seed_hash:
@@ -288,7 +288,7 @@ def _onr_sanctions(
     round: Round,
     stocks_left: Mapping[str, tuple[int, int]],
     ledger: StockLedgerBatch,
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> list[Entry]:
     """R14 for the teams ONR in ``round`` (locked entries, in id order, read with ``week_onr``,
     ``week_sanctioned`` and ``waiting_list``): the engine's sanction for this round's ONR added
@@ -370,7 +370,7 @@ def pool_round_replay(*, pool_round: PoolRound) -> RoundResult:
 
 @transaction.atomic
 def pool_round_publish(
-    *, pool_round: PoolRound, by: AbstractBaseUser | None, announce: bool = True
+    *, pool_round: PoolRound, by: User | None, announce: bool = True
 ) -> PoolRound:
     """Make an arbitrated pool round public (results, seed and draws, R23), once.
 

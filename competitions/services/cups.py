@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from django.db.models import Q
 
 from competitions import selectors
-from competitions.models import Competition, Fixture, Pool, PoolRound, Round, Stage
+from competitions.kinds import Draw
+from competitions.models import Fixture, Pool, PoolRound, Round, Stage
 from competitions.services.setup import (
-    KDH_STAGES_BY_GAMES,
     draws_log,
     fixtures_bulk_create,
     pool_rounds_bulk_create,
@@ -32,20 +32,19 @@ def cup_progress(pool_round: PoolRound, result: RoundResult, entries: Mapping[st
     (R15, R17, R18). The draws come from ``<seed>/next-round-draw`` of the finished round and go
     into its draw log, to be checked once its seed is published (R23)."""
     round = pool_round.round
-    if round.competition == Competition.CHAMPIONSHIP:
+    kind = round.kind
+    if kind.divisional:
         return
     dice = Dice(selectors.next_round_draw_seed(pool_round.seed))
-    if round.competition == Competition.KDH:
+    if kind.round_rules(round.number).knockout:
         pool_round.qualified.add(*(entries[team] for team in result.qualified or ()))
-        if len(result.matches) > 1:
-            _kdh_next_round(pool_round, dice)
-    elif round.stage == Stage.GROUP:
-        if round.number == wg.GROUP_ROUNDS:
-            _wg_semi_finals(pool_round, dice)
-    else:
-        pool_round.qualified.add(*(entries[team] for team in result.qualified or ()))
-        if round.stage == Stage.SEMI_FINAL:
-            _wg_final_week(pool_round, result, entries)
+    draw = kind.draws_after(round.number)
+    if draw is Draw.NEXT_ROUND and len(result.matches) > 1:
+        _kdh_next_round(pool_round, dice)
+    elif draw is Draw.SEMI_FINALS:
+        _wg_semi_finals(pool_round, dice)
+    elif draw is Draw.FINAL_WEEK:
+        _wg_final_week(pool_round, result, entries)
     if dice.draws:
         pool_round.draw_log = [*pool_round.draw_log, *draws_log(dice.seed, dice.draws)]
         pool_round.save(update_fields=["draw_log"])
@@ -64,17 +63,12 @@ def _next_round(pool_round: PoolRound, games: int) -> Round:
     )
     if found is not None:
         return found
-    stage = (
-        KDH_STAGES_BY_GAMES[games]
-        if round.competition == Competition.KDH
-        else (Stage.SEMI_FINAL if number == wg.SEMI_FINAL_ROUND else Stage.FINAL)
-    )
     return round_create(
         season=round.season,
         competition=round.competition,
         number=number,
         week=round.season.calendar_week(week_of(round.competition, number)),
-        stage=stage,
+        stage=Stage(round.kind.stage_of(number, games)),
     )
 
 

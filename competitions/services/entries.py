@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -34,7 +34,7 @@ def entry_create(
     code: int,
     extra_goals: int = 0,
     great_saves: int = 0,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
 ) -> Entry:
     """Enter ``team`` in ``season``'s ``division`` with ``code``, and open its stock ledger.
 
@@ -63,7 +63,7 @@ class EntryPlace:
 
 @transaction.atomic
 def entries_create(
-    *, season: Season, places: Sequence[EntryPlace], by: AbstractBaseUser | None = None
+    *, season: Season, places: Sequence[EntryPlace], by: User | None = None
 ) -> list[Entry]:
     """Enter many teams at once (a season's import or start), each as :func:`entry_create`
     would — its division and code, its ledger opened with its two ``season_start`` lines — in
@@ -118,7 +118,7 @@ def stock_move(
     reason: StockReason | str,
     round: Round | None = None,
     note: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
 ) -> StockMovement:
     """Add ``delta`` (negative to spend) to one of ``entry``'s stocks and log it in the ledger.
 
@@ -168,7 +168,7 @@ class StockLedgerBatch:
     refuse a negative balance all the same.
     """
 
-    def __init__(self, *, round: Round | None = None, by: AbstractBaseUser | None = None) -> None:
+    def __init__(self, *, round: Round | None = None, by: User | None = None) -> None:
         self.round = round
         self.by = by
         self.lines: list[StockMovement] = []
@@ -234,7 +234,7 @@ class StockLedgerBatch:
 
 
 @transaction.atomic
-def entry_replace(*, entry: Entry, team: Team, by: AbstractBaseUser | None = None) -> Entry:
+def entry_replace(*, entry: Entry, team: Team, by: User | None = None) -> Entry:
     """R14: ``team`` takes ``entry``'s place — same division and code, its record and stocks.
 
     The replaced entry keeps its past results and is marked replaced; the new entry's stocks

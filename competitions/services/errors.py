@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from engine import NotationFault, Refusal
+
+if TYPE_CHECKING:
+    from competitions.models import ArbitrationRequest
 
 
 class ArbitrationRefused(Exception):
@@ -90,7 +93,7 @@ class ArbitrationAlreadyRequested(ArbitrationRefused):
 
     code = "already_requested"
 
-    def __init__(self, *, pending: object = None, **facts: str | int) -> None:
+    def __init__(self, *, pending: ArbitrationRequest | None = None, **facts: str | int) -> None:
         super().__init__(**facts)
         self.pending = pending
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -12,7 +12,7 @@ from league.services.audit import audit_record
 
 
 @transaction.atomic
-def calendar_feed_key_renew(*, user: AbstractBaseUser) -> CalendarFeedKey:
+def calendar_feed_key_renew(*, user: User) -> CalendarFeedKey:
     """A new key for ``user``'s private calendar address: every address given before stops
     working (404), the new one is shown on « My account » and the pick page."""
     row, created = CalendarFeedKey.objects.select_for_update().get_or_create(user=user)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -28,7 +28,7 @@ def late_pick_queue(
     passes the checks a referee's entry would (R6, R7, R10, R19: :func:`late_pick_check`, which
     raises :class:`~competitions.services.errors.PickRejected` for one a referee could not
     enter). Returns the pick's normalized notation, for the coach's reply."""
-    entry = Entry.objects.get(season_id=round.season_id, team=team, replaced_at__isnull=True)
+    entry = Entry.objects.current_of(team, season=round.season_id).get()
     normalized = late_pick_check(entry=entry, round=round, notation=notation)
     save_valid(
         LatePick(
@@ -42,7 +42,7 @@ def late_pick_queue(
     return normalized
 
 
-def _late_pick_lock(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
+def _late_pick_lock(*, late_pick: LatePick, by: User) -> LatePick:
     """``late_pick``, locked, still pending, and ``by`` may decide on it (a referee of the team's
     pool for that competition, or staff)."""
     late = (
@@ -65,7 +65,7 @@ def _late_pick_lock(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
 
 
 def _late_pick_decide(
-    *, late: LatePick, status: LatePick.Status, by: AbstractBaseUser, pick: Pick | None
+    *, late: LatePick, status: LatePick.Status, by: User, pick: Pick | None
 ) -> LatePick:
     late.status = status
     late.decided_by = by
@@ -82,7 +82,7 @@ def _late_pick_decide(
 
 
 @transaction.atomic
-def late_pick_accept(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
+def late_pick_accept(*, late_pick: LatePick, by: User) -> LatePick:
     """R13: a referee (or an admin) enters a pick emailed after the deadline, as received and at
     the time it was received, with channel ``referee`` — until the pool's round is arbitrated
     (:func:`pick_submit` refuses it then). The coach gets the pick's receipt by email.
@@ -91,7 +91,7 @@ def late_pick_accept(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
     already decided, :class:`PickRejected` when the pick cannot be entered any more.
     """
     late = _late_pick_lock(late_pick=late_pick, by=by)
-    pick = pick_submit(
+    submitted = pick_submit(
         team=late.entry.team,
         round=late.round,
         notation=late.notation,
@@ -100,11 +100,12 @@ def late_pick_accept(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
         received_at=late.received_at,
         receipt=True,
     )
+    pick = submitted.pick
     return _late_pick_decide(late=late, status=LatePick.Status.ACCEPTED, by=by, pick=pick)
 
 
 @transaction.atomic
-def late_pick_reject(*, late_pick: LatePick, by: AbstractBaseUser) -> LatePick:
+def late_pick_reject(*, late_pick: LatePick, by: User) -> LatePick:
     """R13: a referee (or an admin) refuses a pick emailed after the deadline; the coach is
     told by email. Same refusals as :func:`late_pick_accept`."""
     late = _late_pick_lock(late_pick=late_pick, by=by)

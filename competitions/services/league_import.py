@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -107,7 +107,7 @@ def league_import(
     *,
     text: str | bytes | None = None,
     rows: Sequence[Sequence[str]] | None = None,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     starts_on: date | None = None,
 ) -> LeagueImportResult:
     """Import a first season from ``text`` (the CSV file, bytes are read as UTF-8) or ``rows``
@@ -407,9 +407,7 @@ def _check_registry(rows: list[ImportRow], problems: list[ImportProblem]) -> Non
 # --- Writing -----------------------------------------------------------------------------------
 
 
-def _create(
-    rows: list[ImportRow], *, by: AbstractBaseUser | None, starts_on: date
-) -> LeagueImportResult:
+def _create(rows: list[ImportRow], *, by: User | None, starts_on: date) -> LeagueImportResult:
     divisions = {division.slug: division for division in divisions_create_standard()}
     season = season_create(number=FIRST_SEASON, starts_on=starts_on)
     if not Season.objects.filter(is_current=True).exists():

@@ -5,10 +5,11 @@ each refusal worded from the engine's code.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Subquery
@@ -19,6 +20,7 @@ from django.utils.translation import ngettext
 
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
+from competitions.selectors.spoken import entry_spoken_for
 from competitions.services.errors import worded
 from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal_of
@@ -38,7 +40,7 @@ def pick_record(
     notation: str,
     normalized: str,
     channel: Pick.Channel | str,
-    entered_by: AbstractBaseUser | None = None,
+    entered_by: User | None = None,
     received_at: datetime | None = None,
 ) -> Pick:
     """Store one received pick, as received and in normal form (R12: every pick is kept).
@@ -149,7 +151,7 @@ def _unavailable_message(pick: EnginePick, choices: EntryChoices, competition: C
 
 
 def _check_sender(
-    *, entry: Entry, pool: Pool | None, channel: Pick.Channel, entered_by: AbstractBaseUser | None
+    *, entry: Entry, pool: Pool | None, channel: Pick.Channel, entered_by: User | None
 ) -> None:
     """Web picks come from the team's coach or its deputy (recorded as entered by them, R12);
     email ones from them or unsigned (the ingester matched the address); a referee's from a
@@ -203,7 +205,7 @@ def _check_time(
         )
 
 
-def pick_send(*, team: Team, round: Round, notation: str, entered_by: AbstractBaseUser) -> Pick:
+def pick_send(*, team: Team, round: Round, notation: str, entered_by: User) -> PickSubmitted:
     """A coach's pick from the browser or the API: :func:`pick_submit` on the web channel, with
     its receipt (the same SHA-256 the coach sees on screen)."""
     return pick_submit(
@@ -223,10 +225,10 @@ def pick_submit(
     round: Round,
     notation: str,
     channel: Pick.Channel | str,
-    entered_by: AbstractBaseUser | None,
+    entered_by: User | None,
     received_at: datetime | None = None,
     receipt: bool = False,
-) -> Pick:
+) -> PickSubmitted:
     """Check a pick the way the rules say (R6, R7, R10, R13) and store it (R12); with
     ``receipt``, send ``pick_received`` in the same transaction, so that what its receivers write
     (the receipt's due row) commits with the pick or not at all.
@@ -242,16 +244,13 @@ def pick_submit(
     A pick for a future round is fine at any time before its deadline; the last received counts
     (R12). The team's entry row is locked while checking and storing, so two picks of one team
     at once are stored one after the other; the one that counts is the latest by
-    ``(received_at, id)``. Raises :class:`PickRejected` or :class:`DeadlinePassed`.
+    ``(received_at, id)``. Returns the stored pick with its R11 warning, if any
+    (:func:`pick_stale`). Raises :class:`PickRejected` or :class:`DeadlinePassed`.
     """
     channel = Pick.Channel(channel)
     received_at = received_at or timezone.now()
     competition = Competition(round.competition)
-    # Ordered by id only: the models' default orders join their related tables (an entry's
-    # season and division, a pool round's round and pool), for one row at most.
-    entries = Entry.objects.filter(
-        season_id=round.season_id, team=team, replaced_at__isnull=True
-    ).order_by("pk")
+    entries = Entry.objects.current_of(team, season=round.season_id)
     # Locks in the arbitration's order, pool round then entry: a pick and the arbitration of its
     # round (which moves the pool round's status, then the stocks) never cross; two picks of one
     # team are stored one after the other, their stocks read after the previous one committed.
@@ -293,7 +292,7 @@ def pick_submit(
     )
     if receipt:
         pick_received.send(sender=Pick, pick=pick)
-    return pick
+    return PickSubmitted(pick=pick, stale=pick_stale(entry=entry, round=round, pick=parsed))
 
 
 def _check_entry(
@@ -365,3 +364,39 @@ def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> E
     if unavailable:
         raise PickRejected(unavailable, code="unavailable")
     return parsed
+
+
+@dataclass(frozen=True)
+class StalePick:
+    """R11: the pick's column is already the team's current pick (R12) for an earlier round of
+    the same competition that is not played yet. The pick is kept; if that round is played
+    first, this pick's column is redrawn among those left."""
+
+    column: str
+    round_number: int
+    """The earlier round whose pick uses the column."""
+
+    @property
+    def message(self) -> str:
+        """The warning, in the active language (the sender's)."""
+        return _(
+            "Your pick for round %(number)s already uses column %(column)s: if that round is "
+            "played first, this pick's column will be redrawn among those left (R11)."
+        ) % {"number": self.round_number, "column": self.column}
+
+
+@dataclass(frozen=True)
+class PickSubmitted:
+    """A pick stored by :func:`pick_submit`, and the R11 warning its sender gets with it (the
+    page, the API's answer and the email reply say the same)."""
+
+    pick: Pick
+    stale: StalePick | None = None
+
+
+def pick_stale(*, entry: Entry, round: Round, pick: EnginePick) -> StalePick | None:
+    """R11: whether ``pick`` for ``round`` repeats the column of ``entry``'s current pick for an
+    earlier round of the competition not played yet (:func:`entry_spoken_for`, two queries at
+    most)."""
+    number = entry_spoken_for(entry=entry, round=round).columns.get(pick.column)
+    return None if number is None else StalePick(column=pick.column, round_number=number)

@@ -11,7 +11,7 @@ import time
 import uuid
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -44,7 +44,7 @@ ARBITRATION_POLL_SECONDS = 0.2
 
 @transaction.atomic
 def pool_round_arbitration_request(
-    *, pool_round: PoolRound, by: AbstractBaseUser | None
+    *, pool_round: PoolRound, by: User | None
 ) -> ArbitrationRequest | None:
     """Ask a Celery worker (``competitions.tasks``) to arbitrate ``pool_round``: the request's
     row, its task queued when this transaction commits. ``None`` when the pool round is already
@@ -95,7 +95,7 @@ def _already(pool_round: PoolRound) -> ArbitrationAlreadyRequested:
 
 
 def _ask_again(
-    pending: ArbitrationRequest, by: AbstractBaseUser | None, now: datetime, task_id: str
+    pending: ArbitrationRequest, by: User | None, now: datetime, task_id: str
 ) -> ArbitrationRequest:
     """Queue ``pending`` again under ``task_id`` when it went nowhere; refused otherwise. A
     conditional update: of two referees asking again at once, one queues it."""
@@ -117,9 +117,9 @@ def _ask_again(
     return pending
 
 
-def _enqueue(request: ArbitrationRequest, by: AbstractBaseUser | None) -> None:
+def _enqueue(request: ArbitrationRequest, by: User | None) -> None:
     try:
-        tasks.pool_round_arbitrate.apply_async(args=[request.pk], task_id=request.task_id)
+        tasks.pool_round_arbitrate.apply_async(args=(request.pk,), task_id=request.task_id)
     except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
         logger.exception("Could not queue arbitration request %s", request.pk)
         pool_round_arbitration_refused(
@@ -130,7 +130,7 @@ def _enqueue(request: ArbitrationRequest, by: AbstractBaseUser | None) -> None:
 
 
 def pool_round_arbitration_refused(
-    *, request: ArbitrationRequest, by: AbstractBaseUser | None, refusal: ArbitrationRefused
+    *, request: ArbitrationRequest, by: User | None, refusal: ArbitrationRefused
 ) -> ArbitrationRequest:
     """Record that ``request`` was refused (final: it is not retried), as the refusal's code and
     facts, so the referee's desk and the waiting API call can say why in their reader's

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -58,7 +58,7 @@ class WaitingListPlacement:
     coach_created: bool
 
 
-def _waiting_coach(waiting: WaitingListEntry) -> tuple[AbstractBaseUser | None, bool]:
+def _waiting_coach(waiting: WaitingListEntry) -> tuple[User | None, bool]:
     """The coach of a waiting-list team taking a place: its user, else the account with its
     contact email, else a new account (no password: the league's one-click links sign them in);
     ``None`` when that user already coaches a team. With whether the account is new."""
@@ -112,7 +112,7 @@ def _replacement_team(*, waiting_list: bool) -> tuple[Team, WaitingListEntry | N
     return waiting_list_place(waiting=first).team, first
 
 
-def _replace(entry: Entry, *, waiting_list: bool, by: AbstractBaseUser | None, why: str) -> Entry:
+def _replace(entry: Entry, *, waiting_list: bool, by: User | None, why: str) -> Entry:
     team, waiting = _replacement_team(waiting_list=waiting_list)
     new = entry_replace(entry=entry, team=team, by=by)
     if waiting is not None and team.coach is not None:
@@ -148,7 +148,7 @@ def _locked_playing_entry(entry: Entry) -> Entry:
 
 
 @transaction.atomic
-def onr_replacement_confirm(*, sanction: OnrSanction, by: AbstractBaseUser | None) -> Entry:
+def onr_replacement_confirm(*, sanction: OnrSanction, by: User | None) -> Entry:
     """An admin confirms the replacement a third ONR proposed (R14): an Elite or D2 team by a new
     dummy team, a D3 team by the first team of the waiting list (a dummy when the list is empty —
     the list as it is now, not as it was at the arbitration). Through
@@ -168,7 +168,7 @@ def onr_replacement_confirm(*, sanction: OnrSanction, by: AbstractBaseUser | Non
 
 
 @transaction.atomic
-def entry_replace_first_week_onr(*, entry: Entry, by: AbstractBaseUser | None) -> Entry:
+def entry_replace_first_week_onr(*, entry: Entry, by: User | None) -> Entry:
     """R14: an admin replaces a new team (one that played no earlier season) that was ONR in week
     1, straight away, by the first team of the waiting list (a dummy team when it is empty), as
     the rules' « replaced immediately by a team from the waiting list ». Returns the

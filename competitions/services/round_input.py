@@ -61,7 +61,7 @@ def pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: date
     pool = pool_round.pool
     if pool.competition == Competition.CHAMPIONSHIP:
         playing |= Entry.objects.filter(
-            season_id=pool.season_id, division_id=pool.division_id
+            Q(season_id=pool.season_id, division_id=pool.division_id)
         ).holding(as_of)
     return (
         playing.select_related("team", "division")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -233,7 +233,7 @@ def season_plan_seed(*, season: Season) -> str:
 
 
 @transaction.atomic
-def season_close(*, season: Season, by: AbstractBaseUser | None) -> SeasonArchive | None:
+def season_close(*, season: Season, by: User | None) -> SeasonArchive | None:
     """Close ``season`` (``shared/SEASON.md``): its final tables (championship divisions and WG
     groups, R9), its cups' honours and R14 bars recorded, and its status ``finished``.
 

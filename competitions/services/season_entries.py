@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -55,7 +55,7 @@ class _Joining:
 def season_create_from_plan(
     *,
     plan: Mapping[str, object],
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     starts_on: date | None = None,
     skipped_weeks: Sequence[int] = (),
     seed: str | None = None,
@@ -78,7 +78,7 @@ def season_create_from_plan(
 def season_create_from_plan_checked(
     *,
     plan: StartPlan,
-    by: AbstractBaseUser | None,
+    by: User | None,
     starts_on: date | None,
     skipped_weeks: Sequence[int],
     seed: str | None,

@@ -22,9 +22,10 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import DatabaseError, OperationalError, connection, connections, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -51,14 +52,14 @@ ACTIVE = (SeasonStartJob.Status.QUEUED, SeasonStartJob.Status.RUNNING)
 @transaction.atomic
 def season_start_request(
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     plan: Mapping[str, object] | None = None,
     season: Season | None = None,
     starts_on: date | None = None,
     skipped_weeks: Sequence[int] | None = None,
     seed: str | None = None,
     wg_teams: Sequence[str] | None = None,
-    referees: Mapping[str, Iterable[AbstractBaseUser]] | None = None,
+    referees: Mapping[str, Iterable[User]] | None = None,
 ) -> SeasonStartJob:
     """Queue :func:`~competitions.services.season_start.season_start` (same arguments) on a
     worker, once this transaction commits; returns the job to follow (``status``, ``done`` of
@@ -106,7 +107,7 @@ def season_start_request(
 
 def _enqueue(job_id: int, task_id: str) -> None:
     try:
-        tasks.season_start_run.apply_async(args=[job_id], task_id=task_id)
+        tasks.season_start_run.apply_async(args=(job_id,), task_id=task_id)
     except BrokerUnavailable as error:
         logger.exception("Could not queue season start %s", job_id)
         _finish(
@@ -118,7 +119,7 @@ def _enqueue(job_id: int, task_id: str) -> None:
 
 
 @transaction.atomic
-def season_start_job_restart(*, job: SeasonStartJob, by: AbstractBaseUser | None) -> SeasonStartJob:
+def season_start_job_restart(*, job: SeasonStartJob, by: User | None) -> SeasonStartJob:
     """Queue ``job`` again when it went nowhere: ``running`` with its worker lost (nothing of it
     was stored: the start is one transaction, rolled back with the worker's session), or
     ``queued`` with no worker taking it for a while. Safe to repeat: the job is claimed by one
@@ -195,7 +196,7 @@ def _job_run(job_id: int) -> SeasonStartJob | None:
     return SeasonStartJob.objects.filter(pk=job.pk).first()
 
 
-def _start_arguments(job: SeasonStartJob) -> dict[str, object]:
+def _start_arguments(job: SeasonStartJob) -> dict[str, Any]:
     """The job's recorded request, as :func:`season_start`'s arguments."""
     options = job.options
     number, starts_on = options.get("season"), options.get("starts_on")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -184,7 +184,7 @@ def season_prepare_calendar(
     season: Season,
     starts_on: date | None = None,
     skipped_weeks: Sequence[int] | None = None,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
 ) -> list[Round]:
     """Every round of the season with its week and deadline (R20, R13), from ``starts_on`` (a
     Monday) and with ``skipped_weeks`` (calendar weeks without rounds; each moves the later
@@ -236,7 +236,7 @@ def _previous(season: Season) -> Season | None:
 def season_prepare_pools(
     *,
     season: Season,
-    referees: Mapping[str, Iterable[AbstractBaseUser]] | None = None,
+    referees: Mapping[str, Iterable[User]] | None = None,
 ) -> list[Pool]:
     """The season's nine pools (the seven divisions, the KDH, the WG), created where missing,
     with their referees: ``referees[slug]`` where given, else — for a new pool — the referees
@@ -380,13 +380,13 @@ def season_start(
     *,
     plan: Mapping[str, object] | None = None,
     season: Season | None = None,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     progress: Progress | None = None,
     starts_on: date | None = None,
     skipped_weeks: Sequence[int] | None = None,
     seed: str | None = None,
     wg_teams: Sequence[str] | None = None,
-    referees: Mapping[str, Iterable[AbstractBaseUser]] | None = None,
+    referees: Mapping[str, Iterable[User]] | None = None,
 ) -> Season:
     """Start a season, in one transaction; returns it, current and ``running``.
 
@@ -429,13 +429,13 @@ def _start(
     *,
     plan: Mapping[str, object] | None,
     season: Season | None,
-    by: AbstractBaseUser | None,
+    by: User | None,
     steps: _Steps,
     starts_on: date | None,
     skipped_weeks: Sequence[int] | None,
     seed: str | None,
     wg_teams: Sequence[str] | None,
-    referees: Mapping[str, Iterable[AbstractBaseUser]] | None,
+    referees: Mapping[str, Iterable[User]] | None,
 ) -> Season:
     with transaction.atomic():
         # Every season row locked: two starts at once run one after the other, and the second
@@ -511,7 +511,7 @@ def _prepare_all(
     starts_on: date | None,
     skipped_weeks: Sequence[int] | None,
     wg_teams: Sequence[str] | None,
-    referees: Mapping[str, Iterable[AbstractBaseUser]] | None,
+    referees: Mapping[str, Iterable[User]] | None,
 ) -> Season:
     """Whatever ``season`` still lacks, prepared with its defaults, then its championship
     schedules (each round's pool round and its seed commitment, R23)."""

@@ -389,6 +389,7 @@ def season_export(*, season: Season) -> dict[str, Any]:
                 "action": row.action,
                 "object": {
                     "model": f"{row.content_type.app_label}.{row.content_type.model}",
+                    # The audit log names models of this export only (each in ``rows.keys``).
                     "key": rows.keys[row.content_type.model_class()][int(row.object_id)],  # type: ignore[index]
                 },
                 "object_repr": row.object_repr,

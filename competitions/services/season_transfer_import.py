@@ -120,7 +120,7 @@ class _Loader:
         return None if username is None else self.users[username]
 
     def round(self, key: list[Any] | None) -> Round | None:
-        return None if key is None else self.rounds[tuple(key)]  # type: ignore[index]
+        return None if key is None else self.rounds[tuple(key)]
 
     def load(self) -> Season:
         steps = [

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -110,7 +110,7 @@ def pool_create(
     season: Season,
     competition: Competition | str,
     division: Division | None = None,
-    referees: Iterable[AbstractBaseUser] = (),
+    referees: Iterable[User] = (),
 ) -> Pool:
     """A championship division's pool (give ``division``) or a cup's pool (named after it)."""
     competition = Competition(competition)

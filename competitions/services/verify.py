@@ -123,9 +123,9 @@ def pool_round_verify(*, pool_round: PoolRound) -> Verification:
     ]
     replayed_draws = [(draw.what, list(draw.options), draw.result) for draw in replay.draws]
     draws = zip(stored_draws, replayed_draws, strict=False)  # a count mismatch is reported below
-    for number, (stored, replayed) in enumerate(draws, start=1):
-        if stored != replayed:
-            differences.append(f"draw {number}: stored {stored!r}, replayed {replayed!r}")
+    for number, (stored_draw, replayed_draw) in enumerate(draws, start=1):
+        if stored_draw != replayed_draw:
+            differences.append(f"draw {number}: stored {stored_draw!r}, replayed {replayed_draw!r}")
     if len(stored_draws) != len(replayed_draws):
         differences.append(
             f"draws: {len(stored_draws)} stored, {len(replayed_draws)} in the replay"

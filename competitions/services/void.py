@@ -4,7 +4,7 @@ spent are given back, and the round is ready to be played again with the same se
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -12,12 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competitions.models import (
-    Competition,
     Fixture,
     FixtureResult,
     OnrSanction,
     PoolRound,
-    Stage,
     StockMovement,
     StockReason,
     TeamResult,
@@ -27,9 +25,6 @@ from competitions.selectors.results import next_round_draw_seed
 from competitions.services.arbitration import round_status_refresh
 from competitions.services.entries import stock_move
 from competitions.services.errors import NotArbitrated, VoidAfterReplacement, VoidRefused
-from engine import (
-    wg,
-)
 from league.models import Entry
 from league.public_cache import public_version_bump
 from league.services import audit_record
@@ -40,9 +35,7 @@ def _next_pool_round_made_by(pool_round: PoolRound) -> PoolRound | None:
     KDH round's, the WG's last group round's and semi-finals'. The championship's calendar and
     the WG's group rounds exist from the start."""
     round = pool_round.round
-    if round.competition == Competition.CHAMPIONSHIP or (
-        round.stage == Stage.GROUP and round.number < wg.GROUP_ROUNDS
-    ):
+    if round.kind.draws_after(round.number) is None:
         return None
     return (
         PoolRound.objects.filter(pool_id=pool_round.pool_id, round__number=round.number + 1)
@@ -56,9 +49,7 @@ def _slug(entry: Entry | None) -> str | None:
 
 
 @transaction.atomic
-def pool_round_void(
-    *, pool_round: PoolRound, by: AbstractBaseUser | None, reason: str
-) -> PoolRound:
+def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> PoolRound:
     """Take an arbitrated or published pool round's result back out, so that it is arbitrated
     again (same seed, R23: the same result unless its picks changed, e.g. a late pick accepted
     since, R13).

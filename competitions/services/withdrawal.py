@@ -9,7 +9,7 @@ a closed season's end, read only by the plan.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -21,7 +21,7 @@ from league.services import audit_record
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, by: AbstractBaseUser | None) -> Withdrawal:
+def entry_withdraw(*, entry: Entry, by: User | None) -> Withdrawal:
     """Withdraw ``entry``'s team from the league at the end of its finished season (R24).
 
     Refused (``ValidationError`` with a code) while the season is not finished

@@ -17,6 +17,7 @@ from competitions.feeds import FeedInvalid, coach_calendar, coach_feed_check, le
 from competitions.selectors import entry_rounds_calendar, season_rounds_calendar, team_entry_current
 from league.models import Language
 from league.selectors import season_current, user_language
+from matrixhockey.http import SignedInRequest
 
 CALENDAR_TYPE = "text/calendar; charset=utf-8"
 
@@ -60,7 +61,7 @@ def calendar_coach(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def calendar_coach_renew(request: HttpRequest) -> HttpResponse:
+def calendar_coach_renew(request: SignedInRequest) -> HttpResponse:
     """« New address »: the private calendar's old address stops working."""
     services.calendar_feed_key_renew(user=request.user)
     messages.success(

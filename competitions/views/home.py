@@ -5,28 +5,36 @@ the league's news and the divisions with their teams.
 
 It lives with the competitions because the week is theirs (the registry below knows nothing of
 rounds). Kept whole for anonymous visitors (``@public_page``): everything they see is public
-(statuses and published results only, R23); a signed-in visitor gets it computed, with their
-team's part.
+(statuses and published results only, R23). For everyone, the public part is a public fragment
+(``public_fragment``, kept under the same version); a signed-in visitor gets it with their own
+part added (the join link or not, their team's games and picks sent), computed every time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from competitions.models import Competition, PoolRound, Round, Stage
-from competitions.selectors.glance import CoachGame, coach_week, week_glance
+from competitions.selectors.glance import CoachGame, WeekGlance, coach_week, week_glance
 from competitions.views.picks import countdown_labels
-from league.models import Season
-from league.public_cache import public_page
+from league.models import Season, Team
+from league.public_cache import public_fragment, public_page, slot, slots_fill
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
 from league.selectors import news_latest, season_current, season_divisions, user_team
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -35,7 +43,7 @@ class PoolLine:
     public status in words."""
 
     pool_round: PoolRound
-    name: str
+    name: StrOrPromise
     title: str
     status: str = ""
     label: str = ""
@@ -89,33 +97,66 @@ class _Words:
         )
 
 
+@dataclass(frozen=True)
+class HomePublic:
+    """The home page's public part, kept as a public fragment: its markup (with the viewer's
+    slots), and what the viewer's part is computed from."""
+
+    body: str
+    season: Season | None
+    next_rounds: tuple[Round, ...] | None
+    """The coming week's rounds of the current season (``None``: no week shown)."""
+    next_week: int | None
+    countdown: bool
+    """The page counts down to a deadline (its script is needed)."""
+
+
 @public_page
 def home(request: HttpRequest) -> HttpResponse:
     """The current season's week, news and divisions; ``?season=N`` shows another season's
     divisions (an unknown one is a 404) without the week; without a current season, the page
-    says so."""
+    says so. The public part is a public fragment, the same for everyone; the viewer's own part
+    (the join link, a coach's games of the week) is added to it."""
+    public = public_fragment(request, "home", lambda: _public(request))
+    parts: dict[str, str] = {
+        "join": render_to_string(
+            "league/_home_join.html", {"season": public.season}, request=request
+        )
+    }
+    team = user_team(user=request.user)
+    if team is not None and public.next_rounds is not None:
+        parts["coach"] = _coach(request, team, public)
+    context = {"body": mark_safe(slots_fill(public.body, parts)), "countdown": public.countdown}
+    return render(request, "league/home.html", context)
+
+
+def _public(request: HttpRequest) -> HomePublic:
+    """The page for everyone: the season, the week at a glance, news and divisions."""
     season = season_asked(request) if request.GET.get(SEASON_PARAMETER) else season_current()
     context: dict[str, object] = {
+        "league_name": settings.LEAGUE_NAME,
         "season": season,
         "season_query": season_query(season) if season is not None else "",
         "divisions": season_divisions(season=season) if season is not None else [],
         "news": news_latest(language=translation.get_language()),
+        "slots": {"join": slot("join"), "coach": slot("coach")},
     }
+    glance = None
     if season is not None and season.is_current:
-        context.update(_week(request, season))
-    return render(request, "league/home.html", context)
-
-
-def _week(request: HttpRequest, season: Season) -> dict[str, object]:
-    """The week at a glance: everyone's part, and the signed-in coach's or deputy's."""
-    glance = week_glance(season=season)
-    words = _Words()
-    team = user_team(user=request.user)
-    coach = (
-        coach_week(team=team, season=season, rounds=glance.next_rounds)
-        if team is not None
-        else None
+        glance = week_glance(season=season)
+        context.update(_week(glance, season))
+    return HomePublic(
+        body=render_to_string("league/_home_body.html", context),
+        season=season,
+        next_rounds=glance.next_rounds if glance is not None else None,
+        next_week=glance.next_week if glance is not None else None,
+        countdown=glance is not None and glance.next_deadline is not None,
     )
+
+
+def _week(glance: WeekGlance, season: Season) -> dict[str, object]:
+    """The week at a glance, everyone's part."""
+    words = _Words()
     return {
         "glance": glance,
         "zone": ZoneInfo(season.time_zone),
@@ -127,9 +168,19 @@ def _week(request: HttpRequest, season: Season) -> dict[str, object]:
             (pool_round.published_at for pool_round in glance.results if pool_round.published_at),
             default=None,
         ),
-        "coach": coach,
-        "coach_games": [GameLine(game=game, title=words.title(game.round)) for game in coach.games]
-        if coach is not None
-        else [],
         "countdown_labels": countdown_labels(),
     }
+
+
+def _coach(request: HttpRequest, team: Team, public: HomePublic) -> str:
+    """The signed-in coach's or deputy's games of the week (their picks sent or not): their own
+    part, computed every time."""
+    assert public.season is not None and public.next_rounds is not None
+    coach = coach_week(team=team, season=public.season, rounds=public.next_rounds)
+    words = _Words()
+    context = {
+        "coach": coach,
+        "coach_games": [GameLine(game=game, title=words.title(game.round)) for game in coach.games],
+        "next_week": public.next_week,
+    }
+    return render_to_string("league/_glance_coach.html", context, request=request)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,6 +21,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from competitions.charts import places_chart
+from competitions.kinds import Page
 from competitions.models import Competition, Pool, PoolRound, Stage
 from competitions.selectors import (
     PoolRoundResults,
@@ -39,8 +41,17 @@ from competitions.services import pool_round_input_document
 from competitions.views.bracket import kdh_bracket_context
 from competitions.views.wg import wg_standings
 from league.models import Entry, Season
-from league.public_cache import public_page
+from league.public_cache import (
+    PUBLIC_PARTS_PAGE,
+    PublicParts,
+    public_fragment,
+    public_page,
+    public_parts_render,
+)
 from league.season_lookup import season_asked, season_query
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # --- Draws, in words (R23) ------------------------------------------------------------------------
 
@@ -125,7 +136,7 @@ def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
 # --- Finding things ------------------------------------------------------------------------------
 
 
-def _pool_name(pool: Pool) -> str:
+def _pool_name(pool: Pool) -> StrOrPromise:
     return pool.division.name if pool.division else capfirst(Competition(pool.competition).label)
 
 
@@ -140,11 +151,7 @@ def _round_title(pool_round: PoolRound) -> str:
 def _my_entry(request: HttpRequest, season: Season) -> Entry | None:
     if not request.user.is_authenticated:
         return None
-    return (
-        Entry.objects.filter(season=season, team__coach=request.user, replaced_at__isnull=True)
-        .select_related("team")
-        .first()
-    )
+    return Entry.objects.current_for(request.user, season=season).select_related("team").first()
 
 
 # --- Results -------------------------------------------------------------------------------------
@@ -251,7 +258,7 @@ def results_pool_round(
         "previous_round": numbers[index - 1] if index > 0 else None,
         "next_round": numbers[index + 1] if index + 1 < len(numbers) else None,
         "mine": entry.pk if entry else None,
-        "has_table": pool_round.pool.competition != Competition.KDH,
+        "has_table": pool_round.pool.kind.has_table,
     }
     return render(request, "results/pool_round.html", context)
 
@@ -299,12 +306,26 @@ def _rounds_results(pool: Pool, stages: tuple[str, ...] | None = None) -> list[P
 
 @public_page
 def standings(request: HttpRequest, pool: str) -> HttpResponse:
-    """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket."""
+    """A division's table (R9, zones R22); the WG's groups and knockout; the KDH's bracket. The
+    page but its header is a public fragment, one copy per team highlighted (the signed-in
+    coach's own)."""
     season = season_asked(request)
-    found = Pool.objects.filter(season=season, slug=pool).select_related("division").first()
+    entry = _my_entry(request, season)
+    page = public_fragment(
+        request,
+        "standings",
+        lambda: _standings(request, season=season, slug=pool, entry=entry),
+        variant=entry.pk if entry else "",
+    )
+    return render(request, PUBLIC_PARTS_PAGE, {"page": page})
+
+
+def _standings(
+    request: HttpRequest, *, season: Season, slug: str, entry: Entry | None
+) -> PublicParts:
+    found = Pool.objects.filter(season=season, slug=slug).select_related("division").first()
     if found is None:
         raise Http404(_("No such pool this season."))
-    entry = _my_entry(request, season)
     context: dict[str, object] = {
         "season": season,
         "season_query": season_query(season),
@@ -315,7 +336,8 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
         .order_by("competition", "division__tier", "division__group"),
         "mine": entry.pk if entry else None,
     }
-    if found.competition == Competition.CHAMPIONSHIP:
+    page = found.kind.page
+    if page is Page.TABLE:
         table = pool_standings_table(pool=found)
         context["lines"] = table_lines(pool=found, rows=table.rows, dies=table.dies)
         context["dies"] = table.dies
@@ -326,14 +348,14 @@ def standings(request: HttpRequest, pool: str) -> HttpResponse:
             mine=entry.team.slug if entry else "",
         )
         template = "standings/division.html"
-    elif found.competition == Competition.WG:
-        return wg_standings(request, pool=found, context=context)
+    elif page is Page.GROUPS:
+        template = wg_standings(pool=found, context=context)
     else:
         context.update(
             kdh_bracket_context(request, pool=found, entry=entry, season_query=season_query(season))
         )
         template = "standings/kdh.html"
-    return render(request, template, context)
+    return public_parts_render(template, context)
 
 
 def _cup_rounds(pool: Pool, stages: tuple[str, ...] | None) -> list[dict[str, object]]:

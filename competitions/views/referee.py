@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -30,6 +30,7 @@ from competitions import selectors, services
 from competitions.models import LatePick, PoolRound
 from competitions.selectors import entry_pool
 from league.selectors import season_current
+from matrixhockey.http import SignedInRequest
 
 REFRESH_SECONDS = 3
 """How often the page of a round being arbitrated reloads itself."""
@@ -58,7 +59,7 @@ def _pool_round(competition: str, pool: str, number: int) -> PoolRound:
     return found
 
 
-def _refereed(request: HttpRequest, competition: str, pool: str, number: int) -> PoolRound:
+def _refereed(request: SignedInRequest, competition: str, pool: str, number: int) -> PoolRound:
     """The pool round of the URL (404), when the user referees its pool (403)."""
     pool_round = _pool_round(competition, pool, number)
     if not selectors.user_referees_pool(user=request.user, pool=pool_round.pool):
@@ -79,16 +80,19 @@ def _zone() -> ZoneInfo:
 
 
 @login_required
-def referee_index(request: HttpRequest) -> HttpResponse:
+def referee_index(request: SignedInRequest) -> HttpResponse:
     """The pools the user referees, week by week (the current week first)."""
-    if not request.user.is_staff and not selectors.referee_pools(user=request.user):
+    pools = selectors.referee_pools(user=request.user)
+    if not request.user.is_staff and not pools:
         raise PermissionDenied(_("Only referees and admins have a desk."))
-    weeks = selectors.referee_weeks(user=request.user)
+    weeks = selectors.referee_weeks(pools=pools)
     return render(request, "referee/index.html", {"weeks": weeks, "zone": _zone()})
 
 
 @login_required
-def referee_round(request: HttpRequest, competition: str, pool: str, number: int) -> HttpResponse:
+def referee_round(
+    request: SignedInRequest, competition: str, pool: str, number: int
+) -> HttpResponse:
     """One pool round: its teams and picks received, ONR so far, late picks, the buttons."""
     pool_round = _refereed(request, competition, pool, number)
     desk = selectors.referee_desk(pool_round=pool_round)
@@ -107,7 +111,7 @@ def referee_round(request: HttpRequest, competition: str, pool: str, number: int
 @require_POST
 @login_required
 def referee_arbitrate(
-    request: HttpRequest, competition: str, pool: str, number: int
+    request: SignedInRequest, competition: str, pool: str, number: int
 ) -> HttpResponse:
     """« Arbitrer »: queue the arbitration (idempotent: an arbitrated round stays as it is)."""
     pool_round = _refereed(request, competition, pool, number)
@@ -131,7 +135,9 @@ def referee_arbitrate(
 
 @require_POST
 @login_required
-def referee_publish(request: HttpRequest, competition: str, pool: str, number: int) -> HttpResponse:
+def referee_publish(
+    request: SignedInRequest, competition: str, pool: str, number: int
+) -> HttpResponse:
     """« Publier »: make the result public (idempotent: publishing twice changes nothing)."""
     pool_round = _refereed(request, competition, pool, number)
     already = pool_round.status == PoolRound.Status.PUBLISHED
@@ -149,7 +155,7 @@ def referee_publish(request: HttpRequest, competition: str, pool: str, number: i
 
 @require_POST
 @login_required
-def referee_late_pick(request: HttpRequest, pk: int, decision: str) -> HttpResponse:
+def referee_late_pick(request: SignedInRequest, pk: int, decision: str) -> HttpResponse:
     """Accept (enter it as received, R13) or reject a late pick, through the league's services."""
     late = get_object_or_404(LatePick.objects.select_related("entry__team", "round"), pk=pk)
     pool = entry_pool(entry=late.entry, competition=late.round.competition)
@@ -180,6 +186,9 @@ def referee_late_pick(request: HttpRequest, pk: int, decision: str) -> HttpRespo
             else _("The late pick of %(team)s was rejected; its coach is told.")
         )
         messages.success(request, done % values)
-    found = PoolRound.objects.filter(pool=pool, round=late.round).select_related("pool", "round")
-    found = found.first()
+    found = (
+        PoolRound.objects.filter(pool=pool, round=late.round)
+        .select_related("pool", "round")
+        .first()
+    )
     return redirect(_desk_url(found) if found is not None else reverse("referee"))

@@ -60,6 +60,7 @@ from competitions.services.season_start import (
 from competitions.services.start_plan import SeasonStartRefused
 from competitions.services.withdrawal import entry_withdraw
 from league.models import Entry, Season
+from matrixhockey.http import SignedInRequest
 
 PLAN_SWAPS_SESSION_KEY = "season_desk.plan_swaps"
 """The admin's group changes to the next season's plan, kept until the start (R22: which group
@@ -183,7 +184,7 @@ def _weeks(value: str) -> list[int]:
 
 @require_POST
 @staff_only
-def season_desk_import(request: HttpRequest) -> HttpResponse:
+def season_desk_import(request: SignedInRequest) -> HttpResponse:
     upload = request.FILES.get("file")
     if upload is None:
         messages.error(request, _("Choose the league's CSV file first."))
@@ -236,7 +237,7 @@ def season_desk_matrices(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_calendar(request: HttpRequest) -> HttpResponse:
+def season_desk_calendar(request: SignedInRequest) -> HttpResponse:
     starts_on = _date(request.POST.get("starts_on"))
     skipped = _weeks(request.POST.get("skip", ""))
     return _prepare(
@@ -297,7 +298,7 @@ def season_desk_wg(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_start(request: HttpRequest) -> HttpResponse:
+def season_desk_start(request: SignedInRequest) -> HttpResponse:
     desk = season_desk()
     try:
         if desk.stage == PREPARING:
@@ -321,7 +322,7 @@ def season_desk_start(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_close(request: HttpRequest) -> HttpResponse:
+def season_desk_close(request: SignedInRequest) -> HttpResponse:
     desk = season_desk()
     if desk.season is None or desk.stage not in (RUNNING, COMPLETE):
         messages.error(request, _("There is no running season to close."))
@@ -353,7 +354,7 @@ def season_desk_swap(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_withdraw(request: HttpRequest) -> HttpResponse:
+def season_desk_withdraw(request: SignedInRequest) -> HttpResponse:
     entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0)
     try:
         entry_withdraw(entry=entry, by=request.user)
@@ -366,7 +367,7 @@ def season_desk_withdraw(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @staff_only
-def season_desk_job_restart(request: HttpRequest, pk: int) -> HttpResponse:
+def season_desk_job_restart(request: SignedInRequest, pk: int) -> HttpResponse:
     """« Start again »: a start lost with its worker, or waiting for one, queued again."""
     job = get_object_or_404(SeasonStartJob, pk=pk)
     try:

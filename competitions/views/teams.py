@@ -7,52 +7,95 @@ Views stay thin: they read through :mod:`competitions.selectors.teams` and rende
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from competitions.charts import goals_chart, stocks_chart
+from competitions.models import Round
 from competitions.selectors.charts import stocks_over_season, team_goals
 from competitions.selectors.seasons import team_honours
 from competitions.selectors.teams import coach_ledger, team_entry, team_season
 from competitions.selectors.wg_race import wg_race as wg_race_of
 from competitions.services.season_plan import season_plan_wg_draws
+from league.models import Entry, Team
+from league.public_cache import (
+    PUBLIC_PARTS_PAGE,
+    PublicParts,
+    public_fragment,
+    public_page,
+    public_parts_render,
+    slot,
+)
 from league.season_lookup import season_asked, season_query
 from league.selectors import team_find
 
 
+@dataclass(frozen=True)
+class TeamPublic:
+    """A team's page as everyone sees it, kept as a public fragment, and what its coach's own
+    part is computed from."""
+
+    page: PublicParts
+    entry: Entry | None
+    rounds: list[Round]
+    """The rounds of the team's published games (its stocks chart's)."""
+
+
+@public_page
 def team(request: HttpRequest, slug: str) -> HttpResponse:
-    """The team's season, games and cups, its history; the ledger for its own coach only."""
+    """The team's season, games and cups, its history — kept whole for anonymous visitors, and
+    as a public fragment, the same for everyone —; the ledger and the deputy for its own coach
+    only, added for them."""
     found = team_find(slug=slug)
     if found is None:
         raise Http404(_("There is no team “%(team)s”.") % {"team": slug})
-    entry = team_entry(team=found)
+    public = public_fragment(request, "team", lambda: _team_public(found))
     is_coach = request.user.is_authenticated and found.coach_id == request.user.pk
+    parts = {"coach": _coach_part(request, found, public)} if is_coach else {}
+    return render(request, PUBLIC_PARTS_PAGE, {"page": public.page.filled(parts)})
+
+
+def _team_public(team: Team) -> TeamPublic:
+    entry = team_entry(team=team)
     season = team_season(entry=entry) if entry else None
-    ledger = coach_ledger(entry=entry) if entry and is_coach else None
     context = {
-        "team": found,
+        "team": team,
         "entry": entry,
         "season": season,
-        "honours": team_honours(team=found),
-        "ledger": ledger,
-        "is_coach": is_coach,
+        "honours": team_honours(team=team),
         "goals_chart": goals_chart(
-            goals=team_goals(games=season.championship_games), team=found.name
+            goals=team_goals(games=season.championship_games), team=team.name
         )
         if season
         else None,
+        "slots": {"coach": slot("coach")},
+    }
+    return TeamPublic(
+        page=public_parts_render("teams/team.html", context),
+        entry=entry,
+        rounds=[game.pool_round.round for game in season.games] if season else [],
+    )
+
+
+def _coach_part(request: HttpRequest, team: Team, public: TeamPublic) -> str:
+    """The team's ledger (every pick it sent, its stocks) and its deputy, for its coach."""
+    ledger = coach_ledger(entry=public.entry) if public.entry else None
+    context = {
+        "team": team,
+        "ledger": ledger,
+        "is_coach": True,
         "stocks_chart": stocks_chart(
-            points=stocks_over_season(
-                movements=ledger.movements,
-                rounds=[game.pool_round.round for game in season.games],
-            ),
-            team=found.name,
+            points=stocks_over_season(movements=ledger.movements, rounds=public.rounds),
+            team=team.name,
         )
-        if ledger and season
+        if ledger
         else None,
     }
-    return render(request, "teams/team.html", context)
+    return render_to_string("teams/_coach.html", context, request=request)
 
 
 def wg_race(request: HttpRequest) -> HttpResponse:

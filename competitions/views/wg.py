@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from competitions.models import Pool
@@ -94,12 +92,13 @@ def _verdicts(cup: WgCup, words: dict[str, str]) -> list[str]:
     return verdicts
 
 
-def wg_standings(request: HttpRequest, *, pool: Pool, context: dict[str, object]) -> HttpResponse:
-    """The WG's page, with ``context`` (the season, the pools' chips, the reader's entry)."""
+def wg_standings(*, pool: Pool, context: dict[str, object]) -> str:
+    """The WG's page: fills ``context`` (the season, the pools' chips, the reader's entry) with
+    the cup, and names its template."""
     criteria = _criteria()
     cup = wg_cup(pool=pool)
     context["cup"] = cup
     context["q_provisional"] = "" if cup.state == COMPLETE else " provisional"
     context["comparison"] = _comparison(cup, criteria)
     context["seconds"] = list(zip(cup.seconds, _verdicts(cup, dict(criteria)), strict=True))
-    return render(request, "standings/wg.html", context)
+    return "standings/wg.html"

@@ -4,7 +4,7 @@ to in."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
@@ -13,7 +13,7 @@ from league.signals import password_reset_requested
 
 
 @transaction.atomic
-def api_token_obtain(*, user: AbstractBaseUser) -> str:
+def api_token_obtain(*, user: User) -> str:
     """``user``'s API token (``Authorization: Token …``), created on first use."""
     token, _created = Token.objects.get_or_create(user=user)
     return token.key
@@ -34,7 +34,7 @@ def password_reset_request(*, email: str) -> int:
 
 
 @transaction.atomic
-def profile_language_set(*, user: AbstractBaseUser, language: str) -> Profile:
+def profile_language_set(*, user: User, language: str) -> Profile:
     """``user``'s emails and pages are in ``language`` from now on (« My account », the
     header's language switch)."""
     profile, _created = Profile.objects.update_or_create(

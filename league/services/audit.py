@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
@@ -11,7 +11,7 @@ from league.models import AuditLog
 
 def audit_record(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     action: str,
     obj: models.Model,
     payload: dict[str, object],

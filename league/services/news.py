@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from league.models import News
@@ -16,7 +16,7 @@ class NewsNotReady(Exception):
     """The news item is not published yet, or was emailed already."""
 
 
-def news_email_request(*, news: News, by: AbstractBaseUser | None) -> None:
+def news_email_request(*, news: News, by: User | None) -> None:
     """Ask for ``news`` to be emailed to every coach in their language (those who want news):
     the mail, above the registry, hears :data:`~league.signals.news_email_requested` and queues
     its worker once the transaction commits. Raises :class:`NewsNotReady` for an item not yet

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.text import slugify
@@ -19,7 +19,7 @@ def team_create(
     *,
     name: str,
     slug: str = "",
-    coach: AbstractBaseUser | None = None,
+    coach: User | None = None,
     is_dummy: bool = False,
 ) -> Team:
     """A new team; its slug defaults to the slugified name. A user coaches one team at most."""
@@ -30,7 +30,7 @@ class DeputyRefused(ValueError):
     """Why a coach's choice of deputy was refused, in words for the coach."""
 
 
-def _deputy_find(who: str) -> AbstractBaseUser:
+def _deputy_find(who: str) -> User:
     """The active user whose username or email is ``who`` (case-insensitive)."""
     who = who.strip()
     found = list(
@@ -46,7 +46,7 @@ def _deputy_find(who: str) -> AbstractBaseUser:
 
 
 @transaction.atomic
-def team_deputy_set(*, team: Team, by: AbstractBaseUser, who: str) -> Team:
+def team_deputy_set(*, team: Team, by: User, who: str) -> Team:
     """``by`` (the team's coach) names ``who`` (a username or an email address) deputy: they
     may send the team's picks too, recorded as entered by them (R12), and get its reminders.
     One deputy a team; a deputy is nobody's coach and no other team's deputy."""
@@ -73,7 +73,7 @@ def team_deputy_set(*, team: Team, by: AbstractBaseUser, who: str) -> Team:
 
 
 @transaction.atomic
-def team_deputy_remove(*, team: Team, by: AbstractBaseUser) -> Team:
+def team_deputy_remove(*, team: Team, by: User) -> Team:
     """The coach takes the team's deputy's right away (nothing happens when there is none)."""
     team = Team.objects.select_for_update().get(pk=team.pk)
     if team.coach_id is None or team.coach_id != by.pk:

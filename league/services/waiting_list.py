@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,7 +33,7 @@ def waiting_list_register(
     contact_name: str,
     email: str,
     language: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> WaitingRegistration:
     """Register ``team_name`` on the waiting list for ``email``, to count once the address is
     confirmed; the confirmation link is emailed. An address already on the list keeps its entry

@@ -50,7 +50,8 @@ def test_the_coach_sends_a_pick_and_gets_its_receipt(
     response = put(api_as(coach), "f + (2)")
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"pick", "receipt", "submitted_at"}
+    assert set(body) == {"pick", "receipt", "submitted_at", "warning"}
+    assert body["warning"] is None  # no earlier round's pick uses column F (R11)
     stored = Pick.objects.get()
     assert stored.entry.team.coach == coach
     assert (stored.notation, stored.channel, stored.entered_by) == ("f + (2)", "web", coach)

@@ -55,7 +55,7 @@ def send(coach: User) -> Callable[..., Pick]:
             channel=channel,
             entered_by=by or coach,
             received_at=at,
-        )
+        ).pick
 
     return submit
 

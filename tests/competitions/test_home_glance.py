@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.test import Client
@@ -24,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from pytest_django import DjangoDbBlocker
+from pytest_django.fixtures import Settings
 
 from competitions import services
 from competitions.demo import DemoLeague
@@ -31,6 +33,7 @@ from competitions.models import Competition, Fixture, Pick, PoolRound, Round, Te
 from competitions.selectors import entry_choices
 from competitions.selectors.glance import week_glance
 from league.models import Entry
+from league.public_cache import public_cache_forget
 from league.services import team_deputy_set
 from tests.demo_worlds import DemoWorlds
 
@@ -302,6 +305,32 @@ class TestTheCoach:
             in card
         )
         assert "Send your picks" in card
+
+    def test_with_the_public_part_kept_the_card_follows_a_pick_at_once(
+        self, week_3: DemoLeague, settings: Settings
+    ) -> None:
+        settings.PUBLIC_CACHE_SECONDS = 60  # the page's public part kept (public_fragment)
+        public_cache_forget()
+        cache.clear()
+        entry = next(
+            e
+            for e in Entry.objects.filter(season=week_3.season, division__slug="d3a")
+            .select_related("team__coach")
+            .order_by("code")
+            if not Pick.objects.filter(entry=e, round__week=4).exists()
+        )
+        client = signed_in(entry.team.coach)
+        assert "No pick sent yet" in games(home(client))["championship-4"]
+        services.pick_send(
+            team=entry.team,
+            round=week_round(week_3, Competition.CHAMPIONSHIP, 4),
+            notation=a_legal_pick(entry, Competition.CHAMPIONSHIP),
+            entered_by=entry.team.coach,
+        )
+        # A pick moves no public version: the card is the coach's own, computed every time.
+        assert "Pick sent" in games(home(client))["championship-4"]
+        public_cache_forget()
+        cache.clear()
 
     def test_the_deputy_sees_the_team_s_games(self, week_3: DemoLeague) -> None:
         entry = self.coach(week_3)

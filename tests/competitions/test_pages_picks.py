@@ -401,7 +401,7 @@ def test_a_coach_never_sees_another_team_s_pick_of_an_unpublished_round(
         notation="J#(2)",
         channel="web",
         entered_by=other_coach,
-    )
+    ).pick
     client.force_login(coach)
     send(client, league.this_week, notation="C(1)")
     for html in (client.get(PICKS).content.decode(), client.get("/").content.decode()):

@@ -82,7 +82,8 @@ def submit(team: Team, coach: User) -> Submit:
         extra.setdefault("received_at", round.deadline - timedelta(days=1))
         extra.setdefault("channel", "web")
         extra.setdefault("entered_by", coach)
-        return pick_submit(team=extra.pop("team", team), round=round, notation=notation, **extra)
+        team_sending = extra.pop("team", team)
+        return pick_submit(team=team_sending, round=round, notation=notation, **extra).pick
 
     return send
 

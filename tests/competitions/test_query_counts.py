@@ -8,7 +8,13 @@ same at both weeks, and no more than its bound below.
 
 Each league is built once for the module (in a transaction rolled back afterwards) and every
 page is measured on it then, with the caches emptied before each request, so that what is
-counted is the uncached path; the tests compare the figures.
+counted is the uncached path; the tests compare the figures. A page marked ``kept`` is asked
+twice with the cache of public reads on, and its second answer counted: what a signed-in
+person pays once the public part of the page is kept (``league.public_cache.public_fragment``).
+
+The referee's desk builds every pool round of the week at once: the demo's referee holds every
+pool (the week's seven divisions and both cups), another referee one division only, and both
+desks cost the same.
 """
 
 from __future__ import annotations
@@ -21,10 +27,12 @@ from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.db import connection, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_settings
 from pytest_django import DjangoDbBlocker
 
-from competitions.demo import DemoLeague
+from competitions.demo import REFEREE, DemoLeague
+from competitions.models import Pool
+from league.public_cache import public_cache_forget
 from tests.demo_worlds import DemoWorlds
 
 pytestmark = pytest.mark.django_db
@@ -40,13 +48,18 @@ class Page:
     path: Callable[[int], str]
     bound: int
     who: str = ""
-    """``""`` (a visitor), ``admin`` or ``coach`` (the Elite's code-01 coach, in both cups)."""
+    """``""`` (a visitor), ``admin``, ``coach`` (the Elite's code-01 coach, in both cups),
+    ``referee`` (the demo's, of every pool) or ``elite referee`` (of the Elite's pool only)."""
     status: int = 200
+    kept: bool = False
+    """Counted the second time, with the cache of public reads on."""
 
 
 PAGES: dict[str, Page] = {
     "home": Page(lambda week: "/", 6),
     "home for a coach": Page(lambda week: "/", 18, who="coach"),
+    # The public part kept, the coach's own added: their team's games and picks of the week.
+    "home for a coach, kept": Page(lambda week: "/", 12, who="coach", kept=True),
     # The results: the latest published week, a pool's round, the cup's round, the API's.
     "results latest": Page(lambda week: "/results/", 4, status=302),
     "results week": Page(lambda week: f"/results/week/1/{week - 1}/", 10),
@@ -62,6 +75,10 @@ PAGES: dict[str, Page] = {
     "standings index": Page(lambda week: "/standings/", 4, status=302),
     "standings elite": Page(lambda week: "/standings/elite/", 10),
     "standings d3a": Page(lambda week: "/standings/d3a/", 10),
+    "standings elite for a coach": Page(lambda week: "/standings/elite/", 15, who="coach"),
+    "standings elite for a coach, kept": Page(
+        lambda week: "/standings/elite/", 6, who="coach", kept=True
+    ),
     "standings kdh": Page(lambda week: "/standings/kdh/", 12),
     "standings kdh followed": Page(lambda week: "/standings/kdh/?team={team}", 12),
     "standings kdh for a coach": Page(lambda week: "/standings/kdh/", 17, who="coach"),
@@ -97,10 +114,18 @@ PAGES: dict[str, Page] = {
     # A team's page (its coach also reads the ledger there), the WG race.
     "team": Page(lambda week: "/teams/{team}/", 22),
     "team for its coach": Page(lambda week: "/teams/{team}/", 32, who="coach"),
+    "team, kept": Page(lambda week: "/teams/{team}/", 0, kept=True),
+    "team for its coach, kept": Page(lambda week: "/teams/{team}/", 12, who="coach", kept=True),
+    "team for another coach, kept": Page(lambda week: "/teams/{other}/", 6, who="coach", kept=True),
     "wg race": Page(lambda week: "/wg/race/", 29),
     # The WG cup's page for a coach of one of its teams (their row and games highlighted); its
     # knockout stages are counted in test_wg_cup.py, the demo being in the group stage here.
     "standings wg for a coach": Page(lambda week: "/standings/wg/", 14, who="coach"),
+    # The referee's desk: every pool round of the week, the same queries for one or nine.
+    "referee desk": Page(lambda week: "/referee/", 13, who="referee"),
+    "referee desk of one pool": Page(lambda week: "/referee/", 13, who="elite referee"),
+    "referee desk for staff": Page(lambda week: "/referee/", 13, who="admin"),
+    "referee round": Page(lambda week: f"/referee/championship/elite/{week}/", 16, who="referee"),
 }
 
 
@@ -110,7 +135,18 @@ def _client(league: DemoLeague, who: str) -> Client:
         client.force_login(league.admin)
     elif who == "coach":
         client.force_login(_elite_first_coach(league))
+    elif who == "referee":
+        client.force_login(User.objects.get(username=REFEREE[0]))
+    elif who == "elite referee":
+        client.force_login(_elite_referee(league))
     return client
+
+
+def _elite_referee(league: DemoLeague) -> User:
+    """A referee of the Elite's pool only: one pool round a week on their desk."""
+    referee, _made = User.objects.get_or_create(username="elite-referee")
+    Pool.objects.get(season=league.season, slug="elite").referees.add(referee)
+    return referee
 
 
 def _elite_first_coach(league: DemoLeague) -> User:
@@ -120,17 +156,25 @@ def _elite_first_coach(league: DemoLeague) -> User:
 
 def _measure(league: DemoLeague) -> dict[str, tuple[int, int]]:
     """Every page's status and query count on ``league``, each asked once its caches are
-    emptied."""
+    emptied (a ``kept`` page: asked again with the cache of public reads on)."""
     team = _elite_first_coach(league).team.slug
+    other = league.season.entries.get(division__slug="d3a", code=2).team.slug
     counts = {}
     for name, page in PAGES.items():
         client = _client(league, page.who)
-        path = page.path(league.week).format(team=team)
+        path = page.path(league.week).format(team=team, other=other)
         for cache in caches.all():
             cache.clear()
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(path)
+        public_cache_forget()
+        with override_settings(PUBLIC_CACHE_SECONDS=60 if page.kept else 0):
+            if page.kept:
+                client.get(path)
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(path)
         counts[name] = (response.status_code, len(queries))
+    for cache in caches.all():
+        cache.clear()
+    public_cache_forget()
     return counts
 
 
@@ -145,6 +189,26 @@ def counts(
             measured[week] = _measure(demo_worlds.load(week=week))
             transaction.set_rollback(True)
     return measured
+
+
+def test_the_referee_desk_costs_the_same_for_one_pool_round_as_for_a_whole_week(
+    counts: dict[int, dict[str, tuple[int, int]]],
+) -> None:
+    for week in (EARLY, LATER):
+        assert counts[week]["referee desk of one pool"] == counts[week]["referee desk"]
+
+
+def test_a_kept_page_costs_a_signed_in_person_fewer_queries(
+    counts: dict[int, dict[str, tuple[int, int]]],
+) -> None:
+    later = counts[LATER]
+    for computed, kept in [
+        ("home for a coach", "home for a coach, kept"),
+        ("standings elite for a coach", "standings elite for a coach, kept"),
+        ("team for its coach", "team for its coach, kept"),
+        ("team", "team, kept"),
+    ]:
+        assert later[kept][1] < later[computed][1], (computed, later[computed], later[kept])
 
 
 @pytest.mark.parametrize("name", list(PAGES))

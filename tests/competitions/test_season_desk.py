@@ -262,14 +262,14 @@ class TestTheCoachBetweenTwoSeasons:
     ) -> None:
         coach = Client(headers={"Accept-Language": "en"})
         coach.force_login(User.objects.get(username="sleigh-dogs"))
-        assert coach.get(reverse("picks")).context["next_season"] is None
+        assert coach.get(reverse("picks")).context["page"].next_season is None
         admin = Client(headers={"Accept-Language": "en"})
         admin.force_login(User.objects.get(username="admin"))
         plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
         planned = next(item for item in plan["teams"] if item["team"] == "sleigh-dogs")
 
         page = coach.get(reverse("picks"))
-        shown = page.context["next_season"]
+        shown = page.context["page"].next_season
         assert (shown["to"], shown["code"], shown["extra_goals"]) == (
             planned["to"],
             planned["code"],

@@ -226,7 +226,7 @@ def test_the_open_rounds_are_grouped_by_week_with_each_competition_the_team_play
     future_round(season, Competition.WG, 1, 3, stage=Stage.GROUP)  # not qualified
     pick = pick_submit(
         team=dogs.team, round=champ_3, notation="F(2)", channel="web", entered_by=coach
-    )
+    ).pick
     weeks = team_rounds_open(team=dogs.team)
     assert [w.week for w in weeks] == [2, 3]  # round 1's deadline (March) has passed
     assert [(r.competition, r.round) for r in weeks[0].rounds] == [

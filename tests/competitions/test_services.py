@@ -17,6 +17,7 @@ from competitions.services import (
     pool_round_create,
     round_create,
 )
+from engine import wg
 from league.models import Division, Entry, Season
 
 pytestmark = pytest.mark.django_db
@@ -69,19 +70,21 @@ def test_a_round_beyond_the_matrix_is_refused(season: Season) -> None:
 
 
 @pytest.mark.parametrize(
-    ("competition", "stage", "engine"),
+    ("competition", "number", "stage", "engine"),
     [
-        ("championship", "regular", "championship"),
-        ("kdh", "qualifying", "kdh"),
-        ("wg", "group", "wg-group"),
-        ("wg", "semi_final", "wg-knockout"),
-        ("wg", "final", "wg-knockout"),
+        ("championship", 1, "regular", "championship"),
+        ("kdh", 1, "qualifying", "kdh"),
+        ("wg", wg.GROUP_ROUNDS, "group", "wg-group"),
+        ("wg", wg.SEMI_FINAL_ROUND, "semi_final", "wg-knockout"),
+        ("wg", wg.FINAL_ROUND, "final", "wg-knockout"),
     ],
 )
 def test_a_round_knows_how_the_engine_plays_it(
-    season: Season, competition: str, stage: str, engine: str
+    season: Season, competition: str, number: int, stage: str, engine: str
 ) -> None:
-    round = round_create(season=season, competition=competition, number=1, week=1, stage=stage)
+    """R18: the WG's round number says whether the engine plays it as a group or a knockout
+    round (:func:`engine.wg.round_kind`)."""
+    round = round_create(season=season, competition=competition, number=number, week=1, stage=stage)
     assert round.engine_competition == engine
 
 

@@ -159,6 +159,7 @@ def test_a_refused_service_leaves_the_version_alone(public_cache: None, desk: De
 PUBLIC_READS = [
     "/",
     "/standings/elite/",
+    "/teams/elite-01/",
     "/results/championship/elite/1/",
     "/infos/championship/elite/",
     "/seasons/",
@@ -353,3 +354,79 @@ def test_news_saved_or_deleted_in_the_admin_shows_on_the_kept_home_page_at_once(
         admin_client.post(f"/admin/league/news/{news.pk}/delete/", {"post": "yes"})
     assert not News.objects.exists()
     assert "Rink closed" not in visitor.get("/").content.decode()
+
+
+# --- A signed-in person: the public part kept, their own added -----------------------------------
+
+
+def signed_in(user: object, language: str) -> Client:
+    client = Client(headers={"accept-language": language})
+    client.force_login(user)
+    return client
+
+
+def page_of(client: Client, url: str) -> str:
+    """The page at ``url``, its CSRF tokens (new at every answer) left out."""
+    html = client.get(url).content.decode()
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+
+
+def mine(html: str) -> list[str]:
+    """The team names of the rows highlighted as the reader's in a table."""
+    rows = re.findall(r'<tr class="[^"]*\bmine\b[^"]*">(.*?)</tr>', html, re.S)
+    return [re.search(r'class="team-name"[^>]*>([^<]+)<', row).group(1) for row in rows]
+
+
+def test_two_coaches_in_a_row_each_get_their_own_part_around_the_kept_one(
+    public_cache: None, desk: Desk
+) -> None:
+    first, second = (desk.league.entries[slug].team.name for slug in ("elite-01", "elite-02"))
+    coach = signed_in(desk.coach, "en")
+    other_in_french = signed_in(desk.other_coach, "fr")
+    other = signed_in(desk.other_coach, "en")
+    for _ in range(2):  # computed, then from the kept public part
+        for client, team, language, initial in [
+            (coach, first, "en", "S"),
+            (other_in_french, second, "fr", "F"),
+            (other, second, "en", "F"),
+        ]:
+            someone_else = second if team == first else first
+            avatar = f'<span class="avatar" aria-hidden="true">{initial}</span>'
+            home = page_of(client, "/")
+            assert f'<html lang="{language}">' in home and avatar in home
+            games = "your games" if language == "en" else "vos matchs"
+            card = home.split('id="glance-coach"')[1].split("</article>")[0]
+            assert re.search(rf"{team}\s*:\s*{games}", card), card
+            assert someone_else not in card
+
+            standings = page_of(client, "/standings/elite/")
+            assert mine(standings) == [team] and avatar in standings
+
+            team_page = page_of(client, "/teams/elite-01/")
+            assert ('id="ledger"' in team_page) == (team == first)
+            assert ('id="deputy"' in team_page) == (team == first)
+
+    # The kept parts hold nobody's own: an anonymous visitor gets the public page.
+    for url in ("/", "/standings/elite/", "/teams/elite-01/"):
+        html = page_of(anonymous(), url)
+        assert "Sign out" not in html and 'id="ledger"' not in html and mine(html) == []
+        assert "glance-coach" not in html
+
+
+def test_a_kept_public_part_shows_a_result_on_its_publication_and_not_before(
+    public_cache: None, desk: Desk, django_capture_on_commit_callbacks: Capture
+) -> None:
+    coach = signed_in(desk.other_coach, "en")  # elite-02's: their row, no ledger on elite-01's
+    urls = ("/standings/elite/", "/teams/elite-01/")
+    shown = {url: page_of(coach, url) for url in urls}
+    with django_capture_on_commit_callbacks(execute=True):
+        arbitrated = desk.league.play("elite", 1)
+    for url in urls:
+        assert page_of(coach, url) == shown[url], url  # nothing of it before publication
+
+    with django_capture_on_commit_callbacks(execute=True):
+        competitions.pool_round_publish(pool_round=arbitrated, by=desk.referee)
+    for url in urls:
+        assert page_of(coach, url) != shown[url], url
+    second = desk.league.entries["elite-02"].team.name
+    assert mine(page_of(coach, "/standings/elite/")) == [second]

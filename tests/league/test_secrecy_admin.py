@@ -40,7 +40,9 @@ def secret_pick(season, coach: User) -> Pick:
         deadline=timezone.now() + timedelta(days=3),
     )
     team = coach.team
-    return pick_submit(team=team, round=round, notation=SECRET, channel="web", entered_by=coach)
+    return pick_submit(
+        team=team, round=round, notation=SECRET, channel="web", entered_by=coach
+    ).pick
 
 
 @pytest.mark.parametrize("person", ["other_coach", "referee", "visitor", "coach"])

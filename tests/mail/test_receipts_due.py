@@ -38,7 +38,7 @@ def test_a_pick_is_stored_with_its_receipt_due_and_a_refused_one_with_nothing(
 ) -> None:
     team = Entry.objects.get(team__coach=coach).team
     with django_capture_on_commit_callbacks(execute=False) as wakes:
-        pick = pick_send(team=team, round=open_round, notation="F+(1)", entered_by=coach)
+        pick = pick_send(team=team, round=open_round, notation="F+(1)", entered_by=coach).pick
     # Due in the pick's transaction; nothing written by the request, the worker woken on commit.
     assert list(PickReceiptDue.objects.values_list("pick_id", flat=True)) == [pick.pk]
     assert receipts() == []

@@ -1,0 +1,188 @@
+"""What the screens people live in cost: the referee's desk, and the pages a signed-in coach
+opens, beside a visitor's — queries and this process's CPU time a request.
+
+Run: ``.venv/bin/python bench/bench_screens.py`` (``--quick`` for a short run; ``--help``).
+
+It builds its own league on PostgreSQL: the database named by ``--database`` (default
+``mh_bench_screens``, on the server of ``$DATABASE_URL``, else
+``postgresql://postgres@127.0.0.1:5432``) is dropped and created again, migrated, and filled with
+the demo league at ``--week`` (default 6: every division and both cups play that week);
+``--reuse`` keeps a database already built. The cache is Redis's (``$REDIS_URL``, default
+``redis://127.0.0.1:6379/14``), emptied first, as in production: the public pages are kept
+(``PUBLIC_CACHE_SECONDS`` 60) and a signed-in person's pages are served from their kept public
+part with their own part added (``league.public_cache.public_fragment``).
+
+Each page is asked in-process through Django's test client (the site's middleware, no HTTP),
+DEBUG off: once to fill the cache, once with its queries counted, then ``--repeats`` times
+timed. Printed per page: the queries of a request, and the mean and median CPU time of this
+process a request (``time.process_time``: the machine's other work barely moves it, unlike the
+wall clock). The people: a visitor, the Elite's code-01 coach (in both cups) and a D3A coach
+reading French, the demo's referee (every pool: the week's nine pool rounds on the desk) and a
+referee of the Elite's pool only (one pool round a week).
+
+Nothing is a target here: the query counts are asserted by ``tests/competitions/
+test_query_counts.py``; these are the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg2
+from psycopg2 import sql
+
+
+def database_url(name: str) -> str:
+    """The URL of database ``name`` on the server of ``$DATABASE_URL`` (or the local one)."""
+    base = os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/postgres"
+    parts = urlsplit(base)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+
+
+def database_create(url: str) -> None:
+    """Drop the bench's database if it is there and create it empty."""
+    parts = urlsplit(url)
+    connection = psycopg2.connect(
+        dbname="postgres",
+        user=parts.username,
+        password=parts.password,
+        host=parts.hostname,
+        port=parts.port,
+    )
+    connection.autocommit = True
+    name = sql.Identifier(parts.path.lstrip("/"))
+    with connection.cursor() as cursor:
+        cursor.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
+        cursor.execute(sql.SQL("CREATE DATABASE {}").format(name))
+    connection.close()
+
+
+def query_count(counted: list[int], execute: Callable, sql: str, *args: Any) -> Any:
+    """A database execute wrapper counting the queries (``connection.execute_wrapper``)."""
+    counted[0] += 1
+    return execute(sql, *args)
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="10 repeats a page instead of 40")
+    parser.add_argument("--repeats", type=int, default=None, help="timed requests a page")
+    parser.add_argument("--week", type=int, default=6, help="the demo's week (default 6)")
+    parser.add_argument("--database", default="mh_bench_screens", help="the bench's database")
+    parser.add_argument("--reuse", action="store_true", help="keep a database already built")
+    return parser.parse_args()
+
+
+def main() -> int:
+    options = arguments()
+    repeats = options.repeats or (10 if options.quick else 40)
+    url = database_url(options.database)
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "matrixhockey.settings")
+    # As in production: DEBUG off (no query log kept; the queries are counted by a wrapper).
+    os.environ.setdefault("DJANGO_DEBUG", "0")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-screens-" + "x" * 40)
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
+    os.environ.setdefault("DJANGO_SECURE_COOKIES", "0")
+
+    import django
+
+    if not options.reuse:
+        database_create(url)
+    django.setup()
+
+    from django.contrib.auth.models import User
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+
+    from competitions.demo import REFEREE, demo_load
+    from competitions.models import Pool
+    from league.models import Entry, Season
+
+    if not (options.reuse and Season.objects.exists()):
+        built = time.perf_counter()
+        call_command("migrate", verbosity=0)
+        demo_load(week=options.week)
+        seconds = time.perf_counter() - built
+        print(f"Built the demo league at week {options.week} in {seconds:.0f} s")
+    call_command("collectstatic", "--noinput", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+    season = Season.objects.get(is_current=True)
+
+    def coach_of(division: str, code: int) -> User:
+        entry = Entry.objects.select_related("team__coach").get(
+            season=season, division__slug=division, code=code
+        )
+        return entry.team.coach
+
+    coach, other = coach_of("elite", 1), coach_of("d3a", 2)
+    elite_referee, _made = User.objects.get_or_create(username="bench-elite-referee")
+    Pool.objects.get(season=season, slug="elite").referees.add(elite_referee)
+    team = coach.team.slug
+    people: dict[str, tuple[User | None, str]] = {
+        "visitor": (None, "en"),
+        "coach": (coach, "en"),
+        "D3A coach (fr)": (other, "fr"),
+        "referee": (User.objects.get(username=REFEREE[0]), "en"),
+        "Elite referee": (elite_referee, "en"),
+    }
+    pages = [
+        ("visitor", "/"),
+        ("coach", "/"),
+        ("D3A coach (fr)", "/"),
+        ("visitor", "/standings/elite/"),
+        ("coach", "/standings/elite/"),
+        ("D3A coach (fr)", "/standings/d3a/"),
+        ("coach", "/standings/kdh/"),
+        ("coach", "/standings/wg/"),
+        ("visitor", f"/teams/{team}/"),
+        ("coach", f"/teams/{team}/"),
+        ("D3A coach (fr)", f"/teams/{team}/"),
+        ("coach", "/picks/"),
+        ("referee", "/referee/"),
+        ("Elite referee", "/referee/"),
+        ("referee", f"/referee/championship/elite/{options.week}/"),
+    ]
+    cache.clear()
+    print(f"\n{'who':<16} {'page':<34} {'queries':>7} {'CPU ms':>8} {'median':>8}")
+    for who, path in pages:
+        user, language = people[who]
+        client = Client(headers={"Accept-Language": language})
+        if user is not None:
+            client.force_login(user)
+        response = client.get(path)
+        if response.status_code != 200:
+            raise RuntimeError(f"{path} answered {response.status_code} to {who}")
+        counted = [0]
+        with connection.execute_wrapper(partial(query_count, counted)):
+            client.get(path)
+        times = []
+        for _ in range(repeats):
+            started = time.process_time()
+            client.get(path)
+            times.append((time.process_time() - started) * 1000)
+        print(
+            f"{who:<16} {path:<34} {counted[0]:>7} {statistics.mean(times):>8.2f} "
+            f"{statistics.median(times):>8.2f}",
+            flush=True,
+        )
+    print(f"\n{repeats} requests a page, the cache on Redis, DEBUG off; load {os.getloadavg()}")
+    cache.clear()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,169 @@
+"""The competitions' kinds: one registered per competition, each reading its rules from the engine
+(``competitions/kinds.py``)."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from competitions import kinds
+from competitions.kinds import (
+    KINDS,
+    Championship,
+    CompetitionKind,
+    Draw,
+    KdhCup,
+    Page,
+    WgCup,
+    kind_of,
+)
+from competitions.models import KDH_STAGES, WG_STAGES, Competition, Pool, Round, Stage, WgGroup
+from engine import Decided, MatchResult, kdh, wg
+from engine.calendar import SeasonCompetition
+from engine.competitions import Competition as RoundKind
+from engine.competitions import rules_for
+
+
+def test_every_competition_has_one_kind_registered_once() -> None:
+    assert list(KINDS) == list(SeasonCompetition)
+    assert [type(kind) for kind in KINDS.values()] == [Championship, KdhCup, WgCup]
+    assert {kind.value for kind in KINDS.values()} == set(Competition.values)
+    for competition in Competition:
+        assert competition.kind is kind_of(competition) is KINDS[SeasonCompetition(competition)]
+
+
+def test_a_second_kind_for_a_competition_is_refused() -> None:
+
+    class Another(CompetitionKind):
+        competition = SeasonCompetition.KDH
+
+        def stage_of(self, number: int, games: int) -> str:
+            return "final"
+
+    with pytest.raises(ValueError, match="kdh already has a kind"):
+        kinds._registered(Another)
+    assert type(KINDS[SeasonCompetition.KDH]) is KdhCup
+
+
+def test_a_kind_is_found_from_a_stored_name_or_a_round_kind() -> None:
+    assert kind_of("championship") is kind_of(Competition.CHAMPIONSHIP)
+    assert kind_of("wg-knockout") is kind_of(RoundKind.WG_GROUP) is kind_of(SeasonCompetition.WG)
+    assert (
+        Round(competition="kdh").kind
+        is Pool(competition="kdh").kind
+        is KINDS[SeasonCompetition.KDH]
+    )
+
+
+@pytest.mark.parametrize("competition", list(SeasonCompetition), ids=lambda c: c.value)
+def test_a_kind_reads_its_rules_from_the_engine(competition: SeasonCompetition) -> None:
+    kind = KINDS[competition]
+    assert kind.rules == competition.rules
+    for number in range(1, kind.rules.rounds + 1):
+        expected = (
+            wg.round_kind(number)
+            if competition is SeasonCompetition.WG
+            else RoundKind(competition.value)
+        )
+        assert kind.round_kind(number) is expected
+        assert kind.round_rules(number) == rules_for(expected)
+    assert kind.knockout_only == all(
+        rules_for(kind.round_kind(n)).knockout for n in range(1, kind.rules.rounds + 1)
+    )
+
+
+def test_onr_is_scored_in_a_division_and_forfeits_in_a_cups_knockout() -> None:
+    """R4 against R15, as the engine says it: a kind only passes the engine's rules on."""
+    championship, kdh_cup, wg_cup = KINDS.values()
+    assert championship.round_rules(1).onr is rules_for(RoundKind.CHAMPIONSHIP).onr
+    assert kdh_cup.round_rules(1).onr is rules_for(RoundKind.KDH).onr
+    assert wg_cup.round_rules(wg.GROUP_ROUNDS).onr is rules_for(RoundKind.WG_GROUP).onr
+    assert wg_cup.round_rules(wg.FINAL_ROUND).onr is rules_for(RoundKind.WG_KNOCKOUT).onr
+    assert [kind.knockout_only for kind in KINDS.values()] == [False, True, False]
+
+
+def test_the_divisions_have_tables_the_wg_its_groups_the_kdh_a_bracket() -> None:
+    championship, kdh_cup, wg_cup = KINDS.values()
+    assert (championship.divisional, kdh_cup.divisional, wg_cup.divisional) == (True, False, False)
+    assert [kind.cup for kind in KINDS.values()] == [False, True, True]
+    assert wg_cup.groups == wg.GROUP_NAMES
+    assert set(wg_cup.groups) == {value for value in WgGroup.values if value}
+    assert championship.groups == kdh_cup.groups == ()
+    assert [kind.page for kind in KINDS.values()] == [Page.TABLE, Page.BRACKET, Page.GROUPS]
+    assert [kind.has_table for kind in KINDS.values()] == [True, False, True]
+
+
+def test_a_cup_round_draws_what_comes_after_it() -> None:
+    championship, kdh_cup, wg_cup = KINDS.values()
+    assert championship.draws_after(11) is None
+    assert {kdh_cup.draws_after(n) for n in range(1, 8)} == {Draw.NEXT_ROUND}
+    assert [wg_cup.draws_after(n) for n in range(1, wg.FINAL_ROUND + 1)] == [
+        *[None] * (wg.GROUP_ROUNDS - 1),
+        Draw.SEMI_FINALS,
+        Draw.FINAL_WEEK,
+        None,
+    ]
+
+
+def test_the_stages_are_the_engines_rounds_and_fit_the_models_constraint() -> None:
+    championship, kdh_cup, wg_cup = KINDS.values()
+    assert championship.stage_of(1, 6) == Stage.REGULAR
+    # The KDH of 84 teams: after the qualifying round, rounds of 32, 16 … 1 games.
+    bracket = [kdh_cup.stage_of(n, 2 ** (7 - n)) for n in range(2, 8)]
+    assert bracket == [
+        Stage.ROUND_OF_64,
+        Stage.ROUND_OF_32,
+        Stage.ROUND_OF_16,
+        Stage.QUARTER_FINAL,
+        Stage.SEMI_FINAL,
+        Stage.FINAL,
+    ]
+    assert len(bracket) == len(kdh.round_names(84)) - 1
+    assert set(bracket) <= set(KDH_STAGES)
+    wg_stages = [wg_cup.stage_of(n, 2) for n in range(1, wg.FINAL_ROUND + 1)]
+    assert wg_stages == [Stage.GROUP] * wg.GROUP_ROUNDS + [Stage.SEMI_FINAL, Stage.FINAL]
+    assert set(wg_stages) <= set(WG_STAGES)
+
+
+@pytest.mark.parametrize(
+    ("number", "stage", "expected"),
+    [
+        (6, Stage.GROUP, "wg-group"),
+        (7, Stage.SEMI_FINAL, "wg-knockout"),
+        (8, Stage.FINAL, "wg-knockout"),
+    ],
+)
+def test_a_wg_round_is_played_as_the_engines_round_kind(
+    number: int, stage: Stage, expected: str
+) -> None:
+    assert (
+        Round(competition=Competition.WG, number=number, stage=stage).engine_competition == expected
+    )
+
+
+def test_the_final_places_are_the_engines() -> None:
+    final = MatchResult("a", "d", 2, 2, Decided.GROUP_GOALS, "d")
+    third = MatchResult("b", "c", 4, 1, Decided.REGULATION, "b")
+    wg_cup = KINDS[SeasonCompetition.WG]
+    assert wg_cup.final_places([("final", final), ("third_place", third)]) == wg.final_ranking(
+        final, third
+    )
+    assert wg_cup.final_places([("final", final)]) == {}
+    kdh_cup = KINDS[SeasonCompetition.KDH]
+    assert kdh_cup.final_places([("", final)]) == {"d": 1, "a": 2}
+    double_forfeit = MatchResult("a", "d", 0, 0, Decided.FORFEIT, None)
+    assert kdh_cup.final_places([("", double_forfeit)]) == {}
+    assert KINDS[SeasonCompetition.CHAMPIONSHIP].final_places([("", final)]) == {}
+
+
+def test_a_chart_abbreviates_each_competitions_round() -> None:
+    assert [str(kind.chart_abbreviation) % {"number": 3} for kind in KINDS.values()] == [
+        "Ch. 3",
+        "KDH 3",
+        "WG 3",
+    ]
+
+
+def test_the_modules_examples_hold() -> None:
+    assert doctest.testmod(kinds).failed == 0
