@@ -13,9 +13,9 @@ The real stack, started here and stopped at the end:
   the issue's first measurement), DEBUG off, behind a pretend TLS proxy
   (``X-Forwarded-Proto``), on PostgreSQL (``ANALYZE``d after the load), with Redis
   (``--redis-url``, default db 3) as cache and Celery broker. No Celery worker: a pick's
-  receipt is only marked due by the request (a row in the pick's transaction; at most one
-  wake-up task a second per process on the broker), so the bench counts the due rows, checks
-  there is one for every pick stored, and clears the broker;
+  receipt is only queued by the request (an outbox row in the pick's transaction, rendered by
+  nobody; at most one wake-up task a second per process on the broker), so the bench counts
+  the queued receipts, checks there is one for every pick stored, and clears the broker;
 - a second gunicorn, same workers, serving a one-line Django view (same settings, same
   middleware): the machine's ceiling, driven in the same run.
 
@@ -309,17 +309,23 @@ def queries_per_pick(league: League) -> tuple[int, int]:
 
 def picks_stored(since: Any, receipts: list[str]) -> tuple[int, int, int]:
     """How many web-channel picks were stored since ``since``, how many of ``receipts``, and how
-    many of the former have their receipt due (no worker ran to write it)."""
+    many of the former have their receipt queued in the outbox (no worker ran to send it)."""
     from competitions.models import Pick
-    from mail.models import PickReceiptDue
+    from mail.models import OutboundEmail
 
     recent = Pick.objects.filter(received_at__gte=since, channel=Pick.Channel.WEB)
-    due = PickReceiptDue.objects.filter(pick__in=recent).count()
+    recent_ids = list(recent.values_list("pk", flat=True))
+    due = OutboundEmail.objects.filter(
+        template="pick-receipt",
+        status=OutboundEmail.Status.QUEUED,
+        created_at__gte=since,
+        context__pick__in=recent_ids,
+    ).count()
     return recent.count(), Pick.objects.filter(receipt__in=receipts).count(), due
 
 
 def wake_ups_queued(redis_url: str) -> int:
-    """The receipt workers' wake-up tasks waiting on the broker."""
+    """The outbox worker's wake-up tasks waiting on the broker."""
     import redis
 
     return redis.Redis.from_url(redis_url).llen("celery")

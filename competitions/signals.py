@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 pool_round_published = Signal()
-"""Sent (``pool_round=``, ``by=``) once a publication is committed: the results emails."""
+"""Sent (``pool_round=``, ``by=``) in a publication's transaction: the results emails."""
 
 pick_received = Signal()
 """Sent (``pick=``) when a pick is stored from the web, the API or a referee's late-pick

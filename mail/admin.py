@@ -12,32 +12,34 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from mail import emails
+from mail import outbox
 from mail.models import (
     EmailPreferences,
     InboundEmail,
     InboundFailure,
     Mailing,
     OutboundEmail,
-    PickReceiptDue,
 )
 from matrixhockey.admin import ReadOnlyAdmin
 
 
 @admin.register(OutboundEmail)
 class OutboundEmailAdmin(ReadOnlyAdmin):
-    """The outbox: what was sent, what waits for the mail server, what failed. Read-only, with
-    a "resend" action."""
+    """The outbox: what was sent, what waits for a worker or the mail server (an email still
+    queued with an empty subject is yet to be rendered), what failed. Read-only, with a
+    "resend" action."""
 
     list_display = ["created_at", "subject", "recipients", "template", "language", "status"]
-    list_display += ["attempts", "sent_at"]
+    list_display += ["attempts", "due_at", "sent_at"]
     list_filter = ["status", "template", "language"]
     search_fields = ["subject", "to", "last_error"]
     date_hierarchy = "created_at"
     readonly_fields = [
         "template",
         "language",
+        "user",
         "to",
+        "context",
         "reply_to",
         "headers",
         "subject",
@@ -47,6 +49,7 @@ class OutboundEmailAdmin(ReadOnlyAdmin):
         "attempts",
         "last_error",
         "created_at",
+        "due_at",
         "sent_at",
     ]
     fields = (*readonly_fields,)
@@ -70,7 +73,7 @@ class OutboundEmailAdmin(ReadOnlyAdmin):
     def resend(self, request: HttpRequest, queryset: QuerySet[OutboundEmail]) -> None:
         count = 0
         for email in queryset:
-            emails.email_resend(email=email)
+            outbox.email_resend(email=email)
             count += 1
         self.message_user(
             request,
@@ -101,16 +104,6 @@ class InboundFailureAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
         return admin.ModelAdmin.has_delete_permission(self, request, obj)
-
-
-@admin.register(PickReceiptDue)
-class PickReceiptDueAdmin(ReadOnlyAdmin):
-    """Receipts of picks still to be written by a worker: a few seconds' worth while picks come
-    in; older rows mean no worker or no beat is running."""
-
-    list_display = ["due_since", "pick"]
-    list_select_related = ["pick__entry__team", "pick__round__season"]
-    date_hierarchy = "due_since"
 
 
 @admin.register(Mailing)

@@ -1,6 +1,6 @@
 """The emails of people's own access (``league.signals``): a forgotten password's link and
 the waiting list's (confirm the address; an address already on the list gets its place's link).
-Each in the person's language, through the outbox (:func:`mail.emails.email_send`)."""
+Each in the person's language, through the outbox (:func:`mail.outbox.email_send`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.urls import reverse
 from league.links import password_link, waiting_confirm_link, waiting_place_path
 from league.models import WaitingListEntry
 from league.selectors import user_language, waiting_list_position
-from mail.emails import email_send
 from mail.models import OutboundEmail
+from mail.outbox import email_send
 from matrixhockey.site import site_url
 
 ESSENTIAL = {"Auto-Submitted": "auto-generated"}

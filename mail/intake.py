@@ -31,9 +31,10 @@ from league.models import Language, Team
 from league.selectors import user_language
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
-from mail.emails import email_send, email_times
+from mail.emails import email_times
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
+from mail.outbox import email_send
 
 logger = logging.getLogger(__name__)
 

@@ -11,63 +11,65 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import Pick, PoolRound
+from competitions.models import PoolRound
 from league.models import Language, Season
 from matrixhockey.db import choices_constraint
-
-
-class PickReceiptDue(models.Model):
-    """A stored pick whose receipt email is still to be written: the receipts' own outbox.
-
-    The row is written in the pick's transaction, so a pick is never stored without it, and
-    deleted in the transaction that writes the receipt into :class:`OutboundEmail`
-    (``emails.email_pick_receipts_write``): a receipt is written once, whichever worker gets it.
-    """
-
-    pick = models.OneToOneField(
-        Pick,
-        verbose_name=_("pick"),
-        primary_key=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    due_since = models.DateTimeField(_("due since"), db_default=Now())
-
-    class Meta:
-        verbose_name = _("receipt to write")
-        verbose_name_plural = _("receipts to write")
-
-    def __str__(self) -> str:
-        return f"{self.pick_id}"
 
 
 class OutboundEmailStatus(models.TextChoices):
     QUEUED = "queued", _("queued")
     SENT = "sent", _("sent")
     FAILED = "failed", _("failed")
+    DROPPED = "dropped", _("not sent: nobody to send it to")
 
 
 class OutboundEmail(models.Model):
-    """The outbox: every email the league sends, rendered once and kept with its fate.
+    """The outbox: every email the league sends, one row each, with its fate (Zulip's
+    ``ScheduledEmail``, healthchecks' claimed rows).
 
-    A Celery task delivers it; while the mail server fails, the row stays ``queued`` and the task
-    retries with backoff, so a failing server delays mail and never loses it. ``failed`` means
-    the retries ran out: an admin can resend.
+    The row is written in the transaction that causes the email — a pick, a publication, a
+    season's start, an invitation — with its kind (``template``), its recipient and the ids its
+    rendering needs (``context``); nothing is sent for an action rolled back. A worker claims it
+    by a conditional update of ``due_at`` (``mail.outbox.email_deliver``), renders it if its
+    body is still empty, and sends it. Any failure leaves it ``queued`` with ``due_at`` pushed
+    back (doubling up to an hour), and beat's sweep takes every row whose ``due_at`` has passed,
+    so a failing mail server, a lost task or a worker that died delays mail and never loses it.
+    ``failed`` means the attempts ran out: an admin can resend. ``dropped``: when rendered, it
+    had nobody to go to (a team with no coach, a round voided since).
     """
 
     Status = OutboundEmailStatus
 
     template = models.CharField(_("template"), max_length=64)
-    language = models.CharField(_("language"), max_length=8, choices=Language.choices)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=Language.choices,
+        default=Language.FRENCH,
+        help_text=_("The recipient's, settled when the email is rendered."),
+    )
     to = models.JSONField(_("to"), default=list)
     reply_to = models.JSONField(_("reply to"), default=list, blank=True)
     headers = models.JSONField(_("headers"), default=dict, blank=True)
-    subject = models.CharField(_("subject"), max_length=255)
-    body_text = models.TextField(_("text body"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recipient"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    context = models.JSONField(
+        _("context"),
+        default=dict,
+        blank=True,
+        help_text=_("The ids the email is rendered from, by the worker that sends it."),
+    )
+    subject = models.CharField(_("subject"), max_length=255, blank=True)
+    body_text = models.TextField(_("text body"), blank=True)
     body_html = models.TextField(_("HTML body"), blank=True)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
@@ -75,6 +77,11 @@ class OutboundEmail(models.Model):
     attempts = models.PositiveIntegerField(_("attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    due_at = models.DateTimeField(
+        _("due at"),
+        default=timezone.now,
+        help_text=_("When a worker is to try it next (a claim or a failure moves it on)."),
+    )
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
 
     class Meta:
@@ -87,6 +94,14 @@ class OutboundEmail(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="sent") | Q(sent_at__isnull=False),
                 name="outbound_email_sent_has_time",
+            ),
+        ]
+        indexes = [
+            # Beat's sweep and the woken worker read the queued rows that are due.
+            models.Index(
+                fields=["due_at"],
+                condition=Q(status="queued"),
+                name="outbound_email_due",
             ),
         ]
 

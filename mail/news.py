@@ -12,8 +12,8 @@ from django.urls import reverse
 from league.selectors import news_in_language, user_language
 from league.services import news_emailed_mark
 from mail import tasks
-from mail.emails import email_send
 from mail.models import EmailKind
+from mail.outbox import email_send
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
 

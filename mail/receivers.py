@@ -8,28 +8,25 @@ from django.dispatch import receiver
 from competitions.models import LatePick, Pick, PoolRound
 from competitions.signals import late_pick_rejected, pick_received, pool_round_published
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
-from mail.emails import (
-    email_late_pick_rejected,
-    email_pick_receipt_due,
-    email_results_published,
-)
+from mail.emails import email_late_pick_rejected, email_pick_receipt, email_results_published
 
 
 @receiver(pool_round_published, dispatch_uid="mail.results_email_on_publish")
 def results_email_on_publish(
     sender: type[PoolRound], pool_round: PoolRound, by: object, **kwargs: object
 ) -> None:
-    """Publishing sends the results email to the pool's coaches — once per publication, however
-    often this fires (:func:`~mail.emails.email_results_published`)."""
+    """Publishing sends the results email to the pool's coaches: one outbox row each, written in
+    the publication's transaction, once per publication however often this fires
+    (:func:`~mail.emails.email_results_published`)."""
     email_results_published(pool_round=pool_round)
 
 
 @receiver(pick_received, dispatch_uid="mail.pick_receipt")
 def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
-    """Every pick stored for a coach gets its receipt by email: marked due in the pick's own
-    transaction and written by a worker (:func:`~mail.emails.email_pick_receipt_due`), not in
-    the request."""
-    email_pick_receipt_due(pick=pick)
+    """Every pick stored for a coach gets its receipt by email: an outbox row written in the
+    pick's own transaction, rendered and sent by a worker (:func:`~mail.emails.email_pick_receipt`),
+    not in the request."""
+    email_pick_receipt(pick=pick)
 
 
 @receiver(late_pick_rejected, dispatch_uid="mail.late_pick_rejected")

@@ -9,16 +9,15 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.dispatch import receiver
 
-from competitions.models import Round
 from competitions.signals import season_started
-from league.models import Entry, News, Season, WaitingListEntry
+from league.models import News, Season, WaitingListEntry
 from league.signals import (
     coach_invited,
     news_email_requested,
     password_reset_requested,
     waiting_list_registered,
 )
-from mail.emails import email_invitation, email_season_started
+from mail.emails import email_invitation, emails_season_started
 from mail.emails_accounts import email_password_reset, email_waiting_list
 from mail.news import news_email_queue
 
@@ -52,14 +51,6 @@ def waiting_list_email(
 @receiver(season_started, dispatch_uid="mail.season_announcement")
 def season_announcement(sender: type[Season], season: Season, **kwargs: object) -> None:
     """Every coach of the season hears of it, in their language: division, code, stocks and
-    the first deadline."""
-    first = Round.objects.filter(season=season).order_by("deadline").first()
-    if first is None:
-        return
-    entries = (
-        Entry.objects.filter(season=season, replaced_at__isnull=True)
-        .select_related("team__coach", "division", "season")
-        .order_by("division__tier", "division__group", "code")
-    )
-    for entry in entries:
-        email_season_started(entry=entry, first_deadline=first.deadline)
+    the first deadline — one outbox row each, written in the start's transaction and rendered
+    by the worker that sends it (:func:`~mail.emails.emails_season_started`)."""
+    emails_season_started(season=season)

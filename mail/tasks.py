@@ -4,81 +4,35 @@ its service when it runs (the HackSoft shape). Nothing reads their results: none
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from celery import Task, shared_task
+from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-logger = logging.getLogger(__name__)
-
-EMAIL_MAX_RETRIES = 12
-"""About a day of retries (backoff doubling up to an hour) before an email is marked failed."""
-EMAIL_RETRY_BASE_SECONDS = 30
-EMAIL_RETRY_MAX_SECONDS = 3600
-
-
-def email_retry_countdown(retries: int) -> int:
-    """Seconds before retry number ``retries + 1``: 30 s, 1 min, 2 min… capped at an hour."""
-    return min(EMAIL_RETRY_BASE_SECONDS * 2**retries, EMAIL_RETRY_MAX_SECONDS)
-
-
-@shared_task(bind=True, name="mail.email_deliver", max_retries=EMAIL_MAX_RETRIES)
-def email_deliver(self: Task, email_id: int, after_attempts: int | None = None) -> str:
-    """Deliver outbox email ``email_id``; on a mail server failure, retry later with backoff.
-
-    The email stays queued between attempts; when the retries run out it is marked failed (an
-    admin can resend). Running eagerly (no broker), a failure leaves it queued for the next
-    ``emails_requeue_stale``.
-    """
-    from mail import emails
-
-    try:
-        # A retry carries the attempts counted when it was scheduled: a second copy of it (the
-        # broker hands out again a task held past its visibility timeout) stops.
-        email = emails.email_deliver(email_id=email_id, after_attempts=after_attempts)
-    except emails.EmailDeliveryFailed as error:
-        if self.request.is_eager:
-            logger.warning("Email %s not sent (%s); it stays queued", email_id, error)
-            return "queued"
-        if self.max_retries is not None and self.request.retries >= self.max_retries:
-            emails.email_mark_failed(email_id=email_id)
-            logger.error(
-                "Email %s failed after %d attempts: %s", email_id, self.max_retries + 1, error
-            )
-            return "failed"
-        raise self.retry(
-            args=(email_id,),
-            kwargs={"after_attempts": error.attempts},
-            exc=error,
-            countdown=email_retry_countdown(self.request.retries),
-        ) from error
-    return "sent" if email is not None else "nothing to send"
-
 
 @shared_task(
-    name="mail.pick_receipts_write",
+    name="mail.emails_send_due",
     autoretry_for=(OperationalError,),
     retry_backoff=30,
     retry_backoff_max=600,
     max_retries=10,
 )
-def pick_receipts_write() -> int:
-    """Write the due receipts of picks into the outbox, whose own task delivers each one
-    (``emails.email_pick_receipts_write``). Woken after picks commit, at most once a second per
-    web process, and swept by beat every minute; a database briefly unreachable is retried."""
-    from mail import emails
+def emails_send_due() -> int:
+    """Send every due email of the outbox (``outbox.emails_send_due``); how many were sent.
 
-    return emails.email_pick_receipts_write()
+    Woken after the commits that write emails, at most once a second per process, and run by
+    beat every minute: the sweep that sends what a lost wake-up, a dead worker or a failed
+    attempt left due. When an attempt failed, this task is queued again for the time it is
+    due (not when running eagerly: the sweep is the retry). A database briefly unreachable is
+    retried.
+    """
+    from mail import outbox
 
-
-@shared_task(name="mail.emails_requeue_stale")
-def emails_requeue_stale() -> int:
-    """Queue again the emails whose delivery task was lost (beat runs it every few minutes)."""
-    from mail import emails
-
-    return emails.emails_requeue_stale()
+    done = outbox.emails_send_due()
+    if done.retry_in is not None and not emails_send_due.app.conf.task_always_eager:
+        emails_send_due.apply_async(countdown=done.retry_in)
+    return done.sent
 
 
 @shared_task(name="mail.email_fetch_picks")

@@ -37,8 +37,8 @@ from competitions.selectors import PLAYED, entry_plays_round, entry_plays_rounds
 from league.links import pick_link
 from league.models import Entry, Season
 from league.selectors import NewsItem, news_between, season_current, user_language
-from mail.emails import email_send
 from mail.models import EmailKind, Mailing
+from mail.outbox import email_send
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
 

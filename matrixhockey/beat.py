@@ -14,15 +14,11 @@ from typing import Any
 from celery.schedules import crontab
 
 SCHEDULE: dict[str, dict[str, Any]] = {
-    # Emails whose delivery task was lost (broker down when queued) go out late, not never.
-    "emails-requeue-stale": {
-        "task": "mail.emails_requeue_stale",
-        "schedule": crontab(minute="*/5"),
-    },
-    # Every minute: the receipts of picks still due, should a worker's wake-up have been lost
-    # (the web process wakes one within seconds of a pick: ``mail.emails.email_pick_receipt_due``).
-    "pick-receipts-sweep": {
-        "task": "mail.pick_receipts_write",
+    # Every minute: the outbox's emails still due — a worker's wake-up lost, a worker that died
+    # holding one, an attempt that failed and is due again (the web process wakes a worker
+    # within seconds of a commit that writes emails: ``mail.outbox.email_outbox_wake``).
+    "emails-send-due": {
+        "task": "mail.emails_send_due",
         "schedule": crontab(),
         "options": {"expires": 50},
     },

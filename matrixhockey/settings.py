@@ -199,6 +199,9 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = 30
+# How long a worker holds an outbox email it claimed (``mail.outbox.email_deliver``): one that
+# died holding it leaves it due again after this, for beat's sweep. Longer than a send can take.
+EMAIL_CLAIM_SECONDS = env_int("EMAIL_CLAIM_SECONDS", 600, minimum=1, maximum=86_400)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Matrix Hockey <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -376,9 +376,10 @@ def pool_round_publish(
 
     A conditional update (``arbitrated`` → ``published``) that must touch exactly one row:
     publishing twice returns the published round; publishing before arbitration raises
-    :class:`NotArbitrated`. The round is published when all its pool rounds are. After the
-    commit, :data:`pool_round_published` is sent (the results emails' hook) — unless
-    ``announce`` is false: a history built after the fact (the demo's past weeks) tells nobody.
+    :class:`NotArbitrated`. The round is published when all its pool rounds are. In the same
+    transaction, :data:`pool_round_published` is sent (the results emails' hook: their outbox
+    rows are committed with the publication or not at all) — unless ``announce`` is false: a
+    history built after the fact (the demo's past weeks) tells nobody.
     """
     now = timezone.now()
     published = PoolRound.objects.filter(
@@ -393,7 +394,5 @@ def pool_round_publish(
     audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
     public_version_bump()
     if announce:
-        transaction.on_commit(
-            lambda: pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
-        )
+        pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
     return pool_round

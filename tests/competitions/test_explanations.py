@@ -27,6 +27,7 @@ from competitions.models import (
 from engine import Dice, commitment, explain, play_round
 from league.models import Division, Profile, Season
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from tests.competitions.arbitration_league import add_kdh, add_wg, build_league, default_value
 from tests.competitions.results_league import RulesWeek, game_explanations
 
@@ -153,8 +154,9 @@ def page(client: Client, url: str = URL, language: str = "en", user: User | None
 
 def publish(week: RulesWeek, capture: Capture) -> None:
     week.arbitrate()
-    with capture(execute=True):  # the results emails go once the publication commits
+    with capture(execute=True):  # the results emails' rows commit with the publication
         week.publish()
+    emails_send_due()  # what the worker woken by the commit does: render and send them
 
 
 # --- The rules' worked example ----------------------------------------------------------------

@@ -102,7 +102,7 @@ def test_a_pick_costs_the_same_queries_however_many_rounds_were_played(
     assert after == before
 
 
-def test_the_request_writes_no_email_the_receipt_is_queued_once_the_pick_commits(
+def test_the_request_renders_no_email_the_receipt_is_queued_with_the_pick(
     api_as: Callable[[User | None], APIClient],
     coach: User,
     league: OpenLeague,
@@ -111,12 +111,20 @@ def test_the_request_writes_no_email_the_receipt_is_queued_once_the_pick_commits
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         queries = api_pick(api_as(coach), league.this_week, "F+(2)")
-    assert "mail_outboundemail" not in sql(queries)
-    assert not OutboundEmail.objects.exists()
-    for callback in callbacks:  # the commit: the task runs (here, eagerly)
-        callback()
+    # One INSERT in the pick's transaction: the receipt's kind and the pick's id, not rendered.
+    written = [q["sql"] for q in queries.captured_queries if "mail_outboundemail" in q["sql"]]
+    assert len(written) == 1 and written[0].startswith("INSERT"), written
     email = OutboundEmail.objects.get()
-    assert email.template == "pick-receipt"
+    assert (email.template, email.status, email.subject, email.body_text) == (
+        "pick-receipt",
+        "queued",
+        "",
+        "",
+    )
+    for callback in callbacks:  # the commit: the worker is woken (here, eagerly)
+        callback()
+    email.refresh_from_db()
+    assert email.status == OutboundEmail.Status.SENT
     assert Pick.objects.get().receipt in email.body_text
 
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.utils import timezone
 
 from competitions import services as competitions
@@ -69,23 +70,23 @@ def test_a_round_is_arbitrated_then_published_when_all_its_pools_are(
     assert round_status(two_divisions) == Round.Status.PUBLISHED
 
 
-def test_the_publication_hook_fires_after_the_commit(
+def test_the_publication_hook_fires_in_the_publications_transaction(
     two_divisions: League, django_capture_on_commit_callbacks: Callable
 ) -> None:
-    heard: list[tuple[int, object]] = []
+    """What the hook writes (the results emails' outbox rows) commits with the publication or
+    not at all: the hook is heard inside the transaction, the round already published there."""
+    heard: list[tuple[int, object, bool, str]] = []
 
     def receiver(sender: object, pool_round: PoolRound, by: object, **kwargs: object) -> None:
-        heard.append((pool_round.pk, by))
+        status = PoolRound.objects.get(pk=pool_round.pk).status
+        heard.append((pool_round.pk, by, connection.in_atomic_block, status))
 
     competitions.pool_round_published.connect(receiver)
     try:
         arbitrated = two_divisions.play("elite", 1)
-        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with django_capture_on_commit_callbacks(execute=False):
             competitions.pool_round_publish(pool_round=arbitrated, by=two_divisions.referee)
-        assert heard == []  # not before the commit
-        for callback in callbacks:
-            callback()
-        assert heard == [(arbitrated.pk, two_divisions.referee)]
+        assert heard == [(arbitrated.pk, two_divisions.referee, True, "published")]
         with django_capture_on_commit_callbacks(execute=True):
             competitions.pool_round_publish(pool_round=arbitrated, by=two_divisions.referee)
         assert len(heard) == 1  # publishing again sends nothing

@@ -13,6 +13,7 @@ from competitions.services import pool_round_void
 from league.models import Profile, Team
 from mail.emails import email_results_published
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from mail.receivers import results_email_on_publish
 from tests.competitions.results_league import RulesWeek
 
@@ -36,8 +37,9 @@ def results_emails() -> list[OutboundEmail]:
 
 
 def publish(week: RulesWeek, capture: Capture) -> None:
-    with capture(execute=True):  # the signal is sent once the publication commits
+    with capture(execute=True):  # the rows are written in the publication's transaction
         week.publish()
+    emails_send_due()  # what the worker woken by the commit does: render and send them
 
 
 def test_publishing_sends_each_coach_of_the_pool_one_email_in_their_language(
@@ -132,3 +134,17 @@ def test_a_round_voided_and_published_again_sends_its_new_results_once_more(
     publish(week, django_capture_on_commit_callbacks)
     publish(week, django_capture_on_commit_callbacks)
     assert len(results_emails()) == 4  # two coaches, two publications
+
+
+def test_emails_of_a_publication_voided_before_they_went_out_are_dropped(
+    week: RulesWeek, django_capture_on_commit_callbacks: Capture
+) -> None:
+    """A round voided while its results emails wait for a worker: they would tell results no
+    longer public, so the worker drops them; its next publication writes its own."""
+    week.arbitrate()
+    with django_capture_on_commit_callbacks(execute=False):
+        week.publish()
+    pool_round_void(pool_round=week.pool_round, by=week.referee, reason="a late pick accepted")
+    assert emails_send_due().sent == 0
+    assert {email.status for email in results_emails()} == {"dropped"}
+    assert all(email.body_text == "" for email in results_emails())

@@ -47,6 +47,7 @@ from competitions.services.start_plan import SeasonStartRefused
 from engine import commitment
 from league.models import RULES_VERSION, Entry, PublicVersion, Season, WaitingListEntry
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from tests.competitions.season_start_league import (
     DIVISION_SLUGS,
     WG_TWELVE,
@@ -412,6 +413,9 @@ def test_every_pool_rounds_seed_is_committed(started: Started, db: None) -> None
 def test_every_coach_hears_of_the_start_in_their_language(started: Started, db: None) -> None:
     emails = OutboundEmail.objects.filter(template="season-started")
     assert emails.count() == 84
+    # Written by ids in the start's transaction; rendered by the worker its commit wakes.
+    assert set(emails.values_list("status", "body_text")) == {("queued", "")}
+    assert emails_send_due().sent == OutboundEmail.objects.count() == 85  # and an invitation
     french = emails.get(to=["coach-elite-01@example.org"])  # odd code: French
     english = emails.get(to=["coach-elite-02@example.org"])
     assert (french.language, english.language) == ("fr", "en")

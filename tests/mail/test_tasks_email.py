@@ -1,4 +1,4 @@
-"""The email task against a real SMTP server (aiosmtpd on 127.0.0.1) and a real Celery worker
+"""The outbox's task against a real SMTP server (aiosmtpd on 127.0.0.1) and a real Celery worker
 on the real Redis broker: a failing mail server delays mail, it never loses it."""
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from rest_framework.test import APIClient
 from competitions.models import Competition, Round
 from competitions.services import pick_record, round_create
 from league.models import Entry, Season
-from mail import emails, tasks
-from mail.models import OutboundEmail, PickReceiptDue
+from mail import emails, outbox, tasks
+from mail.models import OutboundEmail
 from tests.conftest import celery_on_redis, redis_url
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -81,10 +81,11 @@ def mail_server(settings: SettingsWrapper) -> Iterator[MailServer]:
 
 @pytest.fixture
 def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
-    """A real Celery worker on the test Redis, with retries a second apart (not minutes); the
-    test Redis emptied before and after (:func:`tests.conftest.celery_on_redis`)."""
-    monkeypatch.setattr(tasks, "EMAIL_RETRY_BASE_SECONDS", 1)
-    monkeypatch.setattr(tasks.email_deliver, "max_retries", 3)
+    """A real Celery worker on the test Redis, with retries a second apart (not minutes) and
+    four attempts at most; the test Redis emptied before and after
+    (:func:`tests.conftest.celery_on_redis`)."""
+    monkeypatch.setattr(outbox, "EMAIL_RETRY_BASE_SECONDS", 1)
+    monkeypatch.setattr(outbox, "EMAIL_MAX_ATTEMPTS", 4)
     with (
         celery_on_redis() as celery,
         start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=10),
@@ -94,7 +95,8 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
 
 @pytest.fixture
 def queue_receipt(coach: User, championship_round: Round) -> Callable[[], OutboundEmail]:
-    """Record a pick of the Sleigh Dogs and queue its receipt (committed: the worker sees it)."""
+    """Record a pick of the Sleigh Dogs and queue its receipt (committed: the woken worker
+    renders and sends it)."""
 
     def queue() -> OutboundEmail:
         entry = Entry.objects.get(team__coach=coach)
@@ -105,9 +107,7 @@ def queue_receipt(coach: User, championship_round: Round) -> Callable[[], Outbou
             normalized="F+(2)",
             channel="web",
         )
-        email = emails.email_pick_receipt(pick=pick)
-        assert email is not None
-        return email
+        return emails.email_pick_receipt(pick=pick)
 
     return queue
 
@@ -145,7 +145,7 @@ def test_an_unreachable_mail_server_keeps_the_email_and_records_why(
 ) -> None:
     settings.EMAIL_PORT = free_port()  # nobody listens there
     email = wait_for(queue_receipt(), OutboundEmail.Status.FAILED)
-    # Three retries after the first attempt, then the email is failed, never dropped.
+    # Three retries after the first attempt, then the email is failed, never lost.
     assert email.attempts == 4
     assert "Connection refused" in email.last_error or "ConnectionRefused" in email.last_error
     assert OutboundEmail.objects.filter(pk=email.pk).exists()
@@ -157,41 +157,37 @@ def test_a_failed_email_resent_by_an_admin_goes_out_when_the_server_is_back(
     mail_server.refusals = 4  # more than the attempts allowed
     email = wait_for(queue_receipt(), OutboundEmail.Status.FAILED)
     assert mail_server.received == []
-    emails.email_resend(email=email)
+    outbox.email_resend(email=email)
     email = wait_for(email, OutboundEmail.Status.SENT)
     assert len(mail_server.received) == 1
     assert email.attempts == 5
 
 
-def test_an_email_whose_task_was_lost_is_queued_again(
+def test_an_email_whose_wake_up_was_lost_is_sent_by_beats_sweep(
     mail_server: MailServer, worker: Celery, coach: User, championship_round: Round
 ) -> None:
     entry = Entry.objects.get(team__coach=coach)
     pick = pick_record(
         entry=entry, round=championship_round, notation="A(1)", normalized="A(1)", channel="web"
     )
-    # As if the broker had been down: the row exists but no task was ever queued.
-    email = OutboundEmail.objects.create(
-        template="pick-receipt",
-        language="en",
-        to=["sleigh-coach@example.org"],
-        subject="Lost",
-        body_text="Lost and found",
-    )
-    OutboundEmail.objects.filter(pk=email.pk).update(created_at=pick.received_at.replace(year=2020))
-    assert emails.emails_requeue_stale() == 1
-    wait_for(email, OutboundEmail.Status.SENT)
-    assert [m["Subject"] for m in mail_server.received] == ["Lost"]
+    # As if the broker had been down: the row is committed but no worker was ever woken.
+    email = OutboundEmail.objects.create(template="pick-receipt", context={"pick": pick.pk})
+    time.sleep(outbox.OUTBOX_WAKE_DELAY + 1)
+    assert OutboundEmail.objects.get(pk=email.pk).status == OutboundEmail.Status.QUEUED
+    tasks.emails_send_due.delay()  # what beat queues every minute
+    email = wait_for(email, OutboundEmail.Status.SENT)
+    assert [m["Subject"].strip() for m in mail_server.received] == [email.subject]
+    assert pick.receipt in email.body_text
 
 
 def test_the_backoff_doubles_and_stops_at_an_hour() -> None:
-    waits = [tasks.email_retry_countdown(n) for n in range(10)]
+    waits = [outbox.email_retry_countdown(n) for n in range(10)]
     assert waits[:3] == [30, 60, 120]
     assert waits[-1] == 3600
     assert waits == sorted(waits)
 
 
-def test_the_receipts_of_picks_sent_together_are_written_and_delivered_by_the_worker(
+def test_the_receipts_of_picks_sent_together_are_rendered_and_sent_by_the_worker(
     mail_server: MailServer,
     worker: Celery,
     api_as: Callable[[User | None], APIClient],
@@ -206,9 +202,8 @@ def test_the_receipts_of_picks_sent_together_are_written_and_delivered_by_the_wo
             week=number,
             deadline=timezone.now() + timedelta(days=3 + 7 * (number - 1)),
         )
-    # Each pick commits its receipt's due row; the first wakes the worker (in two seconds), and
-    # the second, a moment later, is read by that same wake-up: the worker writes both emails,
-    # then their own tasks deliver them.
+    # Each pick commits its receipt's row; the first wakes the worker (in two seconds), and the
+    # second, a moment later, is read by that same wake-up: the worker renders and sends both.
     api = api_as(coach)
     receipts = []
     for number, pick in ((1, "F(1)"), (2, "G(2)")):
@@ -217,9 +212,8 @@ def test_the_receipts_of_picks_sent_together_are_written_and_delivered_by_the_wo
         receipts.append(answer.json()["receipt"])
     deadline = time.monotonic() + 30
     while OutboundEmail.objects.filter(template="pick-receipt", status="sent").count() < 2:
-        assert time.monotonic() < deadline, "the worker did not write and deliver both receipts"
+        assert time.monotonic() < deadline, "the worker did not render and send both receipts"
         time.sleep(0.2)
-    assert not PickReceiptDue.objects.exists()
     assert {tuple(e.to) for e in OutboundEmail.objects.filter(template="pick-receipt")} == {
         ("sleigh-coach@example.org",)
     }
@@ -228,28 +222,28 @@ def test_the_receipts_of_picks_sent_together_are_written_and_delivered_by_the_wo
     assert all(any(receipt in body for body in bodies) for receipt in receipts)
 
 
-WAKE_FOR_RECEIPTS = """
+WAKE_FOR_THE_OUTBOX = """
 import os, time, django, redis
 django.setup()
 from matrixhockey.celery import app
-from mail import emails
+from mail import outbox
 server = redis.Redis.from_url(os.environ["REDIS_URL"])
 def subscribes():
     return server.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0)
 app.control.purge()
 before, subscribed = server.llen("celery"), subscribes()
 for _ in range(10):  # ten picks committed within the second
-    emails.email_receipts_wake()
+    outbox.email_outbox_wake()
 first = server.llen("celery") - before
-time.sleep(emails.RECEIPTS_WAKE_EVERY)
+time.sleep(outbox.OUTBOX_WAKE_EVERY)
 for _ in range(10):
-    emails.email_receipts_wake()
+    outbox.email_outbox_wake()
 print(subscribes() - subscribed, first, server.llen("celery") - before)
 app.control.purge()
 """
 
 
-def test_a_web_process_wakes_the_receipts_worker_once_a_second_and_reads_no_result() -> None:
+def test_a_web_process_wakes_the_outbox_worker_once_a_second_and_reads_no_result() -> None:
     """Picks committed together wake the worker once: ten in a second queue one task, ten more
     after that second one more (not a task a pick, with the whole league sending at once). And
     nobody reads the task's result, so the process subscribes to no result channel on Redis. In
@@ -261,7 +255,7 @@ def test_a_web_process_wakes_the_receipts_worker_once_a_second_and_reads_no_resu
         "REDIS_URL": redis_url(),
     }
     done = subprocess.run(
-        [sys.executable, "-c", WAKE_FOR_RECEIPTS],
+        [sys.executable, "-c", WAKE_FOR_THE_OUTBOX],
         env=environment,
         capture_output=True,
         text=True,

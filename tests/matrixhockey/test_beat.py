@@ -69,8 +69,7 @@ def test_every_entry_names_a_registered_task() -> None:
         "competitions.rounds_close_due",
         "mail.watchdog_alerts_send",
         "mail.email_fetch_picks",
-        "mail.emails_requeue_stale",
-        "mail.pick_receipts_write",
+        "mail.emails_send_due",
     } == names
 
 
@@ -132,10 +131,10 @@ def test_the_mailbox_is_read_every_two_minutes() -> None:
     assert [(run.hour, run.minute) for run in runs] == [(17, 0), (17, 2), (17, 4)]
 
 
-def test_the_receipts_still_due_are_swept_every_minute() -> None:
-    runs = next_runs("pick-receipts-sweep", paris(2026, 3, 20, 16, 59, 30), count=3)
+def test_the_outbox_is_swept_every_minute() -> None:
+    runs = next_runs("emails-send-due", paris(2026, 3, 20, 16, 59, 30), count=3)
     assert [(run.hour, run.minute) for run in runs] == [(17, 0), (17, 1), (17, 2)]
-    assert SCHEDULE["pick-receipts-sweep"]["task"] == "mail.pick_receipts_write"
+    assert SCHEDULE["emails-send-due"]["task"] == "mail.emails_send_due"
 
 
 def test_the_frequent_entries_expire_before_their_next_tick() -> None:
@@ -143,6 +142,6 @@ def test_the_frequent_entries_expire_before_their_next_tick() -> None:
     for name, every in (
         ("rounds-close-due", 300),
         ("email-picks-fetch", 120),
-        ("pick-receipts-sweep", 60),
+        ("emails-send-due", 60),
     ):
         assert SCHEDULE[name]["options"]["expires"] < every

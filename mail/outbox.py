@@ -1,0 +1,366 @@
+"""The outbox (:class:`~mail.models.OutboundEmail`), as Zulip's ``ScheduledEmail`` and
+healthchecks' claimed rows: every email the league sends is a row written in the transaction
+that causes it, so it is sent if and only if the action commits.
+
+Two ways to write one:
+
+- :func:`emails_queue` writes its kind (``template``), its recipient and the ids its context
+  needs; the worker that sends it renders it with the function registered for its kind
+  (:func:`renders`, in ``mail.emails``). The emails whose number grows with the league on a
+  person's path are written so — a pick's receipt, a publication's results, a season's
+  announcement: the request writes rows and renders nothing.
+- :func:`email_send` renders ``templates/emails/<name>-subject.txt``, ``-body.txt`` and
+  ``-body.html`` at once, for the emails written one at a time (an invitation, a password's
+  link, the late pick's refusal) or by a worker already (the replies to picks by email, the
+  week's clock, the news).
+
+Either way, once the transaction commits a worker is woken (:func:`email_outbox_wake`): it takes
+every due row (:func:`emails_send_due`), claims each by a conditional update and sends it
+(:func:`email_deliver`). Beat runs the same sweep every minute, so a lost wake-up, a worker that
+died or a failing mail server delays an email, never loses it, and a row sent is never sent
+again, however many sweeps run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from league.models import Language
+from mail import tasks
+from mail.models import OutboundEmail
+from matrixhockey.celery import app as celery_app
+from matrixhockey.errors import DATABASE_DOWN
+from matrixhockey.site import site_url
+
+logger = logging.getLogger(__name__)
+
+EMAIL_MAX_ATTEMPTS = 13
+"""About a day of attempts (the wait doubling up to an hour) before an email is marked failed."""
+EMAIL_RETRY_BASE_SECONDS = 30
+EMAIL_RETRY_MAX_SECONDS = 3600
+OUTBOX_WAKE_EVERY = 1.0
+"""Seconds: a process wakes a worker for the outbox once in this time at most."""
+OUTBOX_WAKE_DELAY = 2.0
+"""Seconds the worker waits before reading the due rows; longer than :data:`OUTBOX_WAKE_EVERY`."""
+
+Memo = dict[object, object]
+"""What one run of the worker reads once for many emails (a publication's results)."""
+
+
+class EmailDeliveryFailed(Exception):
+    """Rendering or sending failed; the email stays queued for a later attempt. ``attempts``:
+    how many times it has been tried, this attempt included; ``retry_in``: seconds until it is
+    due again (``None``: the attempts ran out, it is failed)."""
+
+    def __init__(self, message: str, *, attempts: int = 0, retry_in: int | None = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.retry_in = retry_in
+
+
+def email_retry_countdown(retries: int) -> int:
+    """Seconds before retry number ``retries + 1``: 30 s, 1 min, 2 min… capped at an hour."""
+    return min(EMAIL_RETRY_BASE_SECONDS * 2**retries, EMAIL_RETRY_MAX_SECONDS)
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def email_headers(headers: dict[str, str] | None, unsubscribe: str) -> dict[str, str]:
+    """``headers``, with the one-click unsubscription's of an optional email (RFC 2369, RFC
+    8058); essential emails give no ``unsubscribe`` link and carry neither."""
+    headers = dict(headers or {})
+    if unsubscribe:
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return headers
+
+
+def email_render(
+    *, template: str, context: dict[str, object], language: str, unsubscribe: str = ""
+) -> tuple[str, str, str]:
+    """The subject (one line whatever the template's line breaks), text body and HTML body of
+    ``emails/<template>-*`` in ``language``. An optional email's ``unsubscribe`` link goes in
+    its footer, with the link to the preferences."""
+    context = {
+        "league_name": settings.LEAGUE_NAME,
+        "site_url": site_url("/"),
+        "unsubscribe_url": unsubscribe,
+        "preferences_url": site_url(reverse("email_preferences")) if unsubscribe else "",
+        **context,
+    }
+    with translation.override(language):
+        subject = _one_line(render_to_string(f"emails/{template}-subject.txt", context))
+        body_text = render_to_string(f"emails/{template}-body.txt", context).strip() + "\n"
+        body_html = render_to_string(f"emails/{template}-body.html", context)
+    return subject[:255], body_text, body_html
+
+
+def email_send(
+    *,
+    template: str,
+    to: str | list[str],
+    context: dict[str, object],
+    language: str,
+    reply_to: list[str] | None = None,
+    headers: dict[str, str] | None = None,
+    unsubscribe: str = "",
+) -> OutboundEmail:
+    """Render ``emails/<template>-*`` in ``language`` now (:func:`email_render`), write it in
+    the outbox and wake a worker once the caller's transaction commits (nothing is sent for a
+    rolled-back action). An optional email (``mail.preferences``) gives its one-click
+    ``unsubscribe`` link."""
+    language = Language(language).value
+    subject, body_text, body_html = email_render(
+        template=template, context=context, language=language, unsubscribe=unsubscribe
+    )
+    email = OutboundEmail.objects.create(
+        template=template,
+        language=language,
+        to=[to] if isinstance(to, str) else list(to),
+        reply_to=list(reply_to or []),
+        headers=email_headers(headers, unsubscribe),
+        subject=subject,
+        body_text=body_text,
+        body_html=body_html,
+    )
+    transaction.on_commit(email_outbox_wake, robust=True)
+    return email
+
+
+def emails_queue(emails: list[OutboundEmail]) -> list[OutboundEmail]:
+    """Write ``emails`` — each a kind (``template``), a recipient and the ids of its
+    ``context``, not rendered — in the outbox in one statement, and wake a worker once the
+    caller's transaction commits: it renders them (:data:`RENDERINGS`) and sends them."""
+    if not emails:
+        return []
+    written = OutboundEmail.objects.bulk_create(emails)
+    transaction.on_commit(email_outbox_wake, robust=True)
+    return written
+
+
+class _OutboxWake:
+    """When this process last woke a worker for the outbox (``time.monotonic``)."""
+
+    at = -OUTBOX_WAKE_EVERY
+
+
+def email_outbox_wake() -> None:
+    """Wake a worker to send the due emails in :data:`OUTBOX_WAKE_DELAY` seconds, unless this
+    process did less than :data:`OUTBOX_WAKE_EVERY` seconds ago: that task, still to run, reads
+    this commit's rows too, since the delay is the longer. Eager tasks (``make run``, the tests)
+    send them at once, every time. With the whole league sending picks at once, that is a task
+    a second per web process, not one a pick.
+
+    Nothing that fails here fails the action, already committed and answered: if the broker
+    cannot take the task, the rows wait for beat's sweep (:func:`emails_send_due`).
+    """
+    now = time.monotonic()
+    if not celery_app.conf.task_always_eager and now - _OutboxWake.at < OUTBOX_WAKE_EVERY:
+        return
+    _OutboxWake.at = now
+    try:
+        tasks.emails_send_due.apply_async(countdown=OUTBOX_WAKE_DELAY)
+    except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
+        logger.warning("The due emails were not sent: %s", error)
+    except Exception:  # the broker is down: the rows are the truth, beat's sweep sends them
+        logger.exception("Could not wake a worker for the outbox; the sweep will send its emails")
+        _OutboxWake.at = -OUTBOX_WAKE_EVERY
+
+
+@dataclass(frozen=True)
+class OutboxRun:
+    """What one run of :func:`emails_send_due` did: how many emails it sent, and in how many
+    seconds the soonest one that failed is due again (``None``: none failed)."""
+
+    sent: int
+    retry_in: int | None
+
+
+def emails_send_due(*, batch: int = 100) -> OutboxRun:
+    """Send every queued email due when the run starts (:func:`email_deliver`), ``batch`` read
+    at a time, until none is left. Run by the worker a commit woke and by beat's sweep every
+    minute; any number may run at once: each email is claimed by one of them only."""
+    memo: Memo = {}
+    sent = 0
+    retry_in: int | None = None
+    started = timezone.now()  # an email that fails in this run is due again after it, not in it
+    while True:
+        due = list(
+            OutboundEmail.objects.filter(status=OutboundEmail.Status.QUEUED, due_at__lte=started)
+            .order_by("due_at", "pk")
+            .values_list("pk", "due_at")[:batch]
+        )
+        if not due:
+            return OutboxRun(sent=sent, retry_in=retry_in)
+        for email_id, due_at in due:
+            try:
+                email = email_deliver(email_id=email_id, due_at=due_at, memo=memo)
+            except EmailDeliveryFailed as failure:
+                logger.warning("Email %s not sent (%s); it stays queued", email_id, failure)
+                soonest = failure.retry_in
+                if soonest is not None and (retry_in is None or soonest < retry_in):
+                    retry_in = soonest
+                continue
+            if email is not None and email.status == OutboundEmail.Status.SENT:
+                sent += 1
+
+
+def email_deliver(
+    *, email_id: int, due_at: datetime | None = None, memo: Memo | None = None
+) -> OutboundEmail | None:
+    """Claim queued email ``email_id``, render it if it is not yet, and send it through
+    Django's email backend.
+
+    The claim is a conditional update (healthchecks' way) that must touch exactly one row: the
+    email is queued and due — at ``due_at`` exactly when given, the time its caller read — and
+    its ``due_at`` moves ``EMAIL_CLAIM_SECONDS`` on (ten minutes), its attempts one up. A
+    second worker finds nothing to claim, so an email goes out once whoever sends it; one that
+    dies holding it leaves it due again after that lease. Any failure (rendering or the mail
+    server) records the attempt and the error, leaves the row queued, due again after a wait
+    doubling up to an hour (``failed`` after :data:`EMAIL_MAX_ATTEMPTS`), and raises
+    :class:`EmailDeliveryFailed`. Returns the email, or ``None`` when there was nothing to
+    send (not due, already sent, claimed by another, or nobody left to send it to).
+    """
+    now = timezone.now()
+    claim = OutboundEmail.objects.filter(pk=email_id, status=OutboundEmail.Status.QUEUED)
+    claim = claim.filter(due_at=due_at) if due_at is not None else claim.filter(due_at__lte=now)
+    lease = timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
+    if claim.update(due_at=now + lease, attempts=F("attempts") + 1) != 1:
+        return None
+    email = OutboundEmail.objects.select_related("user").get(pk=email_id)
+    # What the worker renders is written with the attempt's outcome, in the same statement.
+    rendered: dict[str, object] = {}
+    try:
+        if not email.body_text:
+            if not email_render_queued(email=email, memo={} if memo is None else memo):
+                OutboundEmail.objects.filter(pk=email_id, attempts=email.attempts).update(
+                    status=OutboundEmail.Status.DROPPED
+                )
+                return None
+            rendered = {name: getattr(email, name) for name in RENDERED_FIELDS}
+        message = EmailMultiAlternatives(
+            subject=email.subject,
+            body=email.body_text,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=email.to,
+            reply_to=email.reply_to or None,
+            headers=email.headers or None,
+        )
+        if email.body_html:
+            message.attach_alternative(email.body_html, "text/html")
+        message.send(fail_silently=False)
+    except Exception as error:  # any failure: the row stays queued, due again later
+        failure = f"{type(error).__name__}: {error}"
+        raise email_attempt_failed(email=email, failure=failure, rendered=rendered) from error
+    email.status = OutboundEmail.Status.SENT
+    email.sent_at = timezone.now()
+    email.last_error = ""
+    OutboundEmail.objects.filter(pk=email_id, attempts=email.attempts).update(
+        status=email.status, sent_at=email.sent_at, last_error="", **rendered
+    )
+    return email
+
+
+def email_attempt_failed(
+    *, email: OutboundEmail, failure: str, rendered: dict[str, object] | None = None
+) -> EmailDeliveryFailed:
+    """Record ``email``'s failed attempt: queued and due again after a wait that doubles, or
+    ``failed`` when its attempts ran out (kept: an admin can resend), with what this attempt
+    ``rendered`` (the next one sends it as it is). Returns the :class:`EmailDeliveryFailed` to
+    raise."""
+    final = email.attempts >= EMAIL_MAX_ATTEMPTS
+    wait = email_retry_countdown(email.attempts - 1)
+    OutboundEmail.objects.filter(pk=email.pk, attempts=email.attempts).update(
+        status=OutboundEmail.Status.FAILED if final else OutboundEmail.Status.QUEUED,
+        due_at=timezone.now() + timedelta(seconds=wait),
+        last_error=failure,
+        **(rendered or {}),
+    )
+    return EmailDeliveryFailed(failure, attempts=email.attempts, retry_in=None if final else wait)
+
+
+@transaction.atomic
+def email_resend(*, email: OutboundEmail) -> OutboundEmail:
+    """Queue ``email`` again (an admin's action): the same content, to the same people.
+
+    A sent email goes out once more; a queued one is only due at once.
+    """
+    OutboundEmail.objects.filter(pk=email.pk).update(
+        status=OutboundEmail.Status.QUEUED, sent_at=None, due_at=timezone.now()
+    )
+    transaction.on_commit(email_outbox_wake, robust=True)
+    return OutboundEmail.objects.get(pk=email.pk)
+
+
+# --- The emails rendered by the worker that sends them ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """What a queued email is rendered from, read when it is sent: its recipient, in their
+    language, its template's context, and an optional email's one-click ``unsubscribe`` link."""
+
+    user: User
+    language: str
+    context: dict[str, object]
+    headers: dict[str, str] = field(default_factory=dict)
+    unsubscribe: str = ""
+
+
+RENDERED_FIELDS = ("language", "user", "to", "headers", "subject", "body_text", "body_html")
+"""What rendering a queued email fills in (:func:`email_render_queued`)."""
+
+
+def email_render_queued(*, email: OutboundEmail, memo: Memo) -> bool:
+    """Render queued ``email`` from the ids of its context (:data:`RENDERINGS`) into its
+    :data:`RENDERED_FIELDS` (the caller writes them with the attempt's outcome); ``False``
+    when it has nobody to go to any more."""
+    rendering = RENDERINGS[email.template](email, memo)
+    if rendering is None or not rendering.user.email:
+        return False
+    email.language = Language(rendering.language).value
+    email.user = rendering.user
+    email.to = [rendering.user.email]
+    email.headers = email_headers(rendering.headers, rendering.unsubscribe)
+    email.subject, email.body_text, email.body_html = email_render(
+        template=email.template,
+        context=rendering.context,
+        language=email.language,
+        unsubscribe=rendering.unsubscribe,
+    )
+    return True
+
+
+RenderingFunction = Callable[[OutboundEmail, Memo], Rendering | None]
+
+RENDERINGS: dict[str, RenderingFunction] = {}
+"""The kinds of email written by ids (:func:`emails_queue`), each with what renders it when it
+is sent (registered by :func:`renders`)."""
+
+
+def renders(template: str) -> Callable[[RenderingFunction], RenderingFunction]:
+    """Register the decorated function as what renders the queued emails of ``template``: it
+    reads the row's ids and returns the :class:`Rendering`, or ``None`` when the email has
+    nobody to go to any more (the row is then dropped)."""
+
+    def register(function: RenderingFunction) -> RenderingFunction:
+        RENDERINGS[template] = function
+        return function
+
+    return register
