@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round, TeamResult
+from competitions import hot_sql
+from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round
 from engine.season import Used
 from league.models import Entry
 
@@ -155,18 +156,14 @@ def _used_rows(
     before_round: int | None,
 ) -> list[tuple[int, str, str, str, str]]:
     """The team results of ``entry_ids`` in ``competitions``' pool rounds of ``statuses`` (below
-    round ``before_round``), in play order: entry, competition, column, extra time, shootout."""
-    results = TeamResult.objects.filter(
-        entry_id__in=entry_ids,
-        pool_round__round__competition__in=competitions,
-        pool_round__status__in=statuses,
-    )
-    if before_round is not None:
-        results = results.filter(pool_round__round__number__lt=before_round)
-    return list(
-        results.order_by("pool_round__round__number", "id").values_list(
-            "entry_id", "pool_round__round__competition", "column", "extra_time", "shootout"
-        )
+    round ``before_round``), in play order: entry, competition, column, extra time, shootout.
+    Written out (:func:`competitions.hot_sql.used_rows`): every pick and every arbitration
+    reads it."""
+    return hot_sql.used_rows(
+        entry_ids=entry_ids,
+        competitions=competitions,
+        statuses=statuses,
+        before_round=before_round,
     )
 
 

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import JSONObject
+from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
 
+from competitions import hot_sql
 from competitions.models import (
     Competition,
     Fixture,
@@ -123,10 +123,6 @@ def _pick_rounds(competition: str, number: int) -> QuerySet[Round]:
     )
 
 
-PICK_TEAM_FIELDS = ("id", "slug", "name", "coach_id", "deputy_id", "is_dummy")
-"""The columns of the team a pick reads (its creation time is read if ever asked for)."""
-
-
 def pick_team_and_round(
     *, user: User, competition: str, number: int
 ) -> tuple[Team | None, Round | None]:
@@ -135,26 +131,14 @@ def pick_team_and_round(
     the current season with its season (:func:`pick_round_find`); ``None`` for either that is
     not there (the round is not looked for without a team).
 
-    The ORM joins related rows only, and the team is not the round's: the round's query carries
-    the team's columns (:data:`PICK_TEAM_FIELDS`) as one JSON object, a subquery that
-    PostgreSQL runs once. Without such a round, the team is read on its own (a second query,
-    on the way to a « no such round »)."""
+    Written out (:func:`competitions.hot_sql.pick_team_and_round`): the team is not the round's,
+    which the ORM cannot join, and every pick reads it."""
     if not user.is_authenticated:
         return None, None
     if competition not in Competition.values:
         return user_team(user=user), None
-    team = (
-        Team.objects.filter(Q(coach_id=user.pk) | Q(deputy_id=user.pk))
-        .order_by("name", "id")
-        .values(row=JSONObject(**{name: name for name in PICK_TEAM_FIELDS}))
-    )
-    round = _pick_rounds(competition, number).annotate(pick_team=Subquery(team[:1])).first()
-    if round is None:
-        return user_team(user=user), None
-    if round.pick_team is None:
-        return None, None
-    values = [round.pick_team[name] for name in PICK_TEAM_FIELDS]
-    return Team.from_db(Team.objects.db, list(PICK_TEAM_FIELDS), values), round
+    found = hot_sql.pick_team_and_round(user_id=user.pk, competition=competition, number=number)
+    return found if found is not None else (None, None)
 
 
 def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:

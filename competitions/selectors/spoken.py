@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q
-
-from competitions.models import Competition, Pick, PoolRound, Round
+from competitions import hot_sql
+from competitions.models import Round
 from competitions.selectors.entries import PLAYED
 from engine import NotationError
 from engine import Pick as EnginePick
@@ -36,24 +35,21 @@ def entries_spoken_for(*, entry: Entry, rounds: list[Round]) -> dict[int, Spoken
     if not rounds:
         return {}
     latest = max(round.deadline for round in rounds)
-    played_here = PoolRound.objects.filter(round_id=OuterRef("pk"), status__in=PLAYED).filter(
-        Q(pool__competition=Competition.CHAMPIONSHIP, pool__division_id=entry.division_id)
-        | Q(pool__members__entry_id=entry.pk)
-    )
+    # Written out (competitions.hot_sql): every pick reads them for its R11 warning.
     unplayed = {
         r.pk: r
-        for r in Round.objects.filter(season_id=rounds[0].season_id, deadline__lt=latest).exclude(
-            Exists(played_here)
+        for r in hot_sql.unplayed_rounds(
+            season_id=rounds[0].season_id,
+            before=latest,
+            division_id=entry.division_id,
+            entry_id=entry.pk,
+            played=PLAYED,
         )
     }
     current: dict[int, EnginePick] = {}
     picks: list[tuple[int, str]] = []
     if unplayed:
-        picks = list(
-            Pick.objects.filter(entry_id=entry.pk, round_id__in=unplayed)
-            .order_by("round_id", "received_at", "id")
-            .values_list("round_id", "normalized")
-        )
+        picks = hot_sql.round_picks(entry_id=entry.pk, round_ids=list(unplayed))
     for round_id, normalized in picks:
         try:
             current[round_id] = EnginePick.parse(normalized)  # the last one wins (R12)

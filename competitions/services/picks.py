@@ -12,12 +12,12 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from competitions import hot_sql
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
 from competitions.selectors.spoken import entry_spoken_for
@@ -26,7 +26,6 @@ from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal_of
 from engine import Pick as EnginePick
 from league.models import Entry, Team
-from matrixhockey.db import rows_for_share
 
 PICK_ROWS_HELD = ("receipt", "entry", "round", "entered_by")
 """Fields :func:`pick_record` does not validate by query: the caller passes them as rows."""
@@ -310,35 +309,24 @@ def _division_pool_round_locked(*, team: Team, round: Round) -> PoolRound | None
     """The championship pool round of ``round`` of the division of ``team``'s entry, locked, in
     one query (``None`` before the pools are drawn); only its ``id`` and ``status`` are read.
 
-    On PostgreSQL the lock is ``FOR SHARE`` (:func:`matrixhockey.db.rows_for_share`: the ORM has
-    no word for it): the picks of one division do not wait for each other (each then locks its
-    own team's entry), while the arbitration, which locks the pool round ``FOR UPDATE`` first,
-    waits for the picks under way and they wait for it — a pick and the arbitration of its
-    round never cross (R13).
+    On PostgreSQL the lock is ``FOR SHARE`` (the ORM has no word for it): the picks of one
+    division do not wait for each other (each then locks its own team's entry), while the
+    arbitration, which locks the pool round ``FOR UPDATE`` first, waits for the picks under way
+    and they wait for it — a pick and the arbitration of its round never cross (R13). Written
+    out, as every pick reads it (:func:`competitions.hot_sql.division_pool_round_for_share`).
     """
-    division = Entry.objects.filter(
-        season_id=round.season_id, team_id=team.pk, replaced_at__isnull=True
-    ).order_by("pk")
-    pool_rounds = PoolRound.objects.filter(
-        round_id=round.pk,
-        pool__season_id=round.season_id,
-        pool__competition=Competition.CHAMPIONSHIP,
-        pool__division_id=Subquery(division.values("division_id")[:1]),
-    ).order_by("pk")
-    found = rows_for_share(pool_rounds.values_list("id", "status")[:1])
-    return PoolRound.from_db(PoolRound.objects.db, ["id", "status"], found[0]) if found else None
+    found = hot_sql.division_pool_round_for_share(round=round, team_id=team.pk)
+    return PoolRound.from_db(PoolRound.objects.db, ["id", "status"], found) if found else None
 
 
 def _entry_locked(*, team: Team, round: Round) -> Entry | None:
     """``team``'s entry in ``round``'s season (not replaced), locked ``FOR UPDATE``, with its
-    team and season, in one query."""
-    return (
-        Entry.objects.filter(season_id=round.season_id, team_id=team.pk, replaced_at__isnull=True)
-        .select_for_update(of=("self",))
-        .select_related("team", "season")
-        .order_by("pk")
-        .first()
-    )
+    team, in one query, and ``round``'s season. Written out, as every pick reads it
+    (:func:`competitions.hot_sql.entry_for_update`)."""
+    entry = hot_sql.entry_for_update(season_id=round.season_id, team_id=team.pk)
+    if entry is not None:
+        entry.season = round.season
+    return entry
 
 
 def late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
