@@ -1,6 +1,6 @@
 """Small helpers for database constraints shared by the apps, PostgreSQL's advisory locks for
-work under way, and the few statements the ORM cannot say (the project's only SQL outside
-migrations)."""
+work under way, and the few statements the ORM cannot say (with the pick's hot reads in
+``competitions/hot_sql.py``, the project's only SQL outside migrations)."""
 
 from __future__ import annotations
 
@@ -178,9 +178,9 @@ def work_locks_held(namespace: int, keys: Collection[int]) -> set[int]:
 
 # --- Statements the ORM cannot say ----------------------------------------------------------------
 #
-# The project's only SQL outside migrations (tests/test_architecture.py allows it here and nowhere
-# else): each function takes what the ORM builds and adds the one clause it has no word for, and
-# tests/matrixhockey/test_db.py checks that each read returns what its ORM twin does.
+# SQL text, which tests/test_architecture.py allows here and in competitions/hot_sql.py only (the
+# pick's hot reads): each function takes what the ORM builds and adds the one clause it has no
+# word for, and tests/matrixhockey/test_db.py checks that it returns what its ORM twin does.
 
 
 def database_answers() -> None:
@@ -188,20 +188,6 @@ def database_answers() -> None:
     health check: a pooled connection that went away is found by a query, not by a look at it)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
-
-
-def rows_for_share(queryset: QuerySet) -> list[tuple[Any, ...]]:
-    """The rows of ``queryset`` (a ``values_list`` of plain columns), on PostgreSQL locked
-    ``FOR SHARE`` (of its model's table only): readers of a row do not wait for each other, a
-    writer locking it ``FOR UPDATE`` waits for them and they for it. The ORM has
-    ``select_for_update`` (``FOR UPDATE``, ``FOR NO KEY UPDATE``) but no ``FOR SHARE``; its query
-    is built by the ORM, run here with that clause added. Elsewhere nothing is locked."""
-    sql, params = queryset.query.get_compiler(queryset.db).as_sql()
-    if connection.vendor == "postgresql":
-        sql += f" FOR SHARE OF {connection.ops.quote_name(queryset.model._meta.db_table)}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 def update_returning(queryset: QuerySet, field: str, value: Any) -> list[Any]:

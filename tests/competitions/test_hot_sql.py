@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
+from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoDbBlocker
 
 from competitions import hot_sql
@@ -195,3 +196,12 @@ def test_the_unplayed_rounds_and_their_picks_are_the_orm_s() -> None:
                 assert hot_sql.round_picks(entry_id=entry.pk, round_ids=ids) == expected
                 some_picks = some_picks or bool(expected)
     assert some_unplayed and some_picks
+
+
+def test_the_division_pool_round_is_locked_for_share_and_only_in_its_own_table() -> None:
+    round = next(r for r in _rounds() if r.competition == Competition.CHAMPIONSHIP)
+    entry = Entry.objects.filter(season_id=round.season_id, replaced_at=None).order_by("pk")[0]
+    with CaptureQueriesContext(connection) as queries:
+        assert hot_sql.division_pool_round_for_share(round=round, team_id=entry.team_id)
+    [query] = queries
+    assert query["sql"].endswith("FOR SHARE OF pr")

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from django.db.models import Case, Exists, QuerySet, Value, When
+from django.db.models import Case, Exists, Value, When
 from django.test.utils import CaptureQueriesContext
 
-from competitions.models import Competition, Pool, PoolRound, Round
-from league.models import Entry, Team
-from matrixhockey.db import database_answers, rows_for_share, update_returning
+from competitions.models import Pool, PoolRound, Round
+from matrixhockey.db import database_answers, update_returning
 
 pytestmark = pytest.mark.django_db
 
@@ -19,43 +18,6 @@ def test_the_database_answers() -> None:
     with CaptureQueriesContext(connection) as queries:
         database_answers()
     assert [query["sql"] for query in queries] == ["SELECT 1"]
-
-
-def _division_pool_round(entry: Entry, round: Round, **more: object) -> QuerySet:
-    """The pick's read (``services.picks``): its division's championship pool round."""
-    return (
-        PoolRound.objects.filter(
-            round_id=round.pk,
-            pool__season_id=round.season_id,
-            pool__competition=Competition.CHAMPIONSHIP,
-            pool__division_id=entry.division_id,
-            **more,
-        )
-        .order_by("pk")
-        .values_list("id", "status")[:1]
-    )
-
-
-def test_rows_read_for_share_are_the_orm_s_rows(
-    elite_pool: Pool, championship_round: Round, coach: object
-) -> None:
-    pool_round = PoolRound.objects.create(pool=elite_pool, round=championship_round, seed="s")
-    entry = Entry.objects.get(team=Team.objects.get(coach=coach))
-    read = _division_pool_round(entry, championship_round)
-    assert rows_for_share(read) == list(read) == [(pool_round.pk, PoolRound.Status.PENDING)]
-    nothing = _division_pool_round(entry, championship_round, status=PoolRound.Status.PUBLISHED)
-    assert rows_for_share(nothing) == list(nothing) == []
-
-
-def test_rows_read_for_share_are_locked_for_share_and_only_in_their_own_table(
-    elite_pool: Pool, championship_round: Round, coach: object
-) -> None:
-    PoolRound.objects.create(pool=elite_pool, round=championship_round, seed="s")
-    entry = Entry.objects.get(team=Team.objects.get(coach=coach))
-    with CaptureQueriesContext(connection) as queries:
-        rows_for_share(_division_pool_round(entry, championship_round))
-    [query] = queries
-    assert query["sql"].endswith(f'FOR SHARE OF "{PoolRound._meta.db_table}"')
 
 
 def _status(round: Round) -> Case:
