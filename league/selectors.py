@@ -20,7 +20,6 @@ from league.models import (
     Team,
     WaitingListEntry,
 )
-from matrixhockey.db import fetch_models, model_columns
 
 
 @dataclass(frozen=True)
@@ -92,15 +91,11 @@ def user_team(*, user: User | AnonymousUser) -> Team | None:
     and a coach is nobody's deputy)."""
     if not user.is_authenticated:
         return None
-    # Written out (every pick reads it): what ``Team.objects.filter(Q(coach_id=…) |
-    # Q(deputy_id=…)).first()`` reads, without building that query each time.
-    found = fetch_models(
-        f"SELECT {model_columns(Team, 't')} FROM {Team._meta.db_table} t"
-        " WHERE t.coach_id = %s OR t.deputy_id = %s ORDER BY t.name, t.id LIMIT 1",
-        [user.pk, user.pk],
-        Team,
+    return (
+        Team.objects.filter(Q(coach_id=user.pk) | Q(deputy_id=user.pk))
+        .order_by("name", "id")
+        .first()
     )
-    return found[0][0] if found else None
 
 
 def user_language(user: User) -> str:

@@ -38,7 +38,6 @@ from rest_framework.throttling import (
 )
 
 from matrixhockey.cache import CACHE_ERRORS, redis_client
-from matrixhockey.db import fetch_models, model_columns
 
 if TYPE_CHECKING:  # rest_framework.views imports this module (its parsers): no cycle at run time
     from rest_framework.views import APIView
@@ -103,29 +102,9 @@ def client_address(request: HttpRequest) -> str:
 
 
 class TokenAuthentication(DRFTokenAuthentication):
-    """DRF's token authentication, the token and its user read in one written-out query
-    (:func:`matrixhockey.db.fetch_models`): every API call with a token reads it, and building
-    ``Token.objects.select_related("user").get(key=…)`` cost several times running it. A
-    token that is not there or whose user is inactive goes to DRF's own method, which refuses
-    it in its words."""
-
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        model = self.get_model()
-        user_model = model._meta.get_field("user").related_model
-        found = fetch_models(
-            f"SELECT {model_columns(model, 'k')}, {model_columns(user_model, 'u')}"
-            f" FROM {model._meta.db_table} k INNER JOIN {user_model._meta.db_table} u"
-            " ON u.id = k.user_id WHERE k.key = %s",
-            [key],
-            model,
-            user_model,
-        )
-        if not found or not found[0][1].is_active:
-            # Refused: DRF's own read and refusal, in its words (its catalogue's).
-            return super().authenticate_credentials(key)
-        token, user = found[0]
-        token.user = user
-        return user, token
+    """DRF's token authentication, as the settings name it for the API: the token and its user
+    read in one query (``select_related``), an unknown token or an inactive user refused in
+    DRF's words."""
 
 
 class _Resilient(SimpleRateThrottle):

@@ -1,24 +1,19 @@
-"""Small helpers for database constraints shared by the apps."""
+"""Small helpers for database constraints shared by the apps, PostgreSQL's advisory locks for
+work under way, and the few statements the ORM cannot say (with the pick's hot reads in
+``competitions/hot_sql.py``, the project's only SQL outside migrations)."""
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-import re
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
-from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import DatabaseError, connection, migrations, models
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
-from django.db.backends.signals import connection_created
-from django.db.backends.utils import CursorWrapper
 from django.db.migrations.state import StateApps
-from django.dispatch import receiver
+from django.db.models import QuerySet
+from django.db.models.sql import UpdateQuery
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -181,180 +176,29 @@ def work_locks_held(namespace: int, keys: Collection[int]) -> set[int]:
         return {int(objid) for (objid,) in cursor.fetchall()}
 
 
-# --- Hot reads written out ------------------------------------------------------------------------
-
-_PREPARED: dict[int, set[str]] = {}
-"""Per open PostgreSQL connection (``id`` of the driver's connection), the names of the
-statements :func:`execute_prepared` has prepared in its session; emptied for every new one."""
-
-
-@receiver(connection_created, dispatch_uid="matrixhockey.db.prepared_forget")
-def _prepared_forget(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
-    """A new database session has no prepared statement (the driver's object may reuse the
-    ``id`` of a closed one)."""
-    if connection.vendor == "postgresql":
-        _PREPARED[id(connection.connection)] = set()
+# --- Statements the ORM cannot say ----------------------------------------------------------------
+#
+# SQL text, which tests/test_architecture.py allows here and in competitions/hot_sql.py only (the
+# pick's hot reads): each function takes what the ORM builds and adds the one clause it has no
+# word for, and tests/matrixhockey/test_db.py checks that it returns what its ORM twin does.
 
 
-def _numbered(sql: str) -> str:
-    """``sql`` as PostgreSQL's ``PREPARE`` takes it, sent without parameters: its ``%s``
-    placeholders as ``$1``, ``$2``…, and ``%%`` as the ``%`` the driver would have made of it."""
-    count = itertools.count(1)
-    return re.sub(r"%[%s]", lambda m: "%" if m.group() == "%%" else f"${next(count)}", sql)
-
-
-_SCALAR_TYPES: tuple[tuple[type, str], ...] = (
-    (bool, "boolean"),  # before int, of which it is a kind
-    (int, "bigint"),
-    (float, "double precision"),
-    (Decimal, "numeric"),
-    (str, "text"),
-    (datetime, "timestamptz"),
-    (date, "date"),
-)
-
-
-def _parameter_type(value: object) -> str:
-    """The type a prepared statement's parameter is declared with, from the Python value the
-    driver would have written as a literal; ``unknown`` leaves PostgreSQL to infer it.
-
-    Declared, not inferred from the column: a smallint column's inferred parameter would refuse
-    a larger number (an error) where the literal simply matched no row."""
-    if isinstance(value, datetime) and value.tzinfo is None:
-        return "timestamp"
-    for kind, name in _SCALAR_TYPES:
-        if isinstance(value, kind):
-            return name
-    if isinstance(value, list | tuple) and value:
-        types = {_parameter_type(item) for item in value}
-        if len(types) == 1 and "unknown" not in types and not next(iter(types)).endswith("]"):
-            return f"{types.pop()}[]"
-    return "unknown"
-
-
-def execute_prepared(cursor: CursorWrapper, sql: str, params: list[Any]) -> None:
-    """Run ``sql`` (``%s`` placeholders) on ``cursor``; on PostgreSQL, as a statement prepared
-    once per database session and executed with ``params`` from then on.
-
-    A written-out hot read is the same text at every call, and PostgreSQL spends longer planning
-    such a join than running it (0.15–0.25 ms against 0.03–0.1 ms for a pick's reads, measured
-    with ``EXPLAIN (ANALYZE, SUMMARY)``): prepared, it is planned once, or a few times until
-    PostgreSQL keeps a generic plan. One statement per text and parameter types
-    (:func:`_parameter_type`), so that it compares as the literal would have. The ``PREPARE``
-    goes through the driver's own cursor, as the session's set-up rather than one of the
-    request's queries (query counts stay what the request asks); its errors are Django's, like
-    any query's. A prepared statement outlives a rolled-back transaction, so it is prepared once
-    whatever happens after.
-    """
-    if connection.vendor != "postgresql":
-        cursor.execute(sql, params)
-        return
-    types = ", ".join(_parameter_type(value) for value in params)
-    name = "hot_" + hashlib.blake2b(f"{sql}|{types}".encode(), digest_size=8).hexdigest()
-    prepared = _PREPARED.setdefault(id(connection.connection), set())
-    if name not in prepared:
-        declared = f" ({types})" if params else ""
-        with connection.wrap_database_errors:
-            cursor.cursor.execute(f"PREPARE {name}{declared} AS {_numbered(sql)}")
-        prepared.add(name)
-    arguments = f"({', '.join(['%s'] * len(params))})" if params else ""
-    cursor.execute(f"EXECUTE {name}{arguments}", params)
-
-
-def model_columns(model: type[models.Model], alias: str) -> str:
-    """The select list of every concrete column of ``model`` read as table ``alias``, in the
-    order :func:`fetch_models` reads them back."""
-    quote = connection.ops.quote_name
-    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
-
-
-_CONVERTERS: dict[tuple[str, type[models.Model]], list[tuple[int, list, object]]] = {}
-
-
-def _converters(model: type[models.Model]) -> list[tuple[int, list, object]]:
-    """Per column of ``model``, the backend's and the field's converters, as the ORM's compiler
-    applies them to what the database driver returns (a JSON text, SQLite's dates…)."""
-    key = (connection.vendor, model)
-    found = _CONVERTERS.get(key)
-    if found is None:
-        found = []
-        for index, field in enumerate(model._meta.concrete_fields):
-            column = field.get_col(model._meta.db_table)
-            functions = connection.ops.get_db_converters(column) + column.get_db_converters(
-                connection
-            )
-            if functions:
-                found.append((index, functions, column))
-        _CONVERTERS[key] = found
-    return found
-
-
-def fetch_models(
-    sql: str, params: list[object], *models_read: type[models.Model]
-) -> list[tuple[Any, ...]]:
-    """Run ``sql`` — selecting :func:`model_columns` of each of ``models_read`` in turn — and
-    give each row as instances of them (``None`` for one whose primary key is null: an outer
-    join that found nothing), as the ORM would build them, without building the query.
-
-    For the few hot reads where building a query costs several times running it (a pick, an
-    arbitration, on a busy machine): the statement is written once, the rows are the models'.
-    """
+def database_answers() -> None:
+    """Ask the database for ``SELECT 1``; a :class:`DatabaseError` when it does not answer (the
+    health check: a pooled connection that went away is found by a query, not by a look at it)."""
     with connection.cursor() as cursor:
-        execute_prepared(cursor, sql, params)
-        rows = cursor.fetchall()
-    specs = []
-    for model in models_read:
-        fields = model._meta.concrete_fields
-        specs.append((model, [field.attname for field in fields], _converters(model)))
-    found = []
-    for row in rows:
-        instances: list[Any] = []
-        start = 0
-        for model, names, converters in specs:
-            values = list(row[start : start + len(names)])
-            start += len(names)
-            if values[0] is None:
-                instances.append(None)
-                continue
-            for index, functions, column in converters:
-                value = values[index]
-                for function in functions:
-                    value = function(value, column, connection)
-                values[index] = value
-            instances.append(model.from_db(connection.alias, names, values))
-        instances += row[start:]  # what the statement selects after the models' columns
-        found.append(tuple(instances))
-    return found
+        cursor.execute("SELECT 1")
 
 
-def fetch_values(sql: str, params: list[object], fields: list[models.Field | None]) -> list[tuple]:
-    """Run ``sql`` and give its rows with each column converted as the ORM converts the model
-    field ``fields`` names for it (``None``: as the driver returns it) — a ``values_list`` of a
-    hot read, written out (see :func:`fetch_models`)."""
+def update_returning(queryset: QuerySet, field: str, value: Any) -> list[Any]:
+    """``queryset.update(**{field: value})`` in one statement that also gives back the value
+    each updated row got (``RETURNING``): a value the database works out (a ``Case`` over the
+    rows as this transaction sees them) without a second read. The ORM's ``update`` returns only
+    a count; its query is built by the ORM, run here with that clause added."""
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
+    query.add_update_values({field: value})
+    sql, params = query.get_compiler(queryset.db).as_sql()
+    column = connection.ops.quote_name(queryset.model._meta.get_field(field).column)
     with connection.cursor() as cursor:
-        execute_prepared(cursor, sql, params)
-        rows = cursor.fetchall()
-    converters = []
-    for index, field in enumerate(fields):
-        if field is None:
-            continue
-        column = field.get_col(field.model._meta.db_table)
-        functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        if functions:
-            converters.append((index, functions, column))
-    if not converters:
-        return rows
-    converted = []
-    for row in rows:
-        values = list(row)
-        for index, functions, column in converters:
-            for function in functions:
-                values[index] = function(values[index], column, connection)
-        converted.append(tuple(values))
-    return converted
-
-
-def db_datetime(value: Any) -> Any:
-    """A datetime as a written-out statement's parameter, as the ORM would pass it (naive UTC on
-    SQLite, which compares texts; unchanged on PostgreSQL)."""
-    return connection.ops.adapt_datetimefield_value(value)
+        cursor.execute(f"{sql} RETURNING {column}", params)
+        return [row[0] for row in cursor.fetchall()]

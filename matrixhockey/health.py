@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 
-from django.db import DatabaseError, connection
+from django.db import DatabaseError
 from kombu.exceptions import OperationalError
 
 from matrixhockey.cache import ping, redis_client
 from matrixhockey.celery import app
+from matrixhockey.db import database_answers
 
 logger = logging.getLogger(__name__)
 
@@ -26,8 +27,7 @@ OK, DOWN = "ok", "down"
 
 def database_state() -> str:
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
+        database_answers()
     except DatabaseError as error:
         logger.error("Health check: the database is down: %s", error)
         return DOWN

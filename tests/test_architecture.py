@@ -239,6 +239,51 @@ def test_no_task_is_looked_up_by_a_string() -> None:
     ] == []
 
 
+RAW_SQL_HOME = {"matrixhockey/db.py", "competitions/hot_sql.py"}
+"""The modules that hold SQL text: ``matrixhockey/db.py``, the statements the ORM cannot say
+(``FOR SHARE``, ``UPDATE … RETURNING``, advisory locks, the health check's ``SELECT 1``), each
+read with its ORM twin in ``tests/matrixhockey/test_db.py``; and ``competitions/hot_sql.py``,
+the pick's hot reads kept written out because their ORM queries missed the picks' target, each
+with its ORM twin in ``tests/competitions/test_hot_sql.py``. Migrations (not scanned) hold their
+triggers."""
+
+RAW_SQL_CALLS = {"raw", "extra"}
+"""QuerySet methods that take SQL text (``Manager.raw``, ``QuerySet.extra``)."""
+
+
+def raw_sql(path: Path) -> list[str]:
+    """Every raw SQL statement in ``path``: a database cursor opened (``connection.cursor()``)
+    or a statement executed on one (``cursor.execute``, a schema editor's), ``.raw(``,
+    ``.extra(``, ``RawSQL``. A Redis pipeline's ``execute`` is not SQL."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name == "RawSQL":
+                found.append((node.lineno, "RawSQL"))
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        method, receiver = node.func.attr, ast.unparse(node.func.value)
+        executes = method in {"execute", "executemany"} and receiver.endswith(
+            ("cursor", "schema_editor", "connection")
+        )
+        if method in {*RAW_SQL_CALLS, "cursor"} or executes:
+            found.append((node.lineno, f"{receiver}.{method}(...)"))
+    return [f"{path.name}:{line} {what}" for line, what in sorted(set(found))]
+
+
+def test_raw_sql_lives_in_one_module_only() -> None:
+    """The ORM is the one way to the database; a statement it cannot say goes to
+    :data:`RAW_SQL_HOME`, beside its ORM twin's test."""
+    assert [
+        where
+        for package in sorted(PROJECT)
+        for path in _sources(package)
+        if str(path.relative_to(ROOT)) not in RAW_SQL_HOME
+        for where in raw_sql(path)
+    ] == []
+
+
 def test_the_shared_project_package_imports_no_app() -> None:
     """``matrixhockey/`` holds settings and helpers every app may use; it knows none of them
     (the URL configuration includes the apps' URLs by name)."""
@@ -367,4 +412,25 @@ def test_a_task_looked_up_by_its_name_is_caught(tmp_path: Path) -> None:
         "queue.py:1 .tasks[...]",
         "queue.py:2 send_task(...)",
         "queue.py:3 signature(...)",
+    ]
+
+
+def test_raw_sql_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "reads.py"
+    path.write_text(
+        "with connection.cursor() as cursor:\n"
+        "    cursor.execute('SELECT 1')\n"
+        "Team.objects.raw('SELECT * FROM league_team')\n"
+        "Team.objects.extra(where=['id = 1'])\n"
+        "Team.objects.annotate(n=RawSQL('SELECT 1', []))\n"
+        "pipe.execute()\n"  # a Redis pipeline: allowed
+        "Team.objects.filter(name='x').first()\n",
+        encoding="utf-8",
+    )
+    assert raw_sql(path) == [
+        "reads.py:1 connection.cursor(...)",
+        "reads.py:2 cursor.execute(...)",
+        "reads.py:3 Team.objects.raw(...)",
+        "reads.py:4 Team.objects.extra(...)",
+        "reads.py:5 RawSQL",
     ]

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import connection
-
-from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round, TeamResult
+from competitions import hot_sql
+from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round
 from engine.season import Used
 from league.models import Entry
-from matrixhockey.db import fetch_values
 
 PLAYED = (PoolRound.Status.ARBITRATED, PoolRound.Status.PUBLISHED)
 """Pool-round statuses whose results count (arbitrated: referees and the arbitration; published:
@@ -37,21 +35,13 @@ def matrix_row(*, matrix: Matrix, round_number: int) -> dict[str, int]:
 def season_matrix_row(
     *, season_id: int, competition: Competition | str, round_number: int
 ) -> dict[str, int]:
-    """:func:`matrix_row` of ``competition``'s matrix in the season, in one query.
-
-    Written out (every arbitration reads it): ``MatrixCell.objects.filter(matrix__season_id=…,
-    matrix__competition=…, round_number=…).order_by("column").values_list("column", "value")``.
-    """
-    column = connection.ops.quote_name("column")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT c.{column}, c.value FROM {MatrixCell._meta.db_table} c"
-            f" INNER JOIN {Matrix._meta.db_table} m ON m.id = c.matrix_id"
-            " WHERE m.season_id = %s AND m.competition = %s AND c.round_number = %s"
-            f" ORDER BY c.{column}",
-            [season_id, str(Competition(competition)), round_number],
-        )
-        return dict(cursor.fetchall())
+    """:func:`matrix_row` of ``competition``'s matrix in the season, in one query."""
+    cells = MatrixCell.objects.filter(
+        matrix__season_id=season_id,
+        matrix__competition=Competition(competition),
+        round_number=round_number,
+    ).order_by("column")
+    return dict(cells.values_list("column", "value"))
 
 
 def entry_statuses(published_only: bool) -> tuple[str, ...]:
@@ -167,29 +157,14 @@ def _used_rows(
 ) -> list[tuple[int, str, str, str, str]]:
     """The team results of ``entry_ids`` in ``competitions``' pool rounds of ``statuses`` (below
     round ``before_round``), in play order: entry, competition, column, extra time, shootout.
-
-    What ``TeamResult.objects.filter(entry_id__in=…, pool_round__round__competition__in=…,
-    pool_round__status__in=…[, pool_round__round__number__lt=…]).order_by(
-    "pool_round__round__number", "id").values_list(…)`` reads, written out: every pick and every
-    arbitration reads it, and building that query cost several times running it."""
-    quote = connection.ops.quote_name
-
-    def marks(values: tuple | list) -> str:
-        return ", ".join(["%s"] * len(values))
-
-    before = " AND r.number < %s" if before_round is not None else ""
-    sql = (
-        f"SELECT tr.entry_id, r.competition, tr.{quote('column')}, tr.extra_time, tr.shootout"
-        f" FROM {TeamResult._meta.db_table} tr"
-        f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = tr.pool_round_id"
-        f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
-        f" WHERE tr.entry_id IN ({marks(entry_ids)}) AND r.competition IN ({marks(competitions)})"
-        f" AND pr.status IN ({marks(statuses)}){before} ORDER BY r.number, tr.id"
+    Written out (:func:`competitions.hot_sql.used_rows`): every pick and every arbitration
+    reads it."""
+    return hot_sql.used_rows(
+        entry_ids=entry_ids,
+        competitions=competitions,
+        statuses=statuses,
+        before_round=before_round,
     )
-    params: list[object] = [*entry_ids, *map(str, competitions), *map(str, statuses)]
-    if before_round is not None:
-        params.append(before_round)
-    return fetch_values(sql, params, [None] * 5)
 
 
 def entry_used(*, entry: Entry, competition: Competition | str, published_only: bool) -> Used:
@@ -201,24 +176,9 @@ def entry_used(*, entry: Entry, competition: Competition | str, published_only: 
 
 
 def entries_holders(*, entries: Iterable[Entry]) -> dict[int, Entry]:
-    """For each entry (by id), the entry now holding its place (R14: a replacement takes over
-    its record), with its team. One query when one of them was replaced, none otherwise."""
-    entries = list(entries)
-    replacements: dict[int, Entry] = {}
-    if any(entry.replaced_at is not None for entry in entries):
-        replacements = {
-            entry.replaces_id: entry
-            for entry in Entry.objects.filter(
-                season_id__in={entry.season_id for entry in entries}, replaces__isnull=False
-            ).select_related("team", "division")
-        }
-    holders = {}
-    for entry in entries:
-        holder = entry
-        while holder.replaced_at is not None:
-            holder = replacements[holder.pk]
-        holders[entry.pk] = holder
-    return holders
+    """For each entry (by id), the entry now holding its place (R14,
+    :meth:`league.querysets.EntryQuerySet.holders`)."""
+    return Entry.objects.holders(entries)
 
 
 def entry_holder(*, entry: Entry) -> Entry:

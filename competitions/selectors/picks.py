@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
 
+from competitions import hot_sql
 from competitions.models import (
     Competition,
     Fixture,
@@ -31,9 +32,8 @@ from competitions.selectors.entries import (
 from engine.cups import CupRound, KnockoutGame, RoundState, knocked_out, plays_round
 from engine.quotas import columns_left, notation_order, values_left
 from engine.season import Used
-from league.models import Entry, Season, Team
+from league.models import Entry, Team
 from league.selectors import user_team
-from matrixhockey.db import fetch_models, model_columns
 
 
 def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
@@ -97,27 +97,18 @@ def choices_any(*, competition: Competition | str) -> EntryChoices:
 
 def pick_round_find(*, competition: str, number: int) -> Round | None:
     """Round ``number`` of ``competition`` in the current season, with its season, in one query:
-    the round a coach sends a pick for (``None``: no such round, or no current season).
-
-    Written out (:func:`matrixhockey.db.fetch_models`): every pick reads it, and building the
-    query cost several times running it."""
+    the round a coach sends a pick for (``None``: no such round, or no current season)."""
     if competition not in Competition.values:
         return None
-    rounds, seasons = Round._meta.db_table, Season._meta.db_table
-    found = fetch_models(
-        f"SELECT {model_columns(Round, 'r')}, {model_columns(Season, 's')}"
-        f" FROM {rounds} r INNER JOIN {seasons} s ON s.id = r.season_id"
-        " WHERE s.is_current = %s AND r.competition = %s AND r.number = %s"
-        " ORDER BY r.id LIMIT 1",
-        [True, competition, number],
-        Round,
-        Season,
+    return _pick_rounds(competition, number).first()
+
+
+def _pick_rounds(competition: str, number: int) -> QuerySet[Round]:
+    return (
+        Round.objects.filter(season__is_current=True, competition=competition, number=number)
+        .select_related("season")
+        .order_by("id")
     )
-    if not found:
-        return None
-    round, season = found[0]
-    round.season = season
-    return round
 
 
 def pick_team_and_round(
@@ -126,29 +117,16 @@ def pick_team_and_round(
     """What a pick sent by ``user`` is for, in one query: the team ``user`` coaches or is the
     deputy of (:func:`league.selectors.user_team`) and round ``number`` of ``competition`` in
     the current season with its season (:func:`pick_round_find`); ``None`` for either that is
-    not there (the round is not looked for without a team)."""
+    not there (the round is not looked for without a team).
+
+    Written out (:func:`competitions.hot_sql.pick_team_and_round`): the team is not the round's,
+    which the ORM cannot join, and every pick reads it."""
     if not user.is_authenticated:
         return None, None
     if competition not in Competition.values:
         return user_team(user=user), None
-    teams, rounds, seasons = Team._meta.db_table, Round._meta.db_table, Season._meta.db_table
-    found = fetch_models(
-        f"SELECT {model_columns(Team, 't')}, {model_columns(Round, 'r')},"
-        f" {model_columns(Season, 's')} FROM {teams} t LEFT OUTER JOIN ({rounds} r"
-        f" INNER JOIN {seasons} s ON s.id = r.season_id AND s.is_current = %s)"
-        " ON r.competition = %s AND r.number = %s"
-        " WHERE t.coach_id = %s OR t.deputy_id = %s ORDER BY t.name, t.id, r.id LIMIT 1",
-        [True, competition, number, user.pk, user.pk],
-        Team,
-        Round,
-        Season,
-    )
-    if not found:
-        return None, None
-    team, round, season = found[0]
-    if round is not None:
-        round.season = season
-    return team, round
+    found = hot_sql.pick_team_and_round(user_id=user.pk, competition=competition, number=number)
+    return found if found is not None else (None, None)
 
 
 def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:

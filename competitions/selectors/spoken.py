@@ -8,14 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db import connection
-
-from competitions.models import Competition, Pick, Pool, PoolMember, PoolRound, Round
+from competitions import hot_sql
+from competitions.models import Round
 from competitions.selectors.entries import PLAYED
 from engine import NotationError
 from engine import Pick as EnginePick
 from league.models import Entry
-from matrixhockey.db import db_datetime, fetch_models, model_columns
 
 
 @dataclass(frozen=True)
@@ -36,45 +34,22 @@ def entries_spoken_for(*, entry: Entry, rounds: list[Round]) -> dict[int, Spoken
     number: the season's unplayed rounds before the latest of them, and the team's picks."""
     if not rounds:
         return {}
-    # Written out (every web pick reads them for its R11 warning; building the queries cost
-    # several times running them): ``Round.objects.filter(season_id=…, deadline__lt=…)
-    # .exclude(Exists(PoolRound.objects.filter(round_id=OuterRef("pk"), status__in=PLAYED)
-    # .filter(Q(pool__competition=CHAMPIONSHIP, pool__division_id=…) | Q(pool__members__entry_id=
-    # …))))``, then the team's picks for those rounds by round, time received and id.
     latest = max(round.deadline for round in rounds)
-    played = [str(status) for status in PLAYED]
-    marks = ", ".join(["%s"] * len(played))
+    # Written out (competitions.hot_sql): every pick reads them for its R11 warning.
     unplayed = {
         r.pk: r
-        for (r,) in fetch_models(
-            f"SELECT {model_columns(Round, 'r')} FROM {Round._meta.db_table} r"
-            " WHERE r.season_id = %s AND r.deadline < %s AND NOT EXISTS (SELECT 1"
-            f" FROM {PoolRound._meta.db_table} pr INNER JOIN {Pool._meta.db_table} p"
-            f" ON p.id = pr.pool_id LEFT OUTER JOIN {PoolMember._meta.db_table} m"
-            f" ON m.pool_id = p.id WHERE pr.round_id = r.id AND pr.status IN ({marks})"
-            " AND ((p.competition = %s AND p.division_id = %s) OR m.entry_id = %s))",
-            [
-                rounds[0].season_id,
-                db_datetime(latest),
-                *played,
-                str(Competition.CHAMPIONSHIP),
-                entry.division_id,
-                entry.pk,
-            ],
-            Round,
+        for r in hot_sql.unplayed_rounds(
+            season_id=rounds[0].season_id,
+            before=latest,
+            division_id=entry.division_id,
+            entry_id=entry.pk,
+            played=PLAYED,
         )
     }
     current: dict[int, EnginePick] = {}
     picks: list[tuple[int, str]] = []
     if unplayed:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT round_id, normalized FROM {Pick._meta.db_table}"
-                f" WHERE entry_id = %s AND round_id IN ({', '.join(['%s'] * len(unplayed))})"
-                " ORDER BY round_id, received_at, id",
-                [entry.pk, *unplayed],
-            )
-            picks = cursor.fetchall()
+        picks = hot_sql.round_picks(entry_id=entry.pk, round_ids=list(unplayed))
     for round_id, normalized in picks:
         try:
             current[round_id] = EnginePick.parse(normalized)  # the last one wins (R12)

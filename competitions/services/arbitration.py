@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import Case, Exists, Func, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from competitions.models import (
@@ -17,7 +18,6 @@ from competitions.models import (
     Fixture,
     FixtureResult,
     OnrSanction,
-    Pool,
     PoolRound,
     Round,
     Stage,
@@ -35,7 +35,7 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
-from competitions.services.round_input import pool_round_input, round_input_compute
+from competitions.services.round_input import pool_entries, pool_round_input, round_input_compute
 from competitions.services.setup import draws_log
 from competitions.signals import pool_round_published
 from engine import Competition as EngineCompetition
@@ -45,10 +45,10 @@ from engine import (
     onr_sanction,
     play_round,
 )
-from league.models import Division, Entry, Season, Team, WaitingListEntry
+from league.models import Entry, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
-from matrixhockey.db import db_datetime, fetch_models, model_columns
+from matrixhockey.db import update_returning
 
 
 def rounds_close_due(*, now: datetime | None = None) -> int:
@@ -69,39 +69,24 @@ def round_status_refresh(round: Round, now: datetime) -> None:
     """A round is arbitrated when all its pool rounds are, published when all are published;
     otherwise closed once its deadline has passed, open before.
 
-    One ``UPDATE … RETURNING``: the database works the status out from the pool rounds'
-    statuses as this transaction sees them, and ``round`` gets it back.
+    One ``UPDATE … RETURNING`` (:func:`matrixhockey.db.update_returning`): the database works
+    the status out from the pool rounds' statuses as this transaction sees them, and ``round``
+    gets it back.
     """
-    pool_rounds = PoolRound._meta.db_table
-    played = list(PLAYED)
-    marks = ", ".join(["%s"] * len(played))
     waiting = Round.Status.CLOSED if now >= round.deadline else Round.Status.OPEN
-    with connection.cursor() as cursor:
-        cursor.execute(
-            # Table names from the models, values as parameters.
-            f"UPDATE {Round._meta.db_table} SET status = CASE"
-            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s) THEN %s"
-            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s AND status <> %s)"
-            " THEN %s"
-            f" WHEN NOT EXISTS (SELECT 1 FROM {pool_rounds} WHERE round_id = %s"
-            f" AND status NOT IN ({marks})) THEN %s"
-            " ELSE %s END WHERE id = %s RETURNING status",
-            [
-                round.pk,
-                waiting,
-                round.pk,
-                PoolRound.Status.PUBLISHED,
-                Round.Status.PUBLISHED,
-                round.pk,
-                *played,
-                Round.Status.ARBITRATED,
-                waiting,
-                round.pk,
-            ],
-        )
-        row = cursor.fetchone()
-    if row is not None:
-        round.status = row[0]
+    pool_rounds = PoolRound.objects.filter(round_id=round.pk)
+    status = Case(
+        When(~Exists(pool_rounds), then=Value(waiting)),
+        When(
+            ~Exists(pool_rounds.exclude(status=PoolRound.Status.PUBLISHED)),
+            then=Value(Round.Status.PUBLISHED),
+        ),
+        When(~Exists(pool_rounds.exclude(status__in=PLAYED)), then=Value(Round.Status.ARBITRATED)),
+        default=Value(waiting),
+    )
+    found = update_returning(Round.objects.filter(pk=round.pk), "status", status)
+    if found:
+        round.status = found[0]
 
 
 def pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
@@ -109,37 +94,21 @@ def pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
     round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
     one query: what :func:`arbitration_ready_check` needs. ``locked``: read ``FOR UPDATE``
     (PostgreSQL), the claim of :func:`pool_round_arbitrate`; the request for an arbitration reads
-    it without waiting for one under way.
-
-    Written out (:func:`matrixhockey.db.fetch_models`), as ``PoolRound.objects.select_related(
-    "round__season", "pool").select_for_update(of=("self",)).annotate(earlier_unplayed=…)
-    .get(pk=…)`` reads it: building that query cost more than running it."""
-    pool_rounds, rounds = PoolRound._meta.db_table, Round._meta.db_table
-    lock = " FOR UPDATE OF pr" if locked and connection.vendor == "postgresql" else ""
-    played = [str(status) for status in PLAYED]
-    marks = ", ".join(["%s"] * len(played))
-    found = fetch_models(
-        f"SELECT {model_columns(PoolRound, 'pr')}, {model_columns(Round, 'r')},"
-        f" {model_columns(Season, 's')}, {model_columns(Pool, 'p')},"
-        f" (SELECT r2.number FROM {pool_rounds} pr2 INNER JOIN {rounds} r2 ON r2.id = pr2.round_id"
-        " WHERE pr2.pool_id = pr.pool_id AND r2.number < r.number"
-        f" AND NOT (pr2.status IN ({marks})) ORDER BY r2.number LIMIT 1)"
-        f" FROM {pool_rounds} pr INNER JOIN {rounds} r ON r.id = pr.round_id"
-        f" INNER JOIN {Season._meta.db_table} s ON s.id = r.season_id"
-        f" INNER JOIN {Pool._meta.db_table} p ON p.id = pr.pool_id WHERE pr.id = %s{lock}",
-        [*played, pk],
-        PoolRound,
-        Round,
-        Season,
-        Pool,
+    it without waiting for one under way."""
+    earlier_unplayed = (
+        PoolRound.objects.filter(
+            pool_id=OuterRef("pool_id"), round__number__lt=OuterRef("round__number")
+        )
+        .exclude(status__in=PLAYED)
+        .order_by("round__number")
+        .values("round__number")[:1]
     )
-    if not found:
-        raise PoolRound.DoesNotExist("PoolRound matching query does not exist.")
-    pool_round, round, season, pool, earlier_unplayed = found[0]
-    round.season = season
-    pool_round.round, pool_round.pool = round, pool
-    pool_round.earlier_unplayed = earlier_unplayed
-    return pool_round
+    pool_rounds = PoolRound.objects.select_related("round__season", "pool").annotate(
+        earlier_unplayed=Subquery(earlier_unplayed)
+    )
+    if locked:
+        pool_rounds = pool_rounds.select_for_update(of=("self",))
+    return pool_rounds.get(pk=pk)
 
 
 def arbitration_ready_check(pool_round: PoolRound, now: datetime) -> None:
@@ -194,15 +163,7 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
     # Lock the teams' entries in one order, so that pools of one week arbitrated at once (a
     # team plays several) wait for each other instead of deadlocking; the rows read under the
     # lock carry the current stocks the ledger moves below.
-    fixtures = [
-        fixture
-        for (fixture,) in fetch_models(
-            f"SELECT {model_columns(Fixture, 'f')} FROM {Fixture._meta.db_table} f"
-            " WHERE f.pool_round_id = %s ORDER BY f.id",
-            [pool_round.pk],
-            Fixture,
-        )
-    ]
+    fixtures = list(Fixture.objects.filter(pool_round_id=pool_round.pk).order_by("id"))
     locked = _entries_locked(pool_round, fixtures, now)
     given = round_input_compute(pool_round, now, fixtures, locked)
     result = play_round(given.round)
@@ -274,77 +235,52 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
 
 
 def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
-    """The pool's entries (:func:`competitions.services.round_input._pool_entries`, R2, R14),
+    """The pool's entries (:func:`competitions.services.round_input.pool_entries`, R2, R14),
     locked in id order with their team and division, each read with what R14 needs rather than
     a query each: ``week_onr`` (the competitions of its ONRs in the week's rounds arbitrated
     already, once per round), ``week_sanctioned`` (its sanctions this week), ``waiting_list``
     (someone waits) and ``placed_at`` (when the entry it replaces was replaced, ``None`` for an
-    entry that replaces none).
-
-    Written out (:func:`matrixhockey.db.fetch_models`): ``_pool_entries(…).select_for_update(
-    of=("self",)).annotate(week_sanctioned=Count(OnrSanction…(entry, week)), championship_onr=
-    Count(TeamResult…(entry, week, onr)), wg_group_onr=…, waiting_list=Exists(WaitingListEntry…
-    (waiting)), placed_at=F("replaces__replaced_at"))`` — building that query cost more than
-    running it."""
+    entry that replaces none)."""
     round = pool_round.round
-    pool = pool_round.pool
-    playing = sorted({f.home_id for f in fixtures} | {f.away_id for f in fixtures})
-    where: list[str] = []
-    onr_this_week = (
-        f"SELECT COUNT(*) FROM {TeamResult._meta.db_table} tr"
-        f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = tr.pool_round_id"
-        f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
-        " WHERE tr.entry_id = e.id AND tr.onr AND r.season_id = %s AND r.week = %s"
+    onr_this_week = TeamResult.objects.filter(
+        entry_id=OuterRef("pk"),
+        onr=True,
+        pool_round__round__season_id=round.season_id,
+        pool_round__round__week=round.week,
     )
-    params: list[object] = [
-        round.week,
-        *(round.season_id, round.week, str(Competition.CHAMPIONSHIP)),
-        *(round.season_id, round.week, str(Competition.WG), str(Stage.GROUP)),
-        str(WaitingListEntry.Status.WAITING),
-    ]
-    if playing:
-        where.append(f"e.id IN ({', '.join(['%s'] * len(playing))})")
-        params += playing
-    if pool.competition == Competition.CHAMPIONSHIP:
-        # _playing_at: not yet replaced, and in place (R14).
-        where.append(
-            "(e.season_id = %s AND e.division_id = %s"
-            " AND (e.replaced_at IS NULL OR e.replaced_at > %s)"
-            " AND (e.replaces_id IS NULL OR rp.replaced_at <= %s))"
+    entries = (
+        pool_entries(pool_round, fixtures, now)
+        .select_for_update(of=("self",))
+        .annotate(
+            week_sanctioned=_count(
+                OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
+            ),
+            championship_onr=_count(
+                onr_this_week.filter(pool_round__round__competition=Competition.CHAMPIONSHIP)
+            ),
+            wg_group_onr=_count(
+                onr_this_week.filter(
+                    pool_round__round__competition=Competition.WG,
+                    pool_round__round__stage=Stage.GROUP,
+                )
+            ),
+            waiting_list=Exists(
+                WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
+            ),
         )
-        params += [pool.season_id, pool.division_id, db_datetime(now), db_datetime(now)]
-    if not where:
-        return []
-    entries = Entry._meta.db_table
-    lock = " FOR UPDATE OF e" if connection.vendor == "postgresql" else ""
-    found = fetch_models(
-        f"SELECT {model_columns(Entry, 'e')}, {model_columns(Team, 't')},"
-        f" {model_columns(Division, 'd')},"
-        f" (SELECT COUNT(*) FROM {OnrSanction._meta.db_table} o"
-        " WHERE o.entry_id = e.id AND o.week = %s),"
-        f" ({onr_this_week} AND r.competition = %s),"
-        f" ({onr_this_week} AND r.competition = %s AND r.stage = %s),"
-        f" EXISTS (SELECT 1 FROM {WaitingListEntry._meta.db_table} w WHERE w.status = %s),"
-        " rp.replaced_at"
-        f" FROM {entries} e INNER JOIN {Team._meta.db_table} t ON t.id = e.team_id"
-        f" INNER JOIN {Division._meta.db_table} d ON d.id = e.division_id"
-        f" LEFT OUTER JOIN {entries} rp ON rp.id = e.replaces_id"
-        f" WHERE {' OR '.join(where)} ORDER BY e.id{lock}",
-        params,
-        Entry,
-        Team,
-        Division,
     )
-    locked = []
-    for entry, team, division, sanctioned, championship, wg_group, waiting, placed_at in found:
-        entry.team, entry.division = team, division
-        entry.week_sanctioned, entry.waiting_list = sanctioned, bool(waiting)
-        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * championship + [
+    locked = list(entries)
+    for entry in locked:
+        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * entry.championship_onr + [
             EngineCompetition.WG_GROUP
-        ] * wg_group
-        entry.placed_at = placed_at
-        locked.append(entry)
+        ] * entry.wg_group_onr
     return locked
+
+
+def _count(rows: QuerySet) -> Subquery:
+    """How many of ``rows`` there are (filtered on the outer entry): one ``COUNT`` over them, no
+    grouping, so 0 for none."""
+    return Subquery(rows.order_by().values(n=Func("pk", function="COUNT")))
 
 
 def _onr_sanctions(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -227,36 +227,10 @@ class StockLedgerBatch:
         names = [kind.value for kind in StockKind if any(line.kind == kind for line in self.lines)]
         names += fields if changed else []
         if entries and names:
-            _entries_update(list(entries.values()), names)
+            Entry.objects.bulk_update(entries.values(), names)
         if self.lines:
             StockMovement.objects.bulk_create(self.lines)
         return self.lines
-
-
-def _entries_update(entries: Sequence[Entry], names: Sequence[str]) -> None:
-    """Each of ``entries``' fields ``names`` as held in memory, in one ``UPDATE``: one ``CASE``
-    a field with one ``WHEN`` an entry. Written out rather than built by the ORM (a ``Case``
-    expression of ``When`` lookups), which cost an arbitration several times the query's own
-    time to build."""
-    quote = connection.ops.quote_name
-    pk = quote(Entry._meta.pk.column)
-    params: list[object] = []
-    sets = []
-    for name in names:
-        field = Entry._meta.get_field(name)
-        column = quote(field.column)
-        whens = []
-        for entry in entries:
-            whens.append("WHEN %s THEN %s")
-            params += [entry.pk, field.get_db_prep_value(getattr(entry, name), connection)]
-        sets.append(f"{column} = CASE {pk} {' '.join(whens)} ELSE {column} END")
-    params += [entry.pk for entry in entries]
-    marks = ", ".join(["%s"] * len(entries))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(Entry._meta.db_table)} SET {', '.join(sets)} WHERE {pk} IN ({marks})",
-            params,
-        )
 
 
 @transaction.atomic

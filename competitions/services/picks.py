@@ -11,12 +11,13 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from competitions import hot_sql
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
 from competitions.selectors.spoken import entry_spoken_for
@@ -25,8 +26,7 @@ from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal_of
 from engine import Pick as EnginePick
 from engine.quotas import notation_order
-from league.models import Entry, Season, Team
-from matrixhockey.db import fetch_models, fetch_values, model_columns
+from league.models import Entry, Team
 
 PICK_ROWS_HELD = ("receipt", "entry", "round", "entered_by")
 """Fields :func:`pick_record` does not validate by query: the caller passes them as rows."""
@@ -310,50 +310,23 @@ def _division_pool_round_locked(*, team: Team, round: Round) -> PoolRound | None
     """The championship pool round of ``round`` of the division of ``team``'s entry, locked, in
     one query (``None`` before the pools are drawn); only its ``id`` and ``status`` are read.
 
-    On PostgreSQL the lock is ``FOR SHARE``: the picks of one division do not wait for each
-    other (each then locks its own team's entry), while the arbitration, which locks the pool
-    round ``FOR UPDATE`` first, waits for the picks under way and they wait for it — a pick and
-    the arbitration of its round never cross (R13). Written out: the ORM has no ``FOR SHARE``,
-    and building the query cost a pick more than running it.
+    On PostgreSQL the lock is ``FOR SHARE`` (the ORM has no word for it): the picks of one
+    division do not wait for each other (each then locks its own team's entry), while the
+    arbitration, which locks the pool round ``FOR UPDATE`` first, waits for the picks under way
+    and they wait for it — a pick and the arbitration of its round never cross (R13). Written
+    out, as every pick reads it (:func:`competitions.hot_sql.division_pool_round_for_share`).
     """
-    quote = connection.ops.quote_name
-    pool_rounds, pools = PoolRound._meta.db_table, Pool._meta.db_table
-    lock = " FOR SHARE OF pr" if connection.vendor == "postgresql" else ""
-    found = fetch_values(
-        f"SELECT pr.id, pr.status FROM {quote(pool_rounds)} pr"
-        f" INNER JOIN {quote(pools)} p ON p.id = pr.pool_id"
-        " WHERE pr.round_id = %s AND p.season_id = %s AND p.competition = %s"
-        " AND p.division_id = (SELECT e.division_id"
-        f" FROM {quote(Entry._meta.db_table)} e WHERE e.season_id = %s AND e.team_id = %s"
-        " AND e.replaced_at IS NULL ORDER BY e.id LIMIT 1)"
-        f" ORDER BY pr.id LIMIT 1{lock}",
-        [round.pk, round.season_id, str(Competition.CHAMPIONSHIP), round.season_id, team.pk],
-        [None, None],
-    )
-    return PoolRound.from_db(connection.alias, ["id", "status"], found[0]) if found else None
+    found = hot_sql.division_pool_round_for_share(round=round, team_id=team.pk)
+    return PoolRound.from_db(PoolRound.objects.db, ["id", "status"], found) if found else None
 
 
 def _entry_locked(*, team: Team, round: Round) -> Entry | None:
     """``team``'s entry in ``round``'s season (not replaced), locked ``FOR UPDATE``, with its
-    team and season, in one query — what ``entries.select_for_update(of=("self",))
-    .select_related("team", "season").first()`` reads, written out (every pick reads it)."""
-    entries, teams, seasons = Entry._meta.db_table, Team._meta.db_table, Season._meta.db_table
-    lock = " FOR UPDATE OF e" if connection.vendor == "postgresql" else ""
-    found = fetch_models(
-        f"SELECT {model_columns(Entry, 'e')}, {model_columns(Team, 't')},"
-        f" {model_columns(Season, 's')} FROM {entries} e"
-        f" INNER JOIN {teams} t ON t.id = e.team_id INNER JOIN {seasons} s ON s.id = e.season_id"
-        " WHERE e.season_id = %s AND e.team_id = %s AND e.replaced_at IS NULL"
-        f" ORDER BY e.id LIMIT 1{lock}",
-        [round.season_id, team.pk],
-        Entry,
-        Team,
-        Season,
-    )
-    if not found:
-        return None
-    entry, entry_team, season = found[0]
-    entry.team, entry.season = entry_team, season
+    team, in one query, and ``round``'s season. Written out, as every pick reads it
+    (:func:`competitions.hot_sql.entry_for_update`)."""
+    entry = hot_sql.entry_for_update(season_id=round.season_id, team_id=team.pk)
+    if entry is not None:
+        entry.season = round.season
     return entry
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q, QuerySet, Sum
 
 from competitions import selectors
 from competitions.models import (
@@ -18,7 +18,6 @@ from competitions.models import (
     Pick,
     Pool,
     PoolRound,
-    Round,
     Stage,
     StockKind,
     StockMovement,
@@ -35,7 +34,6 @@ from engine import (
     late_placement,
 )
 from league.models import Entry, Season
-from matrixhockey.db import db_datetime, fetch_models, fetch_values, model_columns
 
 
 @dataclass(frozen=True)
@@ -53,24 +51,20 @@ class RoundInput:
     """The pool round's games, in the order of the engine's ``fixtures`` (by id)."""
 
 
-def _playing_at(as_of: datetime) -> Q:
-    """Entries holding their place at ``as_of``: not yet replaced, and in place (R14)."""
-    return (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of)) & (
-        Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of)
-    )
-
-
-def _pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> QuerySet:
+def pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> QuerySet:
     """R2: the crowding pool's entries, by id, with their team and division — a division's teams
-    in the championship, the teams of the round's games in a cup (the WG's group rounds: all
-    twelve). One query; the arbitration locks them with it."""
-    playing = Q(pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures})
+    holding their place at ``as_of`` in the championship (R14), the teams of the round's games in
+    a cup (the WG's group rounds: all twelve). One query; the arbitration locks them with it."""
+    playing = Entry.objects.filter(
+        pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures}
+    )
     pool = pool_round.pool
     if pool.competition == Competition.CHAMPIONSHIP:
-        playing |= Q(season_id=pool.season_id, division_id=pool.division_id) & _playing_at(as_of)
+        playing |= Entry.objects.filter(
+            Q(season_id=pool.season_id, division_id=pool.division_id)
+        ).holding(as_of)
     return (
-        Entry.objects.filter(playing)
-        .select_related("team", "division")
+        playing.select_related("team", "division")
         .annotate(placed_at=F("replaces__replaced_at"))
         .order_by("pk")
     )
@@ -89,31 +83,23 @@ def _current_picks(
     latest = max(bounds.values())
     if not entry_ids:
         return {}
-    # Written out (every arbitration reads it; building the query cost more than running it):
-    # ``Pick.objects.filter(entry_id__in=…, round__season=…, round__week=…, received_at__lte=…)
-    # .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=REFEREE))
-    # .select_related("round").order_by("received_at", "id")``.
-    picks = fetch_models(
-        f"SELECT {model_columns(Pick, 'p')}, {model_columns(Round, 'r')}"
-        f" FROM {Pick._meta.db_table} p INNER JOIN {Round._meta.db_table} r ON r.id = p.round_id"
-        f" WHERE p.entry_id IN ({_marks(entry_ids)}) AND r.season_id = %s AND r.week = %s"
-        " AND p.received_at <= %s AND (p.received_at <= r.deadline OR p.channel = %s)"
-        " ORDER BY p.received_at, p.id",
-        [*entry_ids, season.pk, week, db_datetime(latest), str(Pick.Channel.REFEREE)],
-        Pick,
-        Round,
+    picks = (
+        Pick.objects.filter(
+            entry_id__in=entry_ids,
+            round__season=season,
+            round__week=week,
+            received_at__lte=latest,
+        )
+        .filter(Q(received_at__lte=F("round__deadline")) | Q(channel=Pick.Channel.REFEREE))
+        .select_related("round")
+        .order_by("received_at", "id")
     )
     current: dict[tuple[int, int], Pick] = {}
-    for pick, pick_round in picks:
-        pick.round = pick_round
+    for pick in picks:
         key = (pick.entry_id, pick.round_id)
         if key in bounds and pick.received_at <= bounds[key]:
             current[key] = pick
     return current
-
-
-def _marks(values: Sequence[object]) -> str:
-    return ", ".join(["%s"] * len(values))
 
 
 def _stocks(
@@ -123,18 +109,15 @@ def _stocks(
     balance at the start of ``week`` (the week's played and sanction movements taken out, R6)."""
     if not entry_ids:
         return {}
-    # Written out: ``StockMovement.objects.filter(entry_id__in=…, created_at__lt=…)
-    # .values("entry_id", "kind").annotate(balance=Sum("delta"), this_week=Sum("delta",
-    # filter=Q(round__season=…, round__week__gte=…)))``.
-    rows = fetch_values(
-        "SELECT m.entry_id, m.kind, SUM(m.delta),"
-        " SUM(CASE WHEN r.season_id = %s AND r.week >= %s THEN m.delta END)"
-        f" FROM {StockMovement._meta.db_table} m"
-        f" LEFT OUTER JOIN {Round._meta.db_table} r ON r.id = m.round_id"
-        f" WHERE m.entry_id IN ({_marks(entry_ids)}) AND m.created_at < %s"
-        " GROUP BY m.entry_id, m.kind",
-        [season.pk, week, *entry_ids, db_datetime(as_of)],
-        [None, None, None, None],
+    rows = (
+        StockMovement.objects.filter(entry_id__in=entry_ids, created_at__lt=as_of)
+        .values("entry_id", "kind")
+        .annotate(
+            balance=Sum("delta"),
+            this_week=Sum("delta", filter=Q(round__season=season, round__week__gte=week)),
+        )
+        .order_by()
+        .values_list("entry_id", "kind", "balance", "this_week")
     )
     return {
         (entry_id, kind): (balance, balance - (this_week or 0))
@@ -154,7 +137,7 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
     matrix row (R19) and the seed (R23).
     """
     fixtures = list(pool_round.fixtures.order_by("id"))
-    entries = list(_pool_entries(pool_round, fixtures, as_of))
+    entries = list(pool_entries(pool_round, fixtures, as_of))
     return round_input_compute(pool_round, as_of, fixtures, entries)
 
 
@@ -162,7 +145,7 @@ def round_input_compute(
     pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[Entry]
 ) -> RoundInput:
     """:func:`pool_round_input` from the pool round's ``fixtures`` (by id) and its entries
-    (:func:`_pool_entries`, which the arbitration reads locked) — a constant number of queries
+    (:func:`pool_entries`, which the arbitration reads locked) — a constant number of queries
     whatever the week (a replaced team's lineage aside, R14)."""
     round = pool_round.round
     season = round.season
@@ -178,21 +161,15 @@ def round_input_compute(
 
     # The week's rounds each team plays (R6): this one, and those it has a game in.
     bounds: dict[tuple[int, int], datetime] = {(pk, round.pk): as_of for pk in entries}
-    # Written out: ``Fixture.objects.filter(Q(home_id__in=…) | Q(away_id__in=…),
-    # pool_round__round__season=…, pool_round__round__week=…).exclude(pool_round=…)
-    # .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")``.
     ids = list(entries)
     others = (
-        fetch_values(
-            "SELECT f.home_id, f.away_id, pr.round_id, pr.arbitrated_at"
-            f" FROM {Fixture._meta.db_table} f"
-            f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = f.pool_round_id"
-            f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
-            f" WHERE (f.home_id IN ({_marks(ids)}) OR f.away_id IN ({_marks(ids)}))"
-            " AND r.season_id = %s AND r.week = %s AND NOT (f.pool_round_id = %s)",
-            [*ids, *ids, season.pk, round.week, pool_round.pk],
-            [None, None, None, PoolRound._meta.get_field("arbitrated_at")],
+        Fixture.objects.filter(
+            Q(home_id__in=ids) | Q(away_id__in=ids),
+            pool_round__round__season=season,
+            pool_round__round__week=round.week,
         )
+        .exclude(pool_round=pool_round)
+        .values_list("home_id", "away_id", "pool_round__round_id", "pool_round__arbitrated_at")
         if ids
         else []
     )

@@ -96,15 +96,7 @@ def _round_left_text(left: RoundLeft) -> str:
 
 def _holders(season: Season) -> dict[int, Entry]:
     """Every entry of ``season`` (by id) → the entry holding its place now (R14)."""
-    entries = list(Entry.objects.filter(season=season).select_related("team"))
-    replaced_by = {entry.replaces_id: entry for entry in entries if entry.replaces_id}
-    holders = {}
-    for entry in entries:
-        holder = entry
-        while holder.pk in replaced_by:
-            holder = replaced_by[holder.pk]
-        holders[entry.pk] = holder
-    return holders
+    return Entry.objects.holders(Entry.objects.filter(season=season).select_related("team"))
 
 
 def _row(
