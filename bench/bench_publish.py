@@ -34,50 +34,15 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the site of this checkout
 
-import psycopg2
-from psycopg2 import sql
+from databases import database_create, database_url, query_count
 
 TARGET_MS = 500.0
 WEEK = 3
-
-
-def database_url(name: str) -> str:
-    """The URL of database ``name`` on the server of ``$DATABASE_URL`` (or the local one)."""
-    base = os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/postgres"
-    parts = urlsplit(base)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def database_create(url: str) -> None:
-    """Drop the bench's database if it is there and create it empty."""
-    parts = urlsplit(url)
-    connection = psycopg2.connect(
-        dbname="postgres",
-        user=parts.username,
-        password=parts.password,
-        host=parts.hostname,
-        port=parts.port,
-    )
-    connection.autocommit = True
-    name = sql.Identifier(parts.path.lstrip("/"))
-    with connection.cursor() as cursor:
-        cursor.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-        cursor.execute(sql.SQL("CREATE DATABASE {}").format(name))
-    connection.close()
-
-
-def query_count(counted: list[int], execute: Callable, sql: str, *args: Any) -> Any:
-    """A database execute wrapper counting the queries (``connection.execute_wrapper``)."""
-    counted[0] += 1
-    return execute(sql, *args)
 
 
 def arguments() -> argparse.Namespace:
