@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import copy
 import io
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, Literal
 
+import pytest
 from django.apps import apps
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
+from pytest_django import DjangoDbBlocker
 
 from competitions.demo import DemoLeague, demo_load, demo_starts_on
 
@@ -115,3 +119,20 @@ class DemoWorlds:
             restored = [models[table] for table in world.rows if table in models]
             for statement in connection.ops.sequence_reset_sql(no_style(), restored):
                 cursor.execute(statement)
+
+
+def demo_world(week: int, *, scope: Literal["module", "class"] = "module") -> Callable[..., Any]:
+    """A fixture: the demo at ``week``, restored once for the tests of a module (or a class) and
+    rolled back after them; each test's own changes are rolled back after it (``db``).
+
+    ``week_6 = demo_world(6)`` in a test module names the fixture ``week_6``."""
+
+    @pytest.fixture(scope=scope)
+    def world(
+        django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
+    ) -> Iterator[DemoLeague]:
+        with django_db_blocker.unblock(), transaction.atomic():
+            yield demo_worlds.load(week=week)
+            transaction.set_rollback(True)
+
+    return world

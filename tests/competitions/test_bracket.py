@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.test import Client
-from pytest_django import DjangoDbBlocker
 
 from competitions import services
 from competitions.demo import DemoLeague
@@ -29,7 +26,7 @@ from league.models import Division, Entry, Season
 from tests.competitions.arbitration_league import League, add_kdh, build_league
 from tests.competitions.results_league import bracket_columns as columns
 from tests.competitions.results_league import bracket_slots as slots
-from tests.demo_worlds import DemoWorlds
+from tests.demo_worlds import demo_world
 
 KDH_SLOTS = {1: 20, 2: 32, 3: 16, 4: 8, 5: 4, 6: 2, 7: 1}
 """R17: 84 teams, 20 qualifying games, then 64 → 1."""
@@ -59,13 +56,7 @@ def _database(db: None) -> None:
     """Every test reads the database; each runs in its own savepoint."""
 
 
-@pytest.fixture(scope="class")
-def week_6(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
-) -> Iterator[DemoLeague]:
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_worlds.load(week=6)
-        transaction.set_rollback(True)
+week_6 = demo_world(6, scope="class")
 
 
 def kdh_fixtures(number: int) -> list[Fixture]:

@@ -11,20 +11,17 @@ qualifying round (R17), one of the WG's twelve (the demo's choice, R18).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
-from pytest_django import DjangoDbBlocker
 from pytest_django.fixtures import Settings
 
 from competitions import services
@@ -35,7 +32,7 @@ from competitions.selectors.glance import week_glance
 from league.models import Entry
 from league.public_cache import public_cache_forget
 from league.services import team_deputy_set
-from tests.demo_worlds import DemoWorlds
+from tests.demo_worlds import demo_world
 
 PARIS = ZoneInfo("Europe/Paris")
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
@@ -43,15 +40,7 @@ POOL_ROUND_LINK = re.compile(r'href="(/results/(?:championship|kdh|wg)/[a-z0-9-]
 """A link to a pool's round of results (not to a week's)."""
 
 
-@pytest.fixture(scope="module")
-def week_3(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
-) -> Iterator[DemoLeague]:
-    """The demo at week 3, built once for the module and rolled back afterwards; each test's
-    own changes are rolled back after it (``db``)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_worlds.load(week=3)
-        transaction.set_rollback(True)
+week_3 = demo_world(3)
 
 
 @pytest.fixture(autouse=True)

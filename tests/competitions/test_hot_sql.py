@@ -5,29 +5,20 @@ and every status set."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.test.utils import CaptureQueriesContext
-from pytest_django import DjangoDbBlocker
 
 from competitions import hot_sql
 from competitions.models import Competition, Pick, PoolRound, Round, TeamResult
 from competitions.selectors.entries import PLAYED
 from league.models import Entry, Team
-from tests.demo_worlds import DemoLeague, DemoWorlds
+from tests.demo_worlds import DemoLeague, demo_world
 
-
-@pytest.fixture(scope="module")
-def week_6(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
-) -> Iterator[DemoLeague]:
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_worlds.load(week=6)
-        transaction.set_rollback(True)
+week_6 = demo_world(6)
 
 
 @pytest.fixture(autouse=True)

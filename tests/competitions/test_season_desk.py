@@ -9,24 +9,20 @@ real worker.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from pytest_django import DjangoDbBlocker
 
-from competitions.demo import DemoLeague
 from competitions.models import Matrix, Pool, PoolMember, PoolRound, Round, SeasonStartJob
 from competitions.services.season_jobs import season_start_job_run
 from league.models import Entry, Season
 from tests.competitions.league_csv import csv_text, good_rows
-from tests.demo_worlds import DemoWorlds
+from tests.demo_worlds import demo_world
 
 POSTS = [
     "season_desk_import",
@@ -216,13 +212,7 @@ def test_a_second_click_on_start_is_refused_while_the_first_is_queued(staff: Cli
 # --- The demo played to its end: close, plan, start the next ---------------------------------
 
 
-@pytest.fixture(scope="class")
-def season_end(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
-) -> Iterator[DemoLeague]:
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_worlds.load(week=11)
-        transaction.set_rollback(True)
+season_end = demo_world(11, scope="class")
 
 
 @pytest.mark.usefixtures("season_end")

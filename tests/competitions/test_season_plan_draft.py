@@ -11,33 +11,24 @@ after it), as ``test_season_desk.py`` does.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from pytest_django import DjangoDbBlocker
 
 from competitions.demo import DemoLeague
 from competitions.models import FinalRow, SeasonPlanDraft
 from competitions.services.withdrawal import entry_withdraw
 from league.models import Entry, Season
 from tests.competitions.test_season_desk import desk_url, messages_of
-from tests.demo_worlds import DemoWorlds
+from tests.demo_worlds import demo_world
 
-
-@pytest.fixture(scope="module")
-def season_end(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
-) -> Iterator[DemoLeague]:
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield demo_worlds.load(week=11)
-        transaction.set_rollback(True)
+season_end = demo_world(11)
 
 
 def signed_in(username: str) -> Client:
