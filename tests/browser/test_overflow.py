@@ -27,3 +27,34 @@ def test_every_public_page_fits_the_screen_but_its_scrollers(
         if found:
             problems.append(f"{name} ({path}):\n    " + "\n    ".join(found[:10]))
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "paths"),
+    [
+        ("referee", "referee", ["/referee/"]),
+        ("coach", "demo", ["/", "/picks/", "/standings/elite/"]),
+    ],
+    ids=["referee", "coach"],
+)
+def test_the_signed_in_screens_fit_a_phone_in_french(
+    demo_site: DemoSite, browser: Launch, username: str, password: str, paths: list[str]
+) -> None:
+    """French words are the longer ones (« ouvert jusqu'au vendredi 27 novembre, 17:00 »)."""
+    page = browser(locale="fr-FR", phone=True)
+    page.goto(demo_site.url + "/accounts/login/")
+    page.fill("input[name=username]", demo_site.team if username == "coach" else username)
+    page.fill("input[name=password]", password)
+    page.press("input[name=password]", "Enter")
+    page.wait_for_load_state()
+    problems = []
+    for path in paths:
+        page.goto(demo_site.url + path)
+        assert "/accounts/login/" not in page.url
+        screenshot(
+            page, f"overflow-phone-fr-{username}-{path.strip('/') or 'home'}", full_page=True
+        )
+        found = overflowing(page)
+        if found:
+            problems.append(f"{path}:\n    " + "\n    ".join(found[:10]))
+    assert not problems, "\n".join(problems)
