@@ -31,6 +31,8 @@ from competitions.models import (
     PoolMember,
     PoolRound,
     Round,
+    SeasonPlanDraft,
+    SeasonStartJob,
     TeamResult,
 )
 from league.models import Season
@@ -419,6 +421,37 @@ class ArbitrationRequestAdmin(ReadOnlyAdmin):
     list_filter = ["status", "refusal_code", "pool_round__pool__competition"]
     date_hierarchy = "requested_at"
     list_select_related = ["pool_round__pool__season", "pool_round__round__season", "requested_by"]
+
+
+@admin.register(SeasonPlanDraft)
+class SeasonPlanDraftAdmin(ReadOnlyAdmin):
+    """The next season's plan as the admins leave it on the season desk (read-only: the desk and
+    ``season_plan --draft`` change it, and a change computes the plan again)."""
+
+    list_display = ["season", "swaps", "updated_by", "updated_at"]
+    list_select_related = ["season", "updated_by"]
+
+
+@admin.register(SeasonStartJob)
+class SeasonStartJobAdmin(ReadOnlyAdmin):
+    """Each request to start a season and how far its worker got (read-only: the desk and
+    ``season_start`` queue them, the worker moves them on)."""
+
+    list_display = [
+        "id",
+        "status",
+        "code",
+        "done",
+        "total",
+        "season",
+        "requested_by",
+        "requested_at",
+        "started_at",
+        "finished_at",
+    ]
+    list_filter = ["status"]
+    date_hierarchy = "requested_at"
+    list_select_related = ["season", "requested_by"]
 
 
 @admin.register(OnrSanction)

@@ -17,6 +17,8 @@ from competitions.models import (
     Pool,
     PoolRound,
     Round,
+    SeasonPlanDraft,
+    SeasonStartJob,
     TeamResult,
 )
 from competitions.services import fixture_create, matrix_create, pool_round_create
@@ -176,3 +178,22 @@ def test_results_are_read_only_in_the_admin(admin_client: Client, model: type) -
     name = model._meta.model_name
     assert admin_client.get(reverse(f"admin:competitions_{name}_add")).status_code == 403
     assert admin_client.get(reverse(f"admin:competitions_{name}_changelist")).status_code == 200
+
+
+@pytest.mark.parametrize("model", [SeasonPlanDraft, SeasonStartJob])
+def test_the_season_desks_rows_are_shown_read_only_in_the_admin(
+    admin_client: Client, season: Season, model: type
+) -> None:
+    if model is SeasonPlanDraft:
+        row = SeasonPlanDraft.objects.create(season=season, swaps=[["groggs", "snowmen"]])
+    else:
+        row = SeasonStartJob.objects.create(plan=None, total=3, done=1)
+    name = model._meta.model_name
+    assert admin_client.get(reverse(f"admin:competitions_{name}_add")).status_code == 403
+    listing = admin_client.get(reverse(f"admin:competitions_{name}_changelist"))
+    assert listing.status_code == 200
+    change = reverse(f"admin:competitions_{name}_change", args=[row.pk])
+    assert change in listing.content.decode()
+    page = admin_client.get(change)
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content
