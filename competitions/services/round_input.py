@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from django.db.models import F, Q, QuerySet, Sum
 
@@ -39,14 +39,17 @@ from league.models import Entry, Season
 if TYPE_CHECKING:
     from competitions.selectors.entries import PlacedEntry
 
+EntryT = TypeVar("EntryT", bound="PlacedEntry")
+"""The entries a round input holds: read with ``placed_at``, and what else their reader asked."""
+
 
 @dataclass(frozen=True)
-class RoundInput:
+class RoundInput(Generic[EntryT]):
     """What a pool round's arbitration plays, rebuilt the same way from stored data for a
     replay: the engine's round and, per team id (a team's slug), the rows behind it."""
 
     round: EngineRound
-    entries: Mapping[str, Entry]
+    entries: Mapping[str, EntryT]
     picks: Mapping[str, Pick | None]
     """The pick each team plays (R12, R13); ``None``: ONR or a dummy team."""
     stocks_left: Mapping[str, tuple[int, int]]
@@ -131,7 +134,7 @@ def _stocks(
     }
 
 
-def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
+def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput[PlacedEntry]:
     """The engine's input for ``pool_round`` as it stood at ``as_of`` — the one builder behind
     both :func:`pool_round_arbitrate` (``as_of`` = now) and :func:`pool_round_replay` (``as_of`` =
     when it was arbitrated). Reads only; ``verify_round`` may show it.
@@ -148,8 +151,8 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
 
 
 def round_input_compute(
-    pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[PlacedEntry]
-) -> RoundInput:
+    pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[EntryT]
+) -> RoundInput[EntryT]:
     """:func:`pool_round_input` from the pool round's ``fixtures`` (by id) and its entries
     (:func:`pool_entries`, which the arbitration reads locked) — a constant number of queries
     whatever the week (a replaced team's lineage aside, R14)."""
