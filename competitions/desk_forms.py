@@ -111,7 +111,9 @@ class WgTwelveForm(forms.Form):
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         entries: QuerySet[Entry] = Entry.objects.filter(season=season)
-        self.fields["wg"].queryset = entries  # type: ignore[attr-defined]
+        field = self.fields["wg"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)  # as declared above
+        field.queryset = entries
 
     def clean_wg(self) -> list[Entry]:
         entries = list(self.cleaned_data["wg"])
@@ -150,4 +152,6 @@ class WithdrawForm(forms.Form):
     def __init__(self, *args: Any, season: Season | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         entries: QuerySet[Entry] = Entry.objects.filter(season=season).select_related("team")
-        self.fields["entry"].queryset = entries  # type: ignore[attr-defined]
+        field = self.fields["entry"]
+        assert isinstance(field, forms.ModelChoiceField)  # as declared above
+        field.queryset = entries

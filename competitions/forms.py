@@ -39,15 +39,27 @@ class PickForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, choices: EntryChoices, prefix: str, **kwargs: Any) -> None:
-        super().__init__(*args, prefix=prefix, **kwargs)
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        choices: EntryChoices,
+        prefix: str,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(data, prefix=prefix, **kwargs)
         self.choices = choices
         competition = Competition(choices.competition)
         self.has_shootout = bool(competition.rules.shootout_quota)
         self.has_great_saves = competition.rules.great_saves
-        self.fields["column"].choices = [(c, c) for c in choices.columns]
-        self.fields["extra_time"].choices = [(v, v) for v in choices.extra_time]
-        self.fields["shootout"].choices = [(v, v) for v in choices.shootout]
+        for name, values in (
+            ("column", choices.columns),
+            ("extra_time", choices.extra_time),
+            ("shootout", choices.shootout),
+        ):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)  # as declared above
+            field.choices = [(v, v) for v in values]
         if not self.has_great_saves:
             del self.fields["great_saves"]
         if not self.has_shootout:

@@ -258,9 +258,10 @@ class TeamResult(NamedTuple):
         """
         if self.column is None:
             return ONR
+        assert self.extra_time is not None  # a played column has its extra time
         return display(
             self.column,
-            self.extra_time,  # type: ignore[arg-type]  # a played column has its extra time
+            self.extra_time,
             self.shootout,
             self.extra_goals_used,
             self.great_saves_used,

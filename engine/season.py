@@ -257,8 +257,9 @@ def standard_setup(seed: str, stocks: Mapping[str, tuple[int, int]] | None = Non
     )
 
 
-def random_picks(seed: str, extra_goal_odds: float = 0.3) -> PickSource:
-    """Random legal picks: a column and values left, sometimes an extra goal or great save.
+def random_picks(seed: str, extra_goal_odds: float = 0.3) -> Callable[[PickRequest], Pick]:
+    """Random legal picks (a :data:`PickSource` that never answers ONR): a column and values
+    left, sometimes an extra goal or great save.
 
     >>> source = random_picks("s")
     >>> request = PickRequest("a", Competition.KDH, 1, 2, "b", {"A": 3}, ("A",), ("0",),

@@ -81,7 +81,9 @@ def pick_link_check(token: str) -> LinkHolder:
         raise LinkInvalid(str(error)) from error
     if not isinstance(data, dict):
         raise LinkInvalid("not a pick link")
-    user = get_user_model().objects.filter(pk=data.get("u"), is_active=True).first()
+    if data.get("u") is None:
+        raise LinkInvalid("no such user, or the password changed")
+    user = get_user_model().objects.filter(pk=data["u"], is_active=True).first()
     if user is None or data.get("f") != _fingerprint(user):
         raise LinkInvalid("no such user, or the password changed")
     team = Team.objects.filter(Q(coach=user) | Q(deputy=user)).first()
@@ -136,7 +138,9 @@ def waiting_leave_path(entry: WaitingListEntry) -> str:
 def _waiting_entry(data: object) -> WaitingListEntry:
     if not isinstance(data, dict):
         raise LinkInvalid("not a waiting-list link")
-    entry = WaitingListEntry.objects.filter(pk=data.get("w")).first()
+    if data.get("w") is None:
+        raise LinkInvalid("no such waiting-list entry")
+    entry = WaitingListEntry.objects.filter(pk=data["w"]).first()
     if entry is None or entry.email.lower() != data.get("e"):
         raise LinkInvalid("no such waiting-list entry")
     return entry

@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec, TypeGuard
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeGuard
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
@@ -54,6 +54,7 @@ from django.utils.translation import get_language
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from league.models import PublicVersion
 
@@ -331,7 +332,13 @@ SLOT = re.compile("\x00slot:([a-z_]+)\x00")
 # --- API reads -----------------------------------------------------------------------------------
 
 
-class PublicRead:
+if TYPE_CHECKING:
+    _ViewBase = APIView
+else:
+    _ViewBase = object  # a mixin: APIView comes after it in the view's bases
+
+
+class PublicRead(_ViewBase):
     """For a DRF ``APIView`` whose GET answer is the same for everyone (a public read): with
     :func:`public_read` on its ``get``, its serialized data is kept under the version, the
     language and the address, and the answer rendered from it each time (JSON, or the browsable
@@ -347,21 +354,20 @@ class PublicRead:
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # The renderer first, as DRF's own initial() does: an error reading the version (the
         # database out of reach) must reach the exception handling with a renderer to answer.
-        # A mixin of APIView's (first in the bases): DRF's methods are there at run time.
-        self.format_kwarg = self.get_format_suffix(**kwargs)  # type: ignore[attr-defined]
-        negotiated = self.perform_content_negotiation(request)  # type: ignore[attr-defined]
+        self.format_kwarg = self.get_format_suffix(**kwargs)
+        negotiated = self.perform_content_negotiation(request)
         request.accepted_renderer, request.accepted_media_type = negotiated
         self.public_key = _key("api", request._request)
         self.public_hit = _get(self.public_key) if self.public_key is not None else None
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]  # APIView's, as above
+        super().initial(request, *args, **kwargs)
 
     def check_throttles(self, request: Request) -> None:
         if self.public_hit is None:
-            super().check_throttles(request)  # type: ignore[misc]  # APIView's (the mixin's base)
+            super().check_throttles(request)
 
 
 def public_read(
-    method: Callable[Concatenate[Any, Request, P], HttpResponseBase],
+    method: Callable[Concatenate[Any, Request, P], Response],
 ) -> Callable[Concatenate[Any, Request, P], HttpResponseBase]:
     """A :class:`PublicRead` view's ``get``: answered from the cache, else computed and kept
     (a 200 only). Kept: the data, and its plain JSON rendering, served as it is to a caller
@@ -378,7 +384,7 @@ def public_read(
             return Response(data)
         response = method(view, request, *args, **kwargs)
         if view.public_key is not None and response.status_code == 200:
-            data = response.data  # type: ignore[attr-defined]  # a DRF Response: a 200 of get
+            data = response.data
             _set(view.public_key, (data, JSONRenderer().render(data)))
         return response
 

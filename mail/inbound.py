@@ -42,6 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
+from email.headerregistry import AddressHeader
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
@@ -371,6 +372,8 @@ def sender_addresses(message: EmailMessage) -> list[str]:
     """
     addresses: list[str] = []
     for header in _headers(message, "From"):
+        if not isinstance(header, AddressHeader):  # a From that does not parse as addresses
+            continue
         try:
             found = [a.addr_spec for a in header.addresses]
         except (AttributeError, ValueError, IndexError, TypeError):

@@ -11,7 +11,7 @@ import imaplib
 import logging
 import re
 import ssl
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -68,7 +68,7 @@ class Mailbox:
         self.failed_folder = failed_folder
         self.capabilities = capabilities
 
-    def _ok(self, what: str, response: tuple[str, list[object]]) -> list[object]:
+    def _ok(self, what: str, response: tuple[str, Sequence[object]]) -> Sequence[object]:
         status, data = response
         if status != "OK":
             raise MailboxError(f"IMAP {what} failed: {data!r}")
@@ -76,7 +76,7 @@ class Mailbox:
 
     def unseen(self) -> Iterator[MailboxMessage]:
         """Every message not yet marked ``\\Seen``, oldest first, without marking it (PEEK)."""
-        data = self._ok("SEARCH UNSEEN", self.connection.uid("SEARCH", None, "UNSEEN"))
+        data = self._ok("SEARCH UNSEEN", self.connection.uid("SEARCH", "UNSEEN"))
         uids = b" ".join(d for d in data if isinstance(d, bytes)).split()
         for uid in uids:
             fetched = self._ok(

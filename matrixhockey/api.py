@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import redis
 from django.conf import settings
@@ -98,7 +98,8 @@ class FormBodyParser(FormParser):
 def client_address(request: HttpRequest) -> str:
     """The client's real address, exactly as the API's throttles key on it (``NUM_PROXIES``):
     for django-axes (``AXES_CLIENT_IP_CALLABLE``) and the site's own rate limits."""
-    return BaseThrottle().get_ident(request)
+    # get_ident reads only ``request.META``, which a Django request has; the stubs ask for DRF's.
+    return BaseThrottle().get_ident(cast(Request, request))
 
 
 class TokenAuthentication(DRFTokenAuthentication):
@@ -115,8 +116,14 @@ class _Resilient(SimpleRateThrottle):
     pickled list of times, then its write); another cache gets DRF's own way.
     """
 
+    num_requests: int | None
+    duration: int | None
+    """Both set from the rate by SimpleRateThrottle.__init__ (the stubs leave them out)."""
+
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        # The rates are texts ("100/min"); the stubs type them as numbers.
+        rates = cast("dict[str | None, str | None]", api_settings.DEFAULT_THROTTLE_RATES)
+        return rates.get(self.scope)
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         try:
@@ -138,6 +145,7 @@ class _Resilient(SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
+        assert self.num_requests is not None and self.duration is not None  # a rate is set
         self.now = self.timer()
         key = cache.make_and_validate_key(f"{self.key}:times")
         member = f"{self.now!r}:{secrets.token_hex(4)}"

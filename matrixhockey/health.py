@@ -21,7 +21,7 @@ from matrixhockey.db import database_answers
 
 logger = logging.getLogger(__name__)
 
-BROKER_TIMEOUT_SECONDS = 1.0
+BROKER_TIMEOUT_SECONDS = 1
 OK, DOWN = "ok", "down"
 
 
@@ -45,8 +45,7 @@ def broker_state() -> str:
         return "eager"
     try:
         with app.connection_for_write(connect_timeout=BROKER_TIMEOUT_SECONDS) as broker:
-            # kombu takes a float of seconds; its stubs say int.
-            broker.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)  # type: ignore[arg-type]
+            broker.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
     except (OperationalError, OSError) as error:
         logger.warning("Health check: the task broker is down: %s", error)
         return DOWN

@@ -27,7 +27,9 @@ def person_token_read(*, salt: str, token: str, active_only: bool = False) -> tu
         raise TokenInvalid(str(error)) from error
     if not isinstance(data, dict) or not isinstance(data.get("k"), str):
         raise TokenInvalid("not a token of this kind")
-    people = get_user_model().objects.filter(pk=data.get("u"))
+    if data.get("u") is None:
+        raise TokenInvalid("no such person")
+    people = get_user_model().objects.filter(pk=data["u"])
     if active_only:
         people = people.filter(is_active=True)
     user = people.first()

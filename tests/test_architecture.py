@@ -1,7 +1,7 @@
 """The architecture holds: layers import downward only, no import cycle, no import hidden inside
 a function (but a task's of its own app's services, the HackSoft shape), no module's ``_private``
-name imported by another, no Celery task looked up by a string, and every module short enough
-to read in one sitting (``docs/ARCHITECTURE.md``).
+name imported by another, no Celery task looked up by a string, every module short enough
+to read in one sitting, and mypy's level unrelaxed (``docs/ARCHITECTURE.md``).
 
 The imports are read with ``ast`` from the source, so nothing is imported to check them.
 """
@@ -9,9 +9,14 @@ The imports are read with ``ast`` from the source, so nothing is imported to che
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -307,6 +312,85 @@ def test_every_module_reads_in_one_sitting(package: str) -> None:
 # The checks themselves, on small made-up sources, so that each can be seen to fail.
 
 
+MAX_TYPE_IGNORES = 5
+"""How many ``# type: ignore`` the checked code may hold, each naming its error code and saying
+on its line why the stubs cannot express what the code does."""
+TYPE_IGNORE = re.compile(
+    r"#\s*type:\s*ignore(?P<code>\[[a-z-]+(?:,\s*[a-z-]+)*\])?(?P<why>\s*#\s*\S)?"
+)
+
+MYPY_TIGHTER = {
+    "disallow_any_generics": True,
+    "disallow_subclassing_any": True,
+    "disallow_untyped_calls": True,
+    "disallow_untyped_defs": True,
+    "disallow_untyped_decorators": True,
+    "warn_return_any": True,
+    "implicit_reexport": False,
+    "strict_equality": True,
+    "extra_checks": True,
+    "check_untyped_defs": True,
+    "disallow_incomplete_defs": True,
+    "warn_unused_ignores": True,
+}
+"""The flags an override of a project module may set, each tighter (``mypy --strict``'s)."""
+
+
+def type_ignores(path: Path) -> list[str]:
+    """Every ``# type: ignore`` comment of ``path`` (a comment token, not text in a string), as
+    ``name:line``, marked ``no code`` or ``no reason`` where it lacks one."""
+    found = []
+    source = path.read_text(encoding="utf-8")
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        matched = TYPE_IGNORE.search(token.string) if token.type == tokenize.COMMENT else None
+        if matched is None:
+            continue
+        lacks = [what for what in ("code", "why") if not matched.group(what)]
+        marks = {"code": "no code", "why": "no reason"}
+        found.append(" ".join([f"{path.name}:{token.start[0]}", *(marks[w] for w in lacks)]))
+    return found
+
+
+def test_the_checked_code_holds_a_handful_of_type_ignores_each_with_its_reason() -> None:
+    ignores = [
+        where
+        for package in sorted(PROJECT)
+        for path in _sources(package)
+        for where in type_ignores(path)
+    ]
+    assert [where for where in ignores if " no " in where] == []
+    assert len(ignores) <= MAX_TYPE_IGNORES, ignores
+
+
+def mypy_relaxations(config: dict[str, Any]) -> list[str]:
+    """What in ``[tool.mypy]`` relaxes the project's level: an error code or a module's errors
+    turned off, an override of a project module that does more than tighten a flag
+    (:data:`MYPY_TIGHTER`), an override of libraries that does more than skip their missing
+    types."""
+    found = [
+        f"[tool.mypy] {key}" for key in ("disable_error_code", "ignore_errors") if key in config
+    ]
+    for override in config.get("overrides", []):
+        modules = override["module"]
+        modules = [modules] if isinstance(modules, str) else modules
+        flags = {key: value for key, value in override.items() if key != "module"}
+        ours = any(module.split(".")[0] in PROJECT for module in modules)
+        loose = (
+            [key for key, value in flags.items() if MYPY_TIGHTER.get(key, not value) != value]
+            if ours
+            else [key for key in flags if key != "ignore_missing_imports"]
+        )
+        if loose:
+            found.append(f"{', '.join(modules)}: {', '.join(sorted(loose))}")
+    return found
+
+
+def test_no_mypy_override_relaxes_the_project_s_code() -> None:
+    """``engine/`` strict, the apps at ``[tool.mypy]``'s level, every module of them."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert mypy_relaxations(config["tool"]["mypy"]) == []
+
+
 def _made_up(tmp_path: Path, files: dict[str, str]) -> list[Import]:
     found: list[Import] = []
     for name, text in files.items():
@@ -433,4 +517,42 @@ def test_raw_sql_is_caught(tmp_path: Path) -> None:
         "reads.py:3 Team.objects.raw(...)",
         "reads.py:4 Team.objects.extra(...)",
         "reads.py:5 RawSQL",
+    ]
+
+
+def test_a_type_ignore_without_its_code_or_reason_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "typed.py"
+    path.write_text(
+        "a = f(x)  # type: ignore[arg-type]  # the stubs say int; the call takes a float\n"
+        "b = f(x)  # type: ignore[arg-type]\n"
+        "c = f(x)  # type: ignore\n"
+        "d = '# type: ignore'\n",  # text, not a comment
+        encoding="utf-8",
+    )
+    assert type_ignores(path) == [
+        "typed.py:1",
+        "typed.py:2 no reason",
+        "typed.py:3 no code no reason",
+    ]
+
+
+def test_a_mypy_relaxation_is_caught() -> None:
+    config = {
+        "strict": False,
+        "disable_error_code": ["misc"],
+        "overrides": [
+            {"module": ["engine", "engine.*"], "disallow_untyped_defs": True},
+            {"module": ["pygal", "pygal.*"], "ignore_missing_imports": True},
+            {"module": "competitions.forms", "disable_error_code": ["attr-defined"]},
+            {"module": ["league.links"], "check_untyped_defs": False},
+            {"module": ["engine.game"], "implicit_reexport": True},
+            {"module": ["authres"], "ignore_errors": True},
+        ],
+    }
+    assert mypy_relaxations(config) == [
+        "[tool.mypy] disable_error_code",
+        "competitions.forms: disable_error_code",
+        "league.links: check_untyped_defs",
+        "engine.game: implicit_reexport",
+        "authres: ignore_errors",
     ]

@@ -43,7 +43,7 @@ class EntryAddForm(forms.ModelForm):
 
 class StockMovementInline(ReadOnlyInline):
     model = StockMovement
-    fields = [
+    fields = (
         "created_at",
         "kind",
         "delta",
@@ -52,7 +52,7 @@ class StockMovementInline(ReadOnlyInline):
         "round",
         "note",
         "created_by",
-    ]
+    )
     readonly_fields = fields
     ordering = ["-created_at", "-id"]
     verbose_name_plural = _("stock ledger")
@@ -76,7 +76,7 @@ class EntryAdmin(admin.ModelAdmin):
     list_select_related = ["team", "season", "division"]
     autocomplete_fields = ["team"]
     readonly_fields = ["extra_goals", "great_saves", "stock_link", "replaces", "replaced_at"]
-    fields = [
+    fields = (
         "season",
         "team",
         "division",
@@ -88,7 +88,7 @@ class EntryAdmin(admin.ModelAdmin):
         "promotion_barred",
         "replaces",
         "replaced_at",
-    ]
+    )
     inlines = [StockMovementInline]
     actions = ["replace_first_week_onr"]
 
@@ -133,9 +133,9 @@ class EntryAdmin(admin.ModelAdmin):
             kwargs["form"] = EntryAddForm
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Entry | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Entry | None = None) -> tuple[str, ...]:
         if obj is None:
-            return [*EntryAddForm.Meta.fields, "starting_extra_goals", "starting_great_saves"]
+            return (*EntryAddForm.Meta.fields, "starting_extra_goals", "starting_great_saves")
         return self.fields
 
     def get_inline_instances(self, request: HttpRequest, obj: Entry | None = None) -> list[Any]:

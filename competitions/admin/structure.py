@@ -192,128 +192,17 @@ class FixtureInline(admin.TabularInline):
 
 class TeamResultInline(ReadOnlyInline):
     model = TeamResult
-    fields = ["entry", "display", "goals", "onr", "redrawn", "bonus_goal"]
+    fields = ("entry", "display", "goals", "onr", "redrawn", "bonus_goal")
     readonly_fields = fields
 
 
 class PoolRoundAddForm(forms.ModelForm):
     class Meta:
         model = PoolRound
-        fields = ["pool", "round"]
+        fields = ("pool", "round")
 
 
-@admin.register(PoolRound)
-class PoolRoundAdmin(admin.ModelAdmin):
-    list_display = ["round", "pool", "status", "seed_hash", "arbitrated_at", "published_at"]
-    list_filter = ["round__season", "round__competition", "status"]
-    search_fields = ["pool__slug", "=round__number", "seed_hash"]
-    list_select_related = ["round__season", "pool"]
-    inlines = [FixtureInline, TeamResultInline]
-    fields = [
-        "pool",
-        "round",
-        "status",
-        "seed_hash",
-        "published_seed",
-        "draw_log",
-        "arbitrated_at",
-        "arbitrated_by",
-        "published_at",
-        "published_by",
-    ]
-    readonly_fields = fields
-
-    @admin.display(description=_("seed"))
-    def published_seed(self, pool_round: PoolRound) -> str:
-        return pool_round.public_seed or str(_("(secret until published)"))
-
-    def get_form(
-        self,
-        request: HttpRequest,
-        obj: PoolRound | None = None,
-        change: bool = False,
-        **kwargs: Any,
-    ) -> type[forms.ModelForm]:
-        if obj is None:
-            kwargs["form"] = PoolRoundAddForm
-        return super().get_form(request, obj, change=change, **kwargs)
-
-    def get_fields(self, request: HttpRequest, obj: PoolRound | None = None) -> list[str]:
-        return self.fields if obj is not None else PoolRoundAddForm.Meta.fields
-
-    def get_readonly_fields(self, request: HttpRequest, obj: PoolRound | None = None) -> list[str]:
-        return self.readonly_fields if obj is not None else []
-
-    def get_inline_instances(self, request: HttpRequest, obj: PoolRound | None = None) -> list[Any]:
-        return super().get_inline_instances(request, obj) if obj is not None else []
-
-    def save_model(
-        self, request: HttpRequest, obj: PoolRound, form: forms.ModelForm, change: bool
-    ) -> None:
-        if not change:
-            adopt(obj, services.pool_round_create(pool=obj.pool, round=obj.round))
-
-
-@admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
-    list_display = ["pool_round", "home", "away", "label"]
-    list_filter = ["pool_round__round__season", "pool_round__round__competition", "label"]
-    search_fields = ["home__team__name", "away__team__name"]
-    autocomplete_fields = ["home", "away"]
-    # Each row names its pool round and both entries (team, division and season): one query
-    # for the page, whatever the number of rows.
-    list_select_related = [
-        "pool_round__pool__season",
-        "pool_round__round__season",
-        "home__team",
-        "home__division",
-        "home__season",
-        "away__team",
-        "away__division",
-        "away__season",
-    ]
-
-
-@admin.register(FixtureResult)
-class FixtureResultAdmin(ReadOnlyAdmin):
-    list_display = ["fixture", "home_goals", "away_goals", "decided", "winner", "created_at"]
-    list_filter = [
-        "decided",
-        "fixture__pool_round__round__season",
-        "fixture__pool_round__round__competition",
-    ]
-    search_fields = ["fixture__home__team__name", "fixture__away__team__name"]
-    date_hierarchy = "created_at"
-    list_select_related = [
-        "fixture__home__team",
-        "fixture__away__team",
-        "winner__team",
-        "winner__division",
-        "winner__season",
-    ]
-
-
-@admin.register(TeamResult)
-class TeamResultAdmin(ReadOnlyAdmin):
-    list_display = ["pool_round", "entry", "display", "goals", "onr", "redrawn", "bonus_goal"]
-    list_filter = [
-        "onr",
-        "redrawn",
-        "bonus_goal",
-        "pool_round__round__season",
-        "pool_round__round__competition",
-    ]
-    search_fields = ["entry__team__name", "entry__team__slug"]
-    list_select_related = [
-        "pool_round__pool",
-        "pool_round__round__season",
-        "entry__team",
-        "entry__division",
-        "entry__season",
-    ]
-
-
-# --- The weekend's admin actions (issue 5): void and redo, ONR sanctions and replacements --------
+# --- The pool rounds' admin actions (issue 5): void and redo, arbitrate ---------------------------
 
 
 class VoidForm(forms.Form):
@@ -399,7 +288,121 @@ def arbitrate_pool_rounds(
             )
 
 
-PoolRoundAdmin.actions = [*(PoolRoundAdmin.actions or []), void_pool_rounds, arbitrate_pool_rounds]
+@admin.register(PoolRound)
+class PoolRoundAdmin(admin.ModelAdmin):
+    list_display = ["round", "pool", "status", "seed_hash", "arbitrated_at", "published_at"]
+    list_filter = ["round__season", "round__competition", "status"]
+    search_fields = ["pool__slug", "=round__number", "seed_hash"]
+    list_select_related = ["round__season", "pool"]
+    inlines = [FixtureInline, TeamResultInline]
+    actions = [void_pool_rounds, arbitrate_pool_rounds]
+    fields = (
+        "pool",
+        "round",
+        "status",
+        "seed_hash",
+        "published_seed",
+        "draw_log",
+        "arbitrated_at",
+        "arbitrated_by",
+        "published_at",
+        "published_by",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("seed"))
+    def published_seed(self, pool_round: PoolRound) -> str:
+        return pool_round.public_seed or str(_("(secret until published)"))
+
+    def get_form(
+        self,
+        request: HttpRequest,
+        obj: PoolRound | None = None,
+        change: bool = False,
+        **kwargs: Any,
+    ) -> type[forms.ModelForm]:
+        if obj is None:
+            kwargs["form"] = PoolRoundAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: PoolRound | None = None) -> tuple[str, ...]:
+        return self.fields if obj is not None else PoolRoundAddForm.Meta.fields
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: PoolRound | None = None
+    ) -> list[str] | tuple[str, ...]:
+        return self.readonly_fields if obj is not None else []
+
+    def get_inline_instances(self, request: HttpRequest, obj: PoolRound | None = None) -> list[Any]:
+        return super().get_inline_instances(request, obj) if obj is not None else []
+
+    def save_model(
+        self, request: HttpRequest, obj: PoolRound, form: forms.ModelForm, change: bool
+    ) -> None:
+        if not change:
+            adopt(obj, services.pool_round_create(pool=obj.pool, round=obj.round))
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = ["pool_round", "home", "away", "label"]
+    list_filter = ["pool_round__round__season", "pool_round__round__competition", "label"]
+    search_fields = ["home__team__name", "away__team__name"]
+    autocomplete_fields = ["home", "away"]
+    # Each row names its pool round and both entries (team, division and season): one query
+    # for the page, whatever the number of rows.
+    list_select_related = [
+        "pool_round__pool__season",
+        "pool_round__round__season",
+        "home__team",
+        "home__division",
+        "home__season",
+        "away__team",
+        "away__division",
+        "away__season",
+    ]
+
+
+@admin.register(FixtureResult)
+class FixtureResultAdmin(ReadOnlyAdmin):
+    list_display = ["fixture", "home_goals", "away_goals", "decided", "winner", "created_at"]
+    list_filter = [
+        "decided",
+        "fixture__pool_round__round__season",
+        "fixture__pool_round__round__competition",
+    ]
+    search_fields = ["fixture__home__team__name", "fixture__away__team__name"]
+    date_hierarchy = "created_at"
+    list_select_related = [
+        "fixture__home__team",
+        "fixture__away__team",
+        "winner__team",
+        "winner__division",
+        "winner__season",
+    ]
+
+
+@admin.register(TeamResult)
+class TeamResultAdmin(ReadOnlyAdmin):
+    list_display = ["pool_round", "entry", "display", "goals", "onr", "redrawn", "bonus_goal"]
+    list_filter = [
+        "onr",
+        "redrawn",
+        "bonus_goal",
+        "pool_round__round__season",
+        "pool_round__round__competition",
+    ]
+    search_fields = ["entry__team__name", "entry__team__slug"]
+    list_select_related = [
+        "pool_round__pool",
+        "pool_round__round__season",
+        "entry__team",
+        "entry__division",
+        "entry__season",
+    ]
+
+
+# --- The weekend's admin (issue 5): arbitration requests, ONR sanctions and replacements ----------
 
 
 @admin.register(ArbitrationRequest)

@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from competitions import selectors as competition_selectors
 from competitions.models import Competition, Fixture, Matrix, Round
 from competitions.models import Pick as PickRow
+from engine import Competition as EngineCompetition
 from engine import Pick
 from engine.quotas import columns_left, values_left
 from engine.season import PickRequest, random_picks
@@ -97,7 +98,7 @@ class Coaches:
             pick = choose(
                 PickRequest(
                     team=slug,
-                    competition=round.engine_competition,
+                    competition=EngineCompetition(round.engine_competition),
                     round_number=round.number,
                     week=round.week,
                     opponent=opponent.team.slug,

@@ -303,8 +303,8 @@ def kdh_bracket(*, pool: Pool, team: str | None = None) -> Bracket:
     by_number = {pool_round.round.number: pool_round for pool_round in pool_rounds}
     revealed = [shown for shown in pool_rounds_results(pool_rounds=pool_rounds) if shown.revealed]
     results = {shown.pool_round.pk: shown.games for shown in revealed}
-    # R15: why each lucky loser went on, by round and entry.
-    reasons = {
+    # R15: why each lucky loser went on, by round and entry (looked up for rounds not drawn too).
+    reasons: dict[int | None, dict[int, LuckyLoserShown]] = {
         shown.pool_round.pk: {lucky.entry.pk: lucky for lucky in shown.lucky_losers}
         for shown in revealed
     }

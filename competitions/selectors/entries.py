@@ -5,18 +5,35 @@ columns and values it used (R19, R7), the entry holding a replaced team's place.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from competitions import hot_sql
 from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round
 from engine.season import Used
 from league.models import Entry
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 PLAYED = (PoolRound.Status.ARBITRATED, PoolRound.Status.PUBLISHED)
 """Pool-round statuses whose results count (arbitrated: referees and the arbitration; published:
 everyone)."""
 
 
-def entry_placed_late(*, entry: Entry, round: Round) -> bool:
+class PlacedAt(TypedDict):
+    """An entry's ``placed_at``: when the entry it replaces was replaced (R14), ``None`` for one
+    that replaces none — ``.annotate(placed_at=F("replaces__replaced_at"))``."""
+
+    placed_at: datetime | None
+
+
+if TYPE_CHECKING:
+    PlacedEntry = WithAnnotations[Entry, PlacedAt]
+    """An entry read with :class:`PlacedAt`."""
+
+
+def entry_placed_late(*, entry: PlacedEntry, round: Round) -> bool:
     """R14: ``entry`` took its place by a replacement after ``round``'s deadline, too late to
     send a pick for it (so it plays the replaced team's, or a dummy's, and is never ONR there).
 
@@ -104,8 +121,8 @@ def entry_used_everywhere(
 ) -> dict[str, Used]:
     """What ``entry``'s place already played in each of ``competitions`` (see
     :func:`entries_used`), by competition, in one query."""
-    competitions = tuple(Competition(competition) for competition in competitions)
-    return dict(_used([entry], competitions, published_only, None)[entry.pk])
+    chosen = tuple(Competition(competition) for competition in competitions)
+    return dict(_used([entry], chosen, published_only, None)[entry.pk])
 
 
 def entries_used_everywhere(
@@ -114,8 +131,8 @@ def entries_used_everywhere(
     """What each of ``entries``' places already played in each of ``competitions`` (see
     :func:`entries_used`), by entry id then competition, in one query (two when one of them
     replaced a team)."""
-    competitions = tuple(Competition(competition) for competition in competitions)
-    return _used(list(entries), competitions, published_only, None)
+    chosen = tuple(Competition(competition) for competition in competitions)
+    return _used(list(entries), chosen, published_only, None)
 
 
 def _used(

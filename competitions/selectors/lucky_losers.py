@@ -18,18 +18,31 @@ from league.models import Entry
 
 
 class _Pick(Protocol):
-    shootout: str
+    @property
+    def shootout(self) -> str: ...
 
 
 class _Game(Protocol):
-    """A published game as :class:`~competitions.selectors.results.GameResult` holds it."""
+    """A published game as :class:`~competitions.selectors.results.GameResult` holds it (read
+    only: a frozen dataclass)."""
 
-    home_goals: int
-    away_goals: int
-    decided: str
-    winner: Entry | None
-    home_pick: _Pick | None
-    away_pick: _Pick | None
+    @property
+    def home_goals(self) -> int: ...
+
+    @property
+    def away_goals(self) -> int: ...
+
+    @property
+    def decided(self) -> str: ...
+
+    @property
+    def winner(self) -> Entry | None: ...
+
+    @property
+    def home_pick(self) -> _Pick | None: ...
+
+    @property
+    def away_pick(self) -> _Pick | None: ...
 
     @property
     def home(self) -> Entry: ...

@@ -204,6 +204,7 @@ def rounds_columns_held(
     playing = {round.competition for round in rounds}
     for competition, pool in pools.items():
         if pool.kind.divisional and competition in playing:
+            assert pool.division_id is not None  # a championship pool's division
             division = list(
                 Entry.objects.filter(
                     season_id=entry.season_id,

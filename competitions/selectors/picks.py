@@ -392,7 +392,7 @@ def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
             )
         )
     for round in cup_rounds:
-        pool_id = pools.get(round.competition)
-        if pool_id is not None and plays_round(cups.get(pool_id, []), round.number):
+        cup_pool_id = pools.get(round.competition)
+        if cup_pool_id is not None and plays_round(cups.get(cup_pool_id, []), round.number):
             playing.add(round.pk)
     return playing

@@ -47,8 +47,8 @@ def _labels(language: str | None) -> dict[str, dict[str, str]]:
     """The words for how a game was decided and for a game's label (final, third place…), in
     ``language`` (the active one), worded once for every game shown in it."""
     return {
-        "decided": {value: str(label) for value, label in FixtureResult.decided.field.choices},
-        "label": {value: str(label) for value, label in Fixture.label.field.choices},
+        "decided": {value: str(label) for value, label in FixtureResult.decided.field.flatchoices},
+        "label": {value: str(label) for value, label in Fixture.label.field.flatchoices},
     }
 
 
@@ -185,7 +185,7 @@ class GameResult:
         text = f"{home} – {away} : {self.home_goals}-{self.away_goals}"
         if self.mark:
             text = f"{text} {self.mark}"
-        if self.score_hides_winner:
+        if self.score_hides_winner and self.winner is not None:
             text = f"{text} ({self.winner.team.name})"
         return text
 
@@ -364,15 +364,16 @@ def pool_rounds_fixtures(*, pool_rounds: Iterable[PoolRound]) -> dict[int, list[
         drawn_later = pool_round.round.stage not in (Stage.REGULAR, Stage.GROUP)
         if not (drawn_later and earlier is not None and earlier != PoolRound.Status.PUBLISHED):
             public.add(pool_round.pk)
+    games: dict[int, list[Fixture]] = {pk: [] for pk in public}
     fixtures: dict[int, list[Fixture] | None] = {
-        pool_round.pk: [] if pool_round.pk in public else None for pool_round in pool_rounds
+        pool_round.pk: games.get(pool_round.pk) for pool_round in pool_rounds
     }
     for fixture in (
         Fixture.objects.filter(pool_round_id__in=public)
         .select_related("home__team", "away__team", "home__division")
         .order_by("id")
     ):
-        fixtures[fixture.pool_round_id].append(fixture)
+        games[fixture.pool_round_id].append(fixture)
     return fixtures
 
 

@@ -113,6 +113,7 @@ def pool_entries(*, pool: Pool) -> list[Entry]:
     """The teams of ``pool`` now playing: its division's, or the cup's members (by code within
     their division), a replaced team's place held by its replacement (R14)."""
     if pool.kind.divisional:
+        assert pool.division_id is not None  # a championship pool's division
         entries = Entry.objects.filter(
             season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
         )

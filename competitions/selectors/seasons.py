@@ -42,7 +42,9 @@ class DivisionRecord:
 
     @property
     def division(self) -> Division:
-        return self.pool.division  # type: ignore[return-value]  # a championship pool's
+        division = self.pool.division
+        assert division is not None  # a championship pool's (pool_division_fits_competition)
+        return division
 
     @property
     def first(self) -> Entry | None:

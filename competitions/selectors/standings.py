@@ -74,6 +74,7 @@ def standings_dice(*, seed: str | None, pool: Pool, what: str) -> Dice:
 
 def pool_entries_current(*, pool: Pool) -> list[Entry]:
     """A championship pool's entries in play (a replaced one gives way to its replacement)."""
+    assert pool.division_id is not None  # a championship pool's (pool_division_fits_competition)
     return list(
         Entry.objects.filter(
             season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
@@ -124,7 +125,7 @@ def _tables(asked: list[_TableAsked], published_only: bool) -> list[Standings]:
     lineages = entries_lineages(entries=[entry for table in asked for entry in table.entries])
     pools = {table.pool.pk for table in asked}
     stages = {stage for table in asked for stage in table.stages}
-    results = (
+    stored = (
         FixtureResult.objects.filter(
             fixture__pool_round__pool_id__in=pools,
             fixture__pool_round__status__in=entry_statuses(published_only),
@@ -142,7 +143,7 @@ def _tables(asked: list[_TableAsked], published_only: bool) -> list[Standings]:
             "winner_id",
         )
     )
-    results = list(results)
+    results = list(stored)
     seeds = list(
         PoolRound.objects.filter(
             pool_id__in=pools, status__in=entry_statuses(published_only), round__stage__in=stages

@@ -181,9 +181,8 @@ def _games(entries: list[Entry]) -> list[TeamGame]:
     games = []
     for fixture in fixtures:
         result = fixture.result
-        winner = {fixture.home_id: fixture.home, fixture.away_id: fixture.away}.get(
-            result.winner_id
-        )
+        winners = {fixture.home_id: fixture.home, fixture.away_id: fixture.away}
+        winner = winners.get(result.winner_id) if result.winner_id is not None else None
         home = played.get((fixture.pool_round_id, fixture.home_id))
         away = played.get((fixture.pool_round_id, fixture.away_id))
         game = GameResult(

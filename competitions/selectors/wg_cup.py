@@ -12,6 +12,7 @@ only a die would break marks nobody.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import OuterRef, Subquery
 
@@ -24,6 +25,9 @@ from competitions.selectors.standings import (
     wg_group_standings_tables,
 )
 from engine import TIE_CRITERIA, Dice, StandingRow, deciding_criterion, tie_key, wg
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 NOT_STARTED = "not_started"
 """No group round is published yet: no marks."""
@@ -121,7 +125,19 @@ class WgCup:
         return next((second for second in self.seconds if second.best), None)
 
 
-def _rounds(pool: Pool) -> list[Round]:
+class PoolPart(TypedDict):
+    """A WG round's pool round in :func:`_rounds`: ``None`` before it is drawn."""
+
+    pool_round_id: int | None
+    pool_round_status: str | None
+    pool_round_seed: str | None
+
+
+if TYPE_CHECKING:
+    WgRound = WithAnnotations[Round, PoolPart]
+
+
+def _rounds(pool: Pool) -> list[WgRound]:
     """The WG's rounds with ``pool``'s part of each (id, status, seed; ``None`` before it is
     drawn), in one query."""
     mine = PoolRound.objects.filter(pool=pool, round=OuterRef("pk"))
@@ -184,17 +200,15 @@ def _seconds(
     return marks, seconds, decided_on if marked else "", die
 
 
-def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
+def _slots(pool: Pool, rounds: list[WgRound]) -> list[Slot]:
     """The semi-finals and the final week's two games, each as far as the public knows it
     (one query): a result once its round is published; before, a pairing once the round whose
     arbitration drew it — the pool's previous one — is published (R23), as
     :func:`~competitions.selectors.results.pool_rounds_fixtures` tells it."""
     by_number = {round.number: round for round in rounds}
-    drawn = [round for round in rounds if round.pool_round_id]  # type: ignore[attr-defined]  # _rounds() annotates
+    drawn = [round for round in rounds if round.pool_round_id]
     published = {
-        round.number
-        for round in drawn
-        if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]  # _rounds() annotates
+        round.number for round in drawn if round.pool_round_status == PoolRound.Status.PUBLISHED
     }
     paired = {
         round.number
@@ -217,9 +231,9 @@ def _slots(pool: Pool, rounds: list[Round]) -> list[Slot]:
         result = getattr(fixture, "result", None) if round_number in published else None
         game = (
             None
-            if result is None
+            if result is None or fixture is None
             else GameResult(
-                fixture=fixture,  # type: ignore[arg-type]  # a result has its fixture
+                fixture=fixture,
                 home_goals=result.home_goals,
                 away_goals=result.away_goals,
                 decided=result.decided,
@@ -252,9 +266,7 @@ def wg_cup(*, pool: Pool) -> WgCup:
     rounds = _rounds(pool)
     group_rounds = [round for round in rounds if round.number <= wg.GROUP_ROUNDS]
     played = [
-        round
-        for round in group_rounds
-        if round.pool_round_status == PoolRound.Status.PUBLISHED  # type: ignore[attr-defined]  # _rounds() annotates
+        round for round in group_rounds if round.pool_round_status == PoolRound.Status.PUBLISHED
     ]
     found = wg_group_standings_tables(pool=pool)
     tables = {name: table.rows for name, table in found.items()}
@@ -275,7 +287,7 @@ def wg_cup(*, pool: Pool) -> WgCup:
             dies=[thrown for table in found.values() for thrown in table.dies],
         )
         lines = {line.row.team: line for rows in shown for line in rows}
-        seed = played[-1].pool_round_seed if played else ""  # type: ignore[attr-defined]  # _rounds() annotates
+        seed = (played[-1].pool_round_seed or "") if played else ""
         marks, seconds, decided_on, die = _seconds(tables, lines, state, seed)
         groups = [
             WgGroup(
@@ -289,7 +301,7 @@ def wg_cup(*, pool: Pool) -> WgCup:
         state = NOT_STARTED
     return WgCup(
         state=state,
-        group_rounds=[round.number for round in group_rounds if round.pool_round_id],  # type: ignore[attr-defined]  # _rounds() annotates
+        group_rounds=[round.number for round in group_rounds if round.pool_round_id],
         published_group_rounds=len(played),
         groups=groups,
         seconds=seconds,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -25,7 +26,7 @@ from competitions.models import (
     StockReason,
     TeamResult,
 )
-from competitions.selectors.entries import PLAYED
+from competitions.selectors.entries import PLAYED, PlacedAt
 from competitions.services.cups import cup_progress
 from competitions.services.entries import StockLedgerBatch
 from competitions.services.errors import (
@@ -49,6 +50,29 @@ from league.models import Entry, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
 from matrixhockey.db import update_returning
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class EarlierUnplayed(TypedDict):
+    """What :func:`pool_round_to_arbitrate` reads with a pool round."""
+
+    earlier_unplayed: int | None
+
+
+class WeekOfEntry(PlacedAt):
+    """What :func:`_entries_locked` reads with an entry for R14 (see there)."""
+
+    week_sanctioned: int
+    championship_onr: int
+    wg_group_onr: int
+    waiting_list: bool
+
+
+if TYPE_CHECKING:
+    ArbitrablePoolRound = WithAnnotations[PoolRound, EarlierUnplayed]
+    LockedEntry = WithAnnotations[Entry, WeekOfEntry]
 
 
 def rounds_close_due(*, now: datetime | None = None) -> int:
@@ -89,7 +113,7 @@ def round_status_refresh(round: Round, now: datetime) -> None:
         round.status = found[0]
 
 
-def pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
+def pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> ArbitrablePoolRound:
     """The pool round with its round, season and pool, and the number of its pool's earliest
     round not yet arbitrated before it (``earlier_unplayed``, ``None`` when there is none), in
     one query: what :func:`arbitration_ready_check` needs. ``locked``: read ``FOR UPDATE``
@@ -111,7 +135,7 @@ def pool_round_to_arbitrate(pk: int, *, locked: bool = False) -> PoolRound:
     return pool_rounds.get(pk=pk)
 
 
-def arbitration_ready_check(pool_round: PoolRound, now: datetime) -> None:
+def arbitration_ready_check(pool_round: ArbitrablePoolRound, now: datetime) -> None:
     """Refuse an arbitration before the deadline (R13) or before the pool's earlier rounds
     (``pool_round`` as :func:`pool_round_to_arbitrate` reads it)."""
     round = pool_round.round
@@ -234,13 +258,15 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
     return pool_round
 
 
-def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
+def _entries_locked(
+    pool_round: PoolRound, fixtures: list[Fixture], now: datetime
+) -> list[LockedEntry]:
     """The pool's entries (:func:`competitions.services.round_input.pool_entries`, R2, R14),
     locked in id order with their team and division, each read with what R14 needs rather than
-    a query each: ``week_onr`` (the competitions of its ONRs in the week's rounds arbitrated
-    already, once per round), ``week_sanctioned`` (its sanctions this week), ``waiting_list``
-    (someone waits) and ``placed_at`` (when the entry it replaces was replaced, ``None`` for an
-    entry that replaces none)."""
+    a query each: ``championship_onr`` and ``wg_group_onr`` (its ONRs in the week's rounds
+    arbitrated already, by competition), ``week_sanctioned`` (its sanctions this week),
+    ``waiting_list`` (someone waits) and ``placed_at`` (when the entry it replaces was replaced,
+    ``None`` for an entry that replaces none)."""
     round = pool_round.round
     onr_this_week = TeamResult.objects.filter(
         entry_id=OuterRef("pk"),
@@ -269,12 +295,7 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
             ),
         )
     )
-    locked = list(entries)
-    for entry in locked:
-        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * entry.championship_onr + [
-            EngineCompetition.WG_GROUP
-        ] * entry.wg_group_onr
-    return locked
+    return list(entries)
 
 
 def _count(rows: QuerySet) -> Subquery:
@@ -284,14 +305,14 @@ def _count(rows: QuerySet) -> Subquery:
 
 
 def _onr_sanctions(
-    onr: list[Entry],
+    onr: list[LockedEntry],
     round: Round,
     stocks_left: Mapping[str, tuple[int, int]],
     ledger: StockLedgerBatch,
     by: User | None,
 ) -> list[Entry]:
-    """R14 for the teams ONR in ``round`` (locked entries, in id order, read with ``week_onr``,
-    ``week_sanctioned`` and ``waiting_list``): the engine's sanction for this round's ONR added
+    """R14 for the teams ONR in ``round`` (locked entries, in id order, as
+    :func:`_entries_locked` reads them): the engine's sanction for this round's ONR added
     to the week's others — every championship round on its own (R20: the last week's two are
     two ONRs), a championship and a WG group-stage ONR of one week merged, a cup forfeit never
     (R15). The sanctions are written in one query, the stocks removed go into ``ledger``, and
@@ -306,9 +327,13 @@ def _onr_sanctions(
     changed: list[Entry] = []
     for entry in onr:
         extra_goals, great_saves = stocks_left.get(entry.team.slug, (0, 0))
+        # The competitions of its ONRs in the week's rounds arbitrated already, once per round.
+        week_onr = [EngineCompetition.CHAMPIONSHIP] * entry.championship_onr + [
+            EngineCompetition.WG_GROUP
+        ] * entry.wg_group_onr
         sanction = onr_sanction(
             onr_before=entry.onr_count,
-            onr_in=[*entry.week_onr, round.engine_competition],
+            onr_in=[*week_onr, round.engine_competition],
             sanctioned=entry.week_sanctioned,
             tier=entry.division.tier,
             extra_goals=min(extra_goals, entry.extra_goals),

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -26,7 +27,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Field, Q, Sum
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -50,8 +51,15 @@ COLUMNS = ("team", "coach", "email", "language", "division", "code", "extra_goal
 """The file's header row, in this order (``shared/SEASON.md``)."""
 DIVISION_SLUGS = tuple(slug for slug, *_rest in STANDARD_DIVISIONS)
 FIRST_SEASON = 1
-_TEAM_NAME_MAX = Team._meta.get_field("name").max_length
-_TEAM_SLUG_MAX = Team._meta.get_field("slug").max_length
+
+
+def _max_length(field: Field[Any, Any]) -> int:
+    assert field.max_length is not None  # a text field's, as its model declares it
+    return field.max_length
+
+
+_TEAM_NAME_MAX = _max_length(Team._meta.get_field("name"))
+_TEAM_SLUG_MAX = _max_length(Team._meta.get_field("slug"))
 
 
 @dataclass(frozen=True)

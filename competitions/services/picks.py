@@ -259,13 +259,21 @@ def pick_submit(
         # is found through the entry and locked in one query, then the entry locked; checked once
         # both are held (a refusal rolls back and releases them).
         pool_round = _division_pool_round_locked(team=team, round=round)
-        entry = _entry_locked(team=team, round=round)
-        _check_entry(entry=entry, team=team, round=round, competition=competition)
+        entry = _check_entry(
+            entry=_entry_locked(team=team, round=round),
+            team=team,
+            round=round,
+            competition=competition,
+        )
         _check_sender(entry=entry, pool=None, channel=channel, entered_by=entered_by)
     else:
         # A cup's pool is found by membership; a referee's right is checked on the pool.
-        found = entries.select_related("team", "season").first()
-        _check_entry(entry=found, team=team, round=round, competition=competition)
+        found = _check_entry(
+            entry=entries.select_related("team", "season").first(),
+            team=team,
+            round=round,
+            competition=competition,
+        )
         pool = entry_pool(entry=found, competition=competition)
         _check_sender(entry=found, pool=pool, channel=channel, entered_by=entered_by)
         pool_round = (
@@ -297,13 +305,15 @@ def pick_submit(
 
 def _check_entry(
     *, entry: Entry | None, team: Team, round: Round, competition: Competition
-) -> None:
+) -> Entry:
+    """``entry``, refused when there is none or it does not play ``round``."""
     if entry is None or not entry_plays_round(entry=entry, round=round):
         raise PickRejected(
             _("%(team)s does not play this round of the %(competition)s.")
             % {"team": team, "competition": competition.label},
             code="not_playing",
         )
+    return entry
 
 
 def _division_pool_round_locked(*, team: Team, round: Round) -> PoolRound | None:

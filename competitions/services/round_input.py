@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from django.db.models import F, Q, QuerySet, Sum
 
@@ -35,14 +36,20 @@ from engine import (
 )
 from league.models import Entry, Season
 
+if TYPE_CHECKING:
+    from competitions.selectors.entries import PlacedEntry
+
+EntryT = TypeVar("EntryT", bound="PlacedEntry")
+"""The entries a round input holds: read with ``placed_at``, and what else their reader asked."""
+
 
 @dataclass(frozen=True)
-class RoundInput:
+class RoundInput(Generic[EntryT]):
     """What a pool round's arbitration plays, rebuilt the same way from stored data for a
     replay: the engine's round and, per team id (a team's slug), the rows behind it."""
 
     round: EngineRound
-    entries: Mapping[str, Entry]
+    entries: Mapping[str, EntryT]
     picks: Mapping[str, Pick | None]
     """The pick each team plays (R12, R13); ``None``: ONR or a dummy team."""
     stocks_left: Mapping[str, tuple[int, int]]
@@ -51,7 +58,9 @@ class RoundInput:
     """The pool round's games, in the order of the engine's ``fixtures`` (by id)."""
 
 
-def pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime) -> QuerySet:
+def pool_entries(
+    pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: datetime
+) -> QuerySet[PlacedEntry]:
     """R2: the crowding pool's entries, by id, with their team and division — a division's teams
     holding their place at ``as_of`` in the championship (R14), the teams of the round's games in
     a cup (the WG's group rounds: all twelve). One query; the arbitration locks them with it."""
@@ -125,7 +134,7 @@ def _stocks(
     }
 
 
-def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
+def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput[PlacedEntry]:
     """The engine's input for ``pool_round`` as it stood at ``as_of`` — the one builder behind
     both :func:`pool_round_arbitrate` (``as_of`` = now) and :func:`pool_round_replay` (``as_of`` =
     when it was arbitrated). Reads only; ``verify_round`` may show it.
@@ -142,8 +151,8 @@ def pool_round_input(*, pool_round: PoolRound, as_of: datetime) -> RoundInput:
 
 
 def round_input_compute(
-    pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[Entry]
-) -> RoundInput:
+    pool_round: PoolRound, as_of: datetime, fixtures: Sequence[Fixture], rows: Sequence[EntryT]
+) -> RoundInput[EntryT]:
     """:func:`pool_round_input` from the pool round's ``fixtures`` (by id) and its entries
     (:func:`pool_entries`, which the arbitration reads locked) — a constant number of queries
     whatever the week (a replaced team's lineage aside, R14)."""
@@ -183,21 +192,23 @@ def round_input_compute(
     heirs = {
         pk: entry.replaces_id
         for pk, entry in entries.items()
-        if entry_placed_late(entry=entry, round=round) and entry.replaces_id not in entries
+        if entry_placed_late(entry=entry, round=round)
+        and entry.replaces_id is not None
+        and entry.replaces_id not in entries
     }
     for (entry_id, round_id), bound in list(bounds.items()):
         if entry_id in heirs:
             bounds[heirs[entry_id], round_id] = bound
     picks = _current_picks([*entries, *heirs.values()], season, round.week, bounds)
     replaced_by = {replaced: heir for heir, replaced in heirs.items()}
-    for (entry_id, round_id), pick in list(picks.items()):
+    for (entry_id, round_id), sent in list(picks.items()):
         heir = replaced_by.get(entry_id)
         if heir is not None:
             del picks[entry_id, round_id]
             if (heir, round_id) not in picks and entry_placed_late(
-                entry=entries[heir], round=pick.round
+                entry=entries[heir], round=sent.round
             ):
-                picks[heir, round_id] = pick
+                picks[heir, round_id] = sent
     parsed = {key: EnginePick.parse(pick.normalized) for key, pick in picks.items()}
     stocks = _stocks(list(entries), season, round.week, as_of)
 
@@ -230,7 +241,9 @@ def round_input_compute(
         week_picks = [(pick.round, parsed[key]) for key, pick in picks.items() if key[0] == pk]
         allotment = allot_stocks(
             [
-                StockRequest(r.engine_competition, r.number, p.extra_goals, p.great_saves)
+                StockRequest(
+                    EngineCompetition(r.engine_competition), r.number, p.extra_goals, p.great_saves
+                )
                 for r, p in week_picks
             ],
             extra_goals=max(goals_before, 0),
@@ -264,7 +277,7 @@ def round_input_compute(
 
     return RoundInput(
         round=EngineRound(
-            competition=round.engine_competition,
+            competition=EngineCompetition(round.engine_competition),
             seed=pool_round.seed,
             matrix_row=season_matrix_row(
                 season_id=season.pk, competition=competition, round_number=round.number

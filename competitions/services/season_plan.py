@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -118,6 +119,7 @@ def season_end(*, season: Season) -> SeasonEnd:
     tiers: dict[str, int] = {}
     for row in rows:
         division = row.pool.division
+        assert division is not None  # a championship pool's (pool_division_fits_competition)
         tiers[division.slug] = division.tier
         tables.setdefault(division.slug, []).append(
             StandingRow(
@@ -325,7 +327,7 @@ def season_plan_draft(*, season: Season) -> SeasonPlanDraft:
     return draft
 
 
-def season_plan_document(*, season: Season) -> dict[str, object]:
+def season_plan_document(*, season: Season) -> dict[str, Any]:
     """The plan as ``season_plan --json`` prints it and ``season_start`` reads it: the fields of
     ``shared/SEASON.md``, and for each team that joins what the start needs to create it — its
     ``waiting_list_entry`` (an id) or ``"dummy": true`` (R24). Same refusals as
@@ -344,10 +346,11 @@ def season_plan_document(*, season: Season) -> dict[str, object]:
     return json.loads(draft.plan)
 
 
-def _document(*, season: Season) -> dict[str, object]:
+def _document(*, season: Season) -> dict[str, Any]:
     """The plan computed by the engine, each waiting-list team with its entry's id."""
     plan = season_plan(season=season)
     archive = season_archive(season=season)
+    assert archive is not None  # season_plan() refuses a season not closed
     waiting = {
         planned.team: planned.entry.pk for planned in season_plan_waiting_list(archive=archive)
     }

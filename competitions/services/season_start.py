@@ -251,7 +251,9 @@ def season_prepare_pools(
     referees = referees or {}
     previous = _previous(season)
     pools = []
-    wanted = [(Competition.CHAMPIONSHIP, d) for d in Division.objects.order_by("tier", "group")]
+    wanted: list[tuple[Competition, Division | None]] = [
+        (Competition.CHAMPIONSHIP, d) for d in Division.objects.order_by("tier", "group")
+    ]
     wanted += [(cup, None) for cup in CUPS]
     for competition, division in wanted:
         slug = division.slug if division else competition.value

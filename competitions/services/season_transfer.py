@@ -144,6 +144,19 @@ class _Exported:
         return list(AuditLog.objects.filter(about).select_related("actor", "content_type"))
 
 
+def _audit_object(rows: _Exported, row: AuditLog) -> dict[str, Any]:
+    """The object an audit row names: a model of this export (:meth:`_Exported.audit_rows`
+    reads no other), by its model and natural key (``rows.keys``)."""
+    content_type = row.content_type
+    assert content_type is not None  # audit_rows() asks for one of the export's types
+    model = content_type.model_class()
+    assert model is not None  # an installed model: one of the export's
+    return {
+        "model": f"{content_type.app_label}.{content_type.model}",
+        "key": rows.keys[model][int(row.object_id)],
+    }
+
+
 def _people(users: set[int]) -> list[dict[str, Any]]:
     languages = dict(Profile.objects.filter(user_id__in=users).values_list("user_id", "language"))
     return [
@@ -387,11 +400,7 @@ def season_export(*, season: Season) -> dict[str, Any]:
                 "at": _when(row.at),
                 "actor": _name(row.actor),
                 "action": row.action,
-                "object": {
-                    "model": f"{row.content_type.app_label}.{row.content_type.model}",
-                    # The audit log names models of this export only (each in ``rows.keys``).
-                    "key": rows.keys[row.content_type.model_class()][int(row.object_id)],  # type: ignore[index]
-                },
+                "object": _audit_object(rows, row),
                 "object_repr": row.object_repr,
                 "payload": row.payload,
             }

@@ -215,6 +215,7 @@ def season_rounds_create(*, season: Season) -> list[Round]:
 def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
     """The division's whole championship (R20): a round robin of its teams by code, every round's
     pool round (with its seed commitment, R23) and games. The rounds must exist."""
+    assert pool.division_id is not None  # a championship pool's (pool_division_fits_competition)
     entries = list(
         Entry.objects.filter(
             season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -24,6 +24,7 @@ from competitions.charts import places_chart
 from competitions.kinds import Page
 from competitions.models import Competition, Pool, PoolRound, Stage
 from competitions.selectors import (
+    GameResult,
     PoolRoundResults,
     pool_round_find,
     pool_round_fixtures,
@@ -181,7 +182,7 @@ def results_week(request: HttpRequest, season: int, week: int) -> HttpResponse:
     entry = _my_entry(request, found)
     earlier = [w for w in weeks if w < week]
     later = [w for w in weeks if w > week]
-    shown = [
+    shown: list[_PoolShown] = [
         {
             "results": results,
             "name": _pool_name(results.pool_round.pool),
@@ -204,7 +205,16 @@ def results_week(request: HttpRequest, season: int, week: int) -> HttpResponse:
     return render(request, "results/week.html", context)
 
 
-def _games_mine_first(results: PoolRoundResults, entry: Entry | None) -> list:
+class _PoolShown(TypedDict):
+    """A pool's results in the week's page."""
+
+    results: PoolRoundResults
+    name: StrOrPromise
+    title: str
+    games: list[GameResult]
+
+
+def _games_mine_first(results: PoolRoundResults, entry: Entry | None) -> list[GameResult]:
     games = list(results.games)
     if entry is not None:
         games.sort(key=lambda game: not game.involves(entry.pk))
@@ -344,7 +354,7 @@ def _standings(
         context["tier"] = found.division.tier if found.division else 0
         context["places"] = places_chart(
             places=pool_places(pool=found),
-            division=context["pool_name"],
+            division=str(context["pool_name"]),
             mine=entry.team.slug if entry else "",
         )
         template = "standings/division.html"

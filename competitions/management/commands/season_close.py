@@ -48,6 +48,7 @@ class Command(BaseCommand):
                 _("%(season)s was already finished: nothing changed.") % {"season": season}
             )
             return
+        assert archive is not None  # a season closed now has its archive
         self.stdout.write(
             _("%(season)s closed: %(rows)d final table rows and %(honours)d cup honours recorded.")
             % {"season": season, "rows": archive.rows.count(), "honours": archive.honours.count()}
