@@ -118,7 +118,7 @@ PAGES: dict[str, Page] = {
     "team, kept": Page(lambda week: "/teams/{team}/", 0, kept=True),
     "team for its coach, kept": Page(lambda week: "/teams/{team}/", 11, who="coach", kept=True),
     "team for another coach, kept": Page(lambda week: "/teams/{other}/", 4, who="coach", kept=True),
-    "wg race": Page(lambda week: "/wg/race/", 29),
+    "wg race": Page(lambda week: "/wg/race/", 10),
     # The WG cup's page for a coach of one of its teams (their row and games highlighted); its
     # knockout stages are counted in test_wg_cup.py, the demo being in the group stage here.
     "standings wg for a coach": Page(lambda week: "/standings/wg/", 13, who="coach"),
