@@ -20,8 +20,16 @@ wall clock). The people: a visitor, the Elite's code-01 coach (in both cups) and
 reading French, the demo's referee (every pool: the week's nine pool rounds on the desk) and a
 referee of the Elite's pool only (one pool round a week).
 
-Nothing is a target here: the query counts are asserted by ``tests/competitions/
+Nothing is a target in that mode: the query counts are asserted by ``tests/competitions/
 test_query_counts.py``; these are the figures.
+
+``--public-uncached``: the issue's target instead, « every public page under 50 ms uncached for
+one visitor ». Each public page and public API read (``PUBLIC_PAGES``), asked by a visitor with
+the cache emptied before every request (Redis flushed and this process's copy of the public
+cache forgotten, outside the timing): what a visitor pays when nothing is kept, the page
+computed and stored. Printed per page: its status, queries, the median CPU time of this process
+over ``--repeats`` requests, the median wall time (PostgreSQL's own work included), and whether
+the CPU median is under ``TARGET_MS``; exits 1 when a page misses it.
 """
 
 from __future__ import annotations
@@ -34,6 +42,45 @@ from functools import partial
 
 from databases import database_create, database_url, query_count
 
+TARGET_MS = 50.0
+"""The issue's target for a public page computed for one visitor (CPU ms, median)."""
+
+PUBLIC_PAGES = [
+    "/",
+    "/results/week/1/{published}/",
+    "/results/week/1/{week}/",
+    "/results/championship/elite/{published}/",
+    "/results/kdh/kdh/{kdh}/",
+    "/results/championship/elite/{published}/input.json",
+    "/standings/elite/",
+    "/standings/d3a/",
+    "/standings/kdh/",
+    "/standings/wg/",
+    "/infos/championship/elite/",
+    "/infos/kdh/kdh/",
+    "/infos/wg/wg/",
+    "/matrices/",
+    "/seasons/",
+    "/seasons/1/",
+    "/seasons/teams/{team}/",
+    "/teams/{team}/",
+    "/wg/race/",
+    "/rules/",
+    "/rules/rulings/",
+    "/api/results/championship/elite/{published}/",
+    "/api/results/kdh/kdh/{kdh}/",
+    "/api/standings/elite/",
+    "/api/standings/wg/",
+    "/api/infos/championship/elite/",
+    "/api/infos/kdh/kdh/",
+    "/api/matrices/kdh/",
+    "/api/seasons/",
+    "/api/seasons/current/",
+    "/api/seasons/1/",
+]
+"""The public pages and API reads, at the demo's ``{week}`` (``{published}``: the week before,
+the latest published; ``{kdh}``: the KDH's round before that), for a visitor."""
+
 
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -42,6 +89,14 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--week", type=int, default=6, help="the demo's week (default 6)")
     parser.add_argument("--database", default="mh_bench_screens", help="the bench's database")
     parser.add_argument("--reuse", action="store_true", help="keep a database already built")
+    parser.add_argument(
+        "--public-uncached",
+        action="store_true",
+        help=f"each public page computed for one visitor, against {TARGET_MS:.0f} ms of CPU",
+    )
+    parser.add_argument(
+        "--page", action="append", help="with --public-uncached: only these pages (repeatable)"
+    )
     return parser.parse_args()
 
 
@@ -86,6 +141,8 @@ def main() -> int:
         cursor.execute("ANALYZE")
 
     season = Season.objects.get(is_current=True)
+    if options.public_uncached:
+        return public_uncached(options, repeats)
 
     def coach_of(division: str, code: int) -> User:
         entry = Entry.objects.select_related("team__coach").get(
@@ -146,6 +203,67 @@ def main() -> int:
         )
     print(f"\n{repeats} requests a page, the cache on Redis, DEBUG off; load {os.getloadavg()}")
     cache.clear()
+    return 0
+
+
+def public_uncached(options: argparse.Namespace, repeats: int) -> int:
+    """``--public-uncached``: each public page for a visitor, nothing kept (see the module's
+    docstring); 1 when a page's median CPU time misses :data:`TARGET_MS`."""
+    from django.core.cache import caches
+    from django.db import connection
+    from django.test import Client
+
+    from league.models import Entry, Season
+    from league.public_cache import public_cache_forget
+
+    season = Season.objects.get(is_current=True)
+    team = Entry.objects.get(season=season, division__slug="elite", code=1).team.slug
+    week = options.week
+    client = Client(headers={"Accept-Language": "en"})
+
+    def forget() -> None:
+        for cache in caches.all():
+            cache.clear()
+        public_cache_forget()
+
+    print(f"\n{'page':<48} {'status':>6} {'queries':>7} {'CPU ms':>8} {'wall ms':>8}  target")
+    missed = []
+    paths = [
+        page.format(week=week, published=week - 1, kdh=week - 2, team=team) for page in PUBLIC_PAGES
+    ]
+    if options.page:
+        paths = [path for path in paths if path in options.page]
+    for path in paths:
+        forget()
+        counted = [0]
+        with connection.execute_wrapper(partial(query_count, counted)):
+            status = client.get(path).status_code
+        cpu, wall = [], []
+        for _ in range(repeats):
+            forget()
+            started, clock = time.process_time(), time.perf_counter()
+            client.get(path)
+            cpu.append((time.process_time() - started) * 1000)
+            wall.append((time.perf_counter() - clock) * 1000)
+        median = statistics.median(cpu)
+        verdict = "ok" if median < TARGET_MS else "MISSED"
+        if median >= TARGET_MS or status >= 400:
+            missed.append(path)
+        print(
+            f"{path:<48} {status:>6} {counted[0]:>7} {median:>8.2f} "
+            f"{statistics.median(wall):>8.2f}  {verdict}",
+            flush=True,
+        )
+    forget()
+    print(
+        f"\n{repeats} requests a page, each with the cache emptied first, DEBUG off; "
+        f"load {os.getloadavg()}"
+    )
+    if missed:
+        print(f"FAIL: {len(missed)} of {len(paths)} pages at or over {TARGET_MS:.0f} ms")
+        print("\n".join(f"  {path}" for path in missed))
+        return 1
+    print(f"PASS: every public page under {TARGET_MS:.0f} ms of CPU, computed for one visitor")
     return 0
 
 

@@ -7,5 +7,6 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self) -> None:
-        # Registers the competitions' tasks for the worker (the services import them too).
-        from competitions import tasks  # noqa: F401
+        # Connects the competitions' receivers of the registry's signals, and registers their
+        # tasks for the worker (the services import them too).
+        from competitions import receivers, tasks  # noqa: F401

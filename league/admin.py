@@ -23,6 +23,7 @@ from league.models import (
     WaitingListEntry,
 )
 from league.public_cache import public_version_bump
+from league.signals import plan_inputs_changed
 from matrixhockey.admin import ReadOnlyAdmin
 from matrixhockey.http import SignedInRequest
 
@@ -43,6 +44,24 @@ class PublicPagesChange(admin.ModelAdmin):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Model]) -> None:
         super().delete_queryset(request, queryset)
         public_version_bump()
+
+
+class PlanInputsChange(admin.ModelAdmin):
+    """An admin of rows the next season's plan is computed from (the teams, the waiting list):
+    a change asks the competitions to store the plan again, inside the admin's transaction
+    (``league.signals.plan_inputs_changed``)."""
+
+    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        plan_inputs_changed.send(sender=type(obj))
+
+    def delete_model(self, request: HttpRequest, obj: Model) -> None:
+        super().delete_model(request, obj)
+        plan_inputs_changed.send(sender=type(obj))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Model]) -> None:
+        super().delete_queryset(request, queryset)
+        plan_inputs_changed.send(sender=queryset.model)
 
 
 @admin.register(Season)
@@ -79,7 +98,7 @@ class DivisionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(PlanInputsChange):
     list_display = ["name", "slug", "coach", "is_dummy", "created_at"]
     list_filter = ["is_dummy"]
     search_fields = ["name", "slug", "coach__username", "coach__email"]
@@ -90,7 +109,7 @@ class TeamAdmin(admin.ModelAdmin):
 
 
 @admin.register(WaitingListEntry)
-class WaitingListEntryAdmin(admin.ModelAdmin):
+class WaitingListEntryAdmin(PlanInputsChange):
     list_display = ["name", "contact_name", "email", "language", "registered_at", "status", "team"]
     list_filter = ["status", "language"]
     search_fields = ["name", "contact_name", "email", "user__username"]

@@ -21,6 +21,13 @@ waiting_list_registered = Signal()
 link that confirms the address (``known=False``), or, when the address is already on the list,
 the link to its place (``known=True``)."""
 
+plan_inputs_changed = Signal()
+"""Sent (no arguments) when something the next season's plan is computed from changes in the
+registry between two seasons: the waiting list (an address confirmed, a team leaving it) or a
+team (made, renamed or removed in the admin). The competitions store the plan again
+(``competitions.services.season_plan_refresh``) in the sender's transaction, so that the pages
+reading it never compute it on a GET."""
+
 news_email_requested = Signal()
 """Sent (``news=``) when an admin asks for a news item to be emailed to every coach now: the mail
 queues the emails once the transaction commits."""

@@ -47,6 +47,7 @@ from competitions.selectors.picks import (
     pick_round_find,
     pick_team_and_round,
     picks_received,
+    pools_first_secret,
 )
 from competitions.selectors.referee import (
     ARBITRATION_REFUSED,
@@ -90,6 +91,7 @@ from competitions.selectors.results import (
 from competitions.selectors.rounds import (
     OpenRound,
     OpenWeek,
+    entry_rounds_open,
     pool_entries,
     pool_find,
     pool_infos,
@@ -165,6 +167,7 @@ __all__ = [
     "entry_pool",
     "entry_pools",
     "entry_rounds_calendar",
+    "entry_rounds_open",
     "entry_stocks",
     "entry_used",
     "matrices_public",
@@ -191,6 +194,7 @@ __all__ = [
     "pool_standings",
     "pool_standings_table",
     "pool_table",
+    "pools_first_secret",
     "pools_standings",
     "pools_standings_tables",
     "referee_desk",

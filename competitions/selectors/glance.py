@@ -161,11 +161,11 @@ def coach_week(*, team: Team, season: Season, rounds: Sequence[Round]) -> CoachW
     entry = Entry.objects.current_of(team, season=season).select_related("team").first()
     if entry is None or not rounds:
         return CoachWeek(team=team, entry=entry, games=())
-    playing = entry_plays_rounds(entry=entry, rounds=rounds)
+    pools = entry_pools(entry=entry)
+    playing = entry_plays_rounds(entry=entry, rounds=rounds, pools=pools)
     rounds = [round for round in rounds if round.pk in playing]
     if not rounds:
         return CoachWeek(team=team, entry=entry, games=())
-    pools = entry_pools(entry=entry)
     opponents = entry_opponents(entry=entry, rounds=rounds, pools=pools)
     picks: dict[int, Pick] = {}
     for pick in picks_received(entry=entry, rounds=rounds):

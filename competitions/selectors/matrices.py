@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Min, Subquery
+from django.db.models import Subquery
 from django.utils import timezone
 
 from competitions.models import (
@@ -22,12 +22,11 @@ from competitions.models import (
     MatrixCell,
     Pool,
     PoolMember,
-    PoolRound,
     Round,
     Stage,
 )
 from competitions.selectors.entries import entries_holders, entries_used_everywhere
-from competitions.selectors.picks import cup_eliminated
+from competitions.selectors.picks import cup_eliminated, pools_first_secret
 from engine.quotas import columns_left
 from league.models import Entry, Season
 
@@ -183,7 +182,11 @@ class ColumnsHeld:
 
 
 def rounds_columns_held(
-    *, entry: Entry, rounds: Iterable[Round], pools: dict[str, Pool]
+    *,
+    entry: Entry,
+    rounds: Iterable[Round],
+    pools: dict[str, Pool],
+    secrets: dict[int, int] | None = None,
 ) -> dict[int, ColumnsHeld]:
     """For each of ``rounds`` (by id) that ``entry`` plays in ``pools`` (its pools, by
     competition), how many *other* teams of the round's crowding pool still have each column,
@@ -194,7 +197,8 @@ def rounds_columns_held(
     teams are its games' once they are drawn and public (drawn by an arbitration, public once
     it is published, R23); before that, the cup's teams its published games have not put out.
     A constant number of queries whatever the number of rounds (none while the season is
-    prepared, R25).
+    prepared, R25); one fewer given the cups' :func:`~competitions.selectors.picks.
+    pools_first_secret` (``secrets``).
     """
     rounds = [round for round in rounds if round.competition in pools]
     if not rounds or not matrices_public(season=rounds[0].season):
@@ -232,7 +236,7 @@ def rounds_columns_held(
                 pool_teams[competition] = {
                     pk for pk in pool_teams.get(competition, set()) if pk not in out
                 }
-        drawn = _cup_rounds_drawn(rounds=cup_rounds, pools=list(cups.values()))
+        drawn = _cup_rounds_drawn(rounds=cup_rounds, pools=list(cups.values()), secrets=secrets)
     used = entries_used_everywhere(
         entries=list({e.pk: e for e in holder_of.values()}.values()),
         competitions={round.competition for round in rounds},
@@ -250,16 +254,14 @@ def rounds_columns_held(
     return held
 
 
-def _cup_rounds_drawn(*, rounds: list[Round], pools: list[Pool]) -> dict[int, set[int]]:
+def _cup_rounds_drawn(
+    *, rounds: list[Round], pools: list[Pool], secrets: dict[int, int] | None
+) -> dict[int, set[int]]:
     """The teams of each of the cups' ``rounds`` (by id) whose games are drawn and public, in
-    two queries: a round drawn by an arbitration not yet published is not public (R23); the
-    KDH's qualifying round and the WG's group stage are drawn when the season starts."""
-    secret = dict(
-        PoolRound.objects.filter(pool__in=pools, status=PoolRound.Status.ARBITRATED)
-        .values_list("pool_id")
-        .annotate(first=Min("round__number"))
-        .values_list("pool_id", "first")
-    )
+    two queries (one given the pools' ``secrets``): a round drawn by an arbitration not yet
+    published is not public (R23); the KDH's qualifying round and the WG's group stage are
+    drawn when the season starts."""
+    secret = pools_first_secret(pools=pools) if secrets is None else secrets
     teams: dict[int, set[int]] = {}
     for round_id, pool_id, number, stage, home, away in Fixture.objects.filter(
         pool_round__pool__in=pools, pool_round__round__in=rounds

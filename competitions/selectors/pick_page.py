@@ -25,8 +25,9 @@ from competitions.selectors.picks import (
     entry_choices_everywhere,
     entry_opponents,
     entry_pools,
+    pools_first_secret,
 )
-from competitions.selectors.rounds import OpenRound, OpenWeek, team_rounds_open
+from competitions.selectors.rounds import OpenRound, OpenWeek, entry_rounds_open
 from competitions.selectors.season_desk import FINISHED, season_desk
 from competitions.selectors.spoken import SpokenFor, entries_spoken_for
 from competitions.services.season_plan import season_plan_team
@@ -149,23 +150,25 @@ class _Reads:
     held: dict[int, ColumnsHeld]
 
 
-def _reads(open_rounds: list[OpenRound]) -> _Reads:
+def _reads(open_rounds: list[OpenRound], pools: dict[str, Pool]) -> _Reads:
     if not open_rounds:
         return _Reads(choices={}, spoken={}, pools={}, opponents={}, rows={}, held={})
     entry = open_rounds[0].entry
     rounds = [open_round.round for open_round in open_rounds]
-    pools = entry_pools(entry=entry)
+    # R23: the draws an arbitration made stay secret until it is published, for the opponents
+    # and the crowding pools alike: read once for both.
+    secrets = pools_first_secret(pools=pools.values())
     return _Reads(
         choices=entry_choices_everywhere(
             entry=entry, competitions={round.competition for round in rounds}, published_only=False
         ),
         spoken=entries_spoken_for(entry=entry, rounds=rounds),
         pools=pools,
-        opponents=entry_opponents(entry=entry, rounds=rounds, pools=pools),
+        opponents=entry_opponents(entry=entry, rounds=rounds, pools=pools, secrets=secrets),
         # R25: the rounds' matrix rows, and how many teams of each crowding pool (R2) still have
         # each column after the published rounds (R1's crowding itself is unknown until then).
         rows=rounds_rows(season=rounds[0].season, rounds=rounds),
-        held=rounds_columns_held(entry=entry, rounds=rounds, pools=pools),
+        held=rounds_columns_held(entry=entry, rounds=rounds, pools=pools, secrets=secrets),
     )
 
 
@@ -183,9 +186,12 @@ def team_picks_page(
     """``team``'s pick page (:class:`PicksPage`), each round's form from ``forms``; ``sent_id``:
     the pick just sent, shown with its receipt when it is the team's. A constant number of
     queries whatever the number of open rounds."""
-    weeks = team_rounds_open(team=team)
     season = season_current()
-    reads = _reads([open_round for week in weeks for open_round in week.rounds])
+    entry = Entry.objects.current_of(team, season=season).first() if season else None
+    # The pools the team plays in: which cup rounds it plays, its opponents, its crowding pools.
+    pools = entry_pools(entry=entry) if entry else {}
+    weeks = entry_rounds_open(entry=entry, pools=pools) if entry else []
+    reads = _reads([open_round for week in weeks for open_round in week.rounds], pools)
     # Labels every card repeats, worded once for the page.
     titles = {value: capfirst(label) for value, label in Competition.choices}
     stages = {value: str(label) for value, label in Stage.choices}

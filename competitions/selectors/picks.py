@@ -273,22 +273,34 @@ def entry_pools(*, entry: Entry) -> dict[str, Pool]:
     return pools
 
 
-def entry_opponents(
-    *, entry: Entry, rounds: list[Round], pools: dict[str, Pool] | None = None
-) -> dict[int, Entry]:
-    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: the
-    championship's and the WG groups' always (R20), a cup game drawn from an arbitrated,
-    unpublished round not (see :func:`entry_plays_round`).
-    Three queries whatever the number of rounds (two given the team's ``pools``)."""
-    pools = entry_pools(entry=entry) if pools is None else pools
-    if not rounds or not pools:
-        return {}
-    secrets = dict(
-        PoolRound.objects.filter(pool__in=pools.values(), status=PoolRound.Status.ARBITRATED)
+def pools_first_secret(*, pools: Iterable[Pool]) -> dict[int, int]:
+    """For each of ``pools`` (by id) with an arbitrated round not published yet, the first such
+    round's number (one query): the draws it made are not public (R23), nor any later one."""
+    return dict(
+        PoolRound.objects.filter(pool__in=list(pools), status=PoolRound.Status.ARBITRATED)
         .values_list("pool_id")
         .annotate(first=Min("round__number"))
         .values_list("pool_id", "first")
     )
+
+
+def entry_opponents(
+    *,
+    entry: Entry,
+    rounds: list[Round],
+    pools: dict[str, Pool] | None = None,
+    secrets: dict[int, int] | None = None,
+) -> dict[int, Entry]:
+    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: the
+    championship's and the WG groups' always (R20), a cup game drawn from an arbitrated,
+    unpublished round not (see :func:`entry_plays_round`).
+    Three queries whatever the number of rounds (two given the team's ``pools``, one given
+    their :func:`pools_first_secret` too)."""
+    pools = entry_pools(entry=entry) if pools is None else pools
+    if not rounds or not pools:
+        return {}
+    if secrets is None:
+        secrets = pools_first_secret(pools=pools.values())
     mine = _lineage_ids(entry)
     opponents: dict[int, Entry] = {}
     for fixture in Fixture.objects.filter(
@@ -331,32 +343,30 @@ _ROUND_STATES: dict[str, RoundState] = {
 """A pool round's status as the public may know it (R23); any other is still to play."""
 
 
-def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
+def entry_plays_rounds(
+    *, entry: Entry, rounds: Iterable[Round], pools: dict[str, Pool] | None = None
+) -> set[int]:
     """The ids of ``rounds`` that ``entry`` plays (:func:`entry_plays_round`), from two queries
-    whatever their number: the cups' pools the team is in, and their pool rounds."""
+    whatever their number: the cups' pools the team is in (none given its :func:`entry_pools`,
+    ``pools``), and their pool rounds."""
     rounds = [round for round in rounds if entry.season_id == round.season_id and entry.is_playing]
     playing = {round.pk for round in rounds if round.competition == Competition.CHAMPIONSHIP}
     cup_rounds = [round for round in rounds if round.competition != Competition.CHAMPIONSHIP]
     if not cup_rounds:
         return playing
     mine = _lineage_ids(entry)
-    pools: dict[str, int] = {}
-    for pool_id, competition in (
-        Pool.objects.filter(
-            season_id=entry.season_id,
-            competition__in={round.competition for round in cup_rounds},
-            members__entry_id__in=mine,
-        )
-        .order_by("-pk")
-        .values_list("pk", "competition")
-    ):
-        pools[competition] = pool_id
+    competitions = {round.competition for round in cup_rounds}
+    if pools is None:
+        pools = entry_pools(entry=entry)
+    cup_pools = {
+        competition: pool.pk for competition, pool in pools.items() if competition in competitions
+    }
     fixtures = Fixture.objects.filter(pool_round_id=OuterRef("pk"))
     in_it = Q(home_id__in=mine) | Q(away_id__in=mine)
     qualified = PoolRound.qualified.through.objects.filter(poolround_id=OuterRef("pk"))
     cups: dict[int, list[CupRound]] = {}
     for pool_id, number, stage, status, drawn, plays, sends_on, sends_on_mine, played in (
-        PoolRound.objects.filter(pool_id__in=pools.values())
+        PoolRound.objects.filter(pool_id__in=cup_pools.values())
         .annotate(
             drawn=Exists(fixtures),
             plays=Exists(fixtures.filter(in_it)),
@@ -392,7 +402,7 @@ def entry_plays_rounds(*, entry: Entry, rounds: Iterable[Round]) -> set[int]:
             )
         )
     for round in cup_rounds:
-        cup_pool_id = pools.get(round.competition)
+        cup_pool_id = cup_pools.get(round.competition)
         if cup_pool_id is not None and plays_round(cups.get(cup_pool_id, []), round.number):
             playing.add(round.pk)
     return playing

@@ -56,24 +56,33 @@ class OpenWeek:
 def team_rounds_open(*, team: Team, now: datetime | None = None) -> list[OpenWeek]:
     """The rounds of the current season ``team`` may still send picks for, by week (R12, R13),
     each with the picks received for it — from a constant number of queries whatever the
-    number of rounds.
-
-    Every round whose deadline is still ahead counts, however far (picks in advance); a cup's
-    only while the team plays it (:func:`entry_plays_round`).
-    """
-    now = now or timezone.now()
+    number of rounds (:func:`entry_rounds_open` of the team's current entry)."""
     season = season_current()
     if season is None:
         return []
     entry = Entry.objects.current_of(team, season=season).first()
     if entry is None:
         return []
+    return entry_rounds_open(entry=entry, now=now)
+
+
+def entry_rounds_open(
+    *, entry: Entry, now: datetime | None = None, pools: dict[str, Pool] | None = None
+) -> list[OpenWeek]:
+    """The rounds of ``entry``'s season it may still send picks for, by week (R12, R13), each
+    with the picks received for it: four queries whatever the number of rounds, three given the
+    entry's pools (:func:`~competitions.selectors.picks.entry_pools`, ``pools``).
+
+    Every round whose deadline is still ahead counts, however far (picks in advance); a cup's
+    only while the team plays it (:func:`entry_plays_round`).
+    """
+    now = now or timezone.now()
     rounds = list(
-        Round.objects.filter(season=season, deadline__gt=now, status=Round.Status.OPEN)
+        Round.objects.filter(season_id=entry.season_id, deadline__gt=now, status=Round.Status.OPEN)
         .select_related("season")
         .order_by("week", "deadline", "competition", "number")
     )
-    playing = entry_plays_rounds(entry=entry, rounds=rounds)
+    playing = entry_plays_rounds(entry=entry, rounds=rounds, pools=pools)
     rounds = [round for round in rounds if round.pk in playing]
     histories: dict[int, list[Pick]] = {round.pk: [] for round in rounds}
     for pick in picks_received(entry=entry, rounds=rounds):

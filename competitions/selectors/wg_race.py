@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from competitions.models import Competition, Pool
 from competitions.selectors.seasons import kdh_final_places, wg_final_places
-from competitions.selectors.standings import pool_standings
+from competitions.selectors.standings import pools_standings_tables
 from engine import Dice
 from engine.wg import Berth, GoalRecord, qualifiers
 from league.models import Entry, Season
@@ -59,7 +59,9 @@ def wg_race(*, season: Season) -> WgRace | None:
             "team", "division"
         )
     }
-    tables = [pool_standings(pool=pool) for pool in pools]
+    # Every division's table at once: three queries whatever the number of divisions.
+    by_pool = pools_standings_tables(pools=pools)
+    tables = [by_pool[pool.pk].rows for pool in pools]
     rows = [row for table in tables for row in table if row.team in entries]
     played = sum(row.played for row in rows)
     if not rows or played == 0:

@@ -28,13 +28,12 @@ from competitions.models import (
     Stage,
 )
 from competitions.selectors.standings import pool_standings, wg_group_standings
-from engine import Decided, MatchResult, StandingRow, commitment, kdh, wg
+from competitions.services.season_plan import season_plan_store
+from competitions.services.verify import season_plan_seed
+from engine import Decided, MatchResult, StandingRow, kdh, wg
 from league.models import Entry, Season
 from league.public_cache import public_version_bump
 from league.services import audit_record
-
-NEWLINE = "\n"
-"""Joins the pool rounds' seeds into what the plan seed hashes (R23)."""
 
 
 @dataclass(frozen=True)
@@ -216,19 +215,6 @@ def _honours(archive: SeasonArchive, holders: dict[int, Entry]) -> list[CupHonou
     return honours
 
 
-def season_plan_seed(*, season: Season) -> str:
-    """R23: the next season's plan's seed, ``<season>/plan/`` then the SHA-256 of every pool
-    round's seed, one a line, by competition, pool and round: each seed was committed by its
-    SHA-256 before its round and published with it, so nobody could know the plan's seed
-    before the season's last round is published and anyone can work it out after."""
-    seeds = (
-        PoolRound.objects.filter(round__season=season)
-        .order_by("pool__competition", "pool__slug", "round__number")
-        .values_list("seed", flat=True)
-    )
-    return f"{season.number}/plan/{commitment(NEWLINE.join(seeds))}"
-
-
 @transaction.atomic
 def season_close(*, season: Season, by: User | None) -> SeasonArchive | None:
     """Close ``season`` (``shared/SEASON.md``): its final tables (championship divisions and WG
@@ -281,6 +267,9 @@ def season_close(*, season: Season, by: User | None) -> SeasonArchive | None:
             "plan_seed": archive.plan_seed,
         },
     )
+    # The next season's plan, computed once from the archive, read back by the pages and the
+    # desk until something it comes from changes (season_plan_state).
+    season_plan_store(season=season)
     public_version_bump()  # the archive and the finished season's pages
     return archive
 

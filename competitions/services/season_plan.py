@@ -1,8 +1,10 @@
 """The next season's plan (``shared/SEASON.md``): the closed season's archive turned into the
 engine's :class:`~engine.season_plan.SeasonEnd`, and the engine's plan returned. Nothing of it
 is a season's data until the start; the admins' draft (:class:`SeasonPlanDraft`: their group
-swaps, R22) keeps the plan as computed beside them, computed again only when what it comes from
-changes (:func:`season_plan_state`), so that the pick pages between two seasons read it back.
+swaps, R22) keeps the plan as computed beside them. It is computed and stored by the services
+that change what it comes from (:func:`season_plan_store`: the close, a withdrawal, the
+registry's waiting list and teams through ``league.signals.plan_inputs_changed``), so that the
+pages between two seasons only read it back (:func:`season_plan_document`): a GET never writes.
 
 The adapter's decisions:
 
@@ -26,14 +28,18 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competitions.models import Competition, SeasonArchive, SeasonPlanDraft, Withdrawal
-from competitions.selectors.archive import championship_final_rows, cup_honours, season_archive
+from competitions.selectors.archive import (
+    championship_final_rows,
+    cup_honours,
+    season_archive,
+    season_last_finished,
+)
 from competitions.services.replacement import DUMMY_TEAM_NAME
 from competitions.services.start_plan import TIERS, plan_problems_worded
 from competitions.services.verify import season_plan_seed_verify
@@ -299,8 +305,9 @@ def _closed(season: Season) -> SeasonArchive:
 
 def season_plan_state(*, archive: SeasonArchive) -> str:
     """A digest of everything the plan of the season after ``archive``'s is computed from and
-    that may change once it is closed: the withdrawals (R24), the waiting list and the teams'
-    names (the slugs newcomers take). Same digest, same plan (every draw is seeded, R23)."""
+    that may change once it is closed: the withdrawals (R24), the waiting list and the teams
+    (their slugs, which the plan names and newcomers avoid, and the dummies). Same digest, same
+    plan (every draw is seeded, R23)."""
     withdrawn = sorted(
         Withdrawal.objects.filter(entry__season_id=archive.season_id).values_list(
             "entry_id", flat=True
@@ -314,17 +321,25 @@ def season_plan_state(*, archive: SeasonArchive) -> str:
         .order_by("pk")
         .values_list("pk", "name", "registered_at")
     ]
-    teams = Team.objects.aggregate(
-        count=Count("pk"), last=Max("pk"), dummies=Count("pk", filter=Q(is_dummy=True))
-    )
+    # The teams' slugs: the plan names every team by its slug, and a newcomer takes the first
+    # free one; dummies, for the next free dummy names.
+    teams = list(Team.objects.order_by("pk").values_list("pk", "slug", "is_dummy"))
     state = [archive.pk, archive.plan_seed, withdrawn, waiting, teams]
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
 def season_plan_draft(*, season: Season) -> SeasonPlanDraft:
-    """The admins' draft of the plan after ``season`` (one row per finished season)."""
+    """The admins' draft of the plan after ``season`` (one row per finished season), made when
+    missing: for the services that write it."""
     draft, _created = SeasonPlanDraft.objects.get_or_create(season=season)
     return draft
+
+
+def season_plan_swaps(*, season: Season) -> list[list[str]]:
+    """The admins' group swaps in the draft of the plan after ``season`` (none yet: ``[]``);
+    reads only."""
+    swaps = SeasonPlanDraft.objects.filter(season=season).values_list("swaps", flat=True).first()
+    return list(swaps or [])
 
 
 def season_plan_document(*, season: Season) -> dict[str, Any]:
@@ -333,17 +348,51 @@ def season_plan_document(*, season: Season) -> dict[str, Any]:
     ``waiting_list_entry`` (an id) or ``"dummy": true`` (R24). Same refusals as
     :func:`season_plan`.
 
-    Computed once per change: the draft's row keeps it with the digest of what it came from
-    (:func:`season_plan_state`); a read with the same digest reads it back. A fresh copy each
-    call: the caller may change it."""
+    A read, which never writes: the draft's row keeps the plan with the digest of what it came
+    from (:func:`season_plan_state`), stored by the services that change it
+    (:func:`season_plan_store`); the stored plan is read back while its digest is the current
+    one. Missing or stale (a change made outside the services, the admin's shell say), it is
+    computed here and not stored, so that the page shows the plan the rules give now and a GET
+    writes nothing; the next change through a service stores it again. A fresh copy each call:
+    the caller may change it."""
     archive = _closed(season)
+    stored = SeasonPlanDraft.objects.filter(season=season).values_list("plan", "plan_state").first()
+    if stored is not None and stored[0] and stored[1] == season_plan_state(archive=archive):
+        return json.loads(stored[0])
+    return _document(season=season)
+
+
+def season_plan_store(*, season: Season) -> SeasonPlanDraft | None:
+    """Compute the plan after ``season`` and keep it in the draft's row with the digest of what
+    it came from (:func:`season_plan_state`); ``None`` when ``season`` has no plan (not closed).
+    Called by every service that changes what the plan comes from, in its transaction: the
+    close (:func:`~competitions.services.season_close.season_close`), a withdrawal
+    (:func:`~competitions.services.withdrawal.entry_withdraw`), the registry's waiting list and
+    teams (:func:`season_plan_refresh`, on ``league.signals.plan_inputs_changed``)."""
+    try:
+        archive = _closed(season)
+    except SeasonPlanRefused:
+        return None
+    document = json.dumps(_document(season=season), ensure_ascii=False)
     state = season_plan_state(archive=archive)
     draft = season_plan_draft(season=season)
-    if not draft.plan or draft.plan_state != state:
-        draft.plan = json.dumps(_document(season=season), ensure_ascii=False)
-        draft.plan_state = state
-        SeasonPlanDraft.objects.filter(pk=draft.pk).update(plan=draft.plan, plan_state=state)
-    return json.loads(draft.plan)
+    SeasonPlanDraft.objects.filter(pk=draft.pk).update(plan=document, plan_state=state)
+    draft.plan, draft.plan_state = document, state
+    return draft
+
+
+def season_plan_refresh() -> SeasonPlanDraft | None:
+    """Store the plan again (:func:`season_plan_store`) for the season it is pending for: the
+    last finished season, while no later season has started. ``None`` when there is none."""
+    finished = season_last_finished()
+    if finished is None:
+        return None
+    later = Season.objects.filter(number__gt=finished.number).exclude(
+        status=Season.Status.PREPARING
+    )
+    if later.exists():
+        return None
+    return season_plan_store(season=finished)
 
 
 def _document(*, season: Season) -> dict[str, Any]:
@@ -371,7 +420,7 @@ def season_plan_drafted(*, season: Season) -> SeasonPlan:
     draft's group swaps applied (R22). Same refusals as :func:`season_plan`, and
     ``plan_invalid`` (its problems worded) when the stored plan is not a plan of the league."""
     document = season_plan_document(season=season)
-    swaps = season_plan_draft(season=season).swaps
+    swaps = season_plan_swaps(season=season)
     try:
         plan = SeasonPlan.from_dict(document, divisions=tuple(TIERS.items()))
     except PlanError as error:  # a stored plan edited by hand, say: said, never a crash
@@ -416,8 +465,11 @@ __all__ = [
     "season_plan_draft",
     "season_plan_drafted",
     "season_plan_dummy_names",
+    "season_plan_refresh",
     "season_plan_state",
+    "season_plan_store",
     "season_plan_swap",
+    "season_plan_swaps",
     "season_plan_swaps_reset",
     "season_plan_team",
     "season_plan_waiting_list",

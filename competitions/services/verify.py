@@ -10,10 +10,24 @@ from dataclasses import dataclass
 from competitions.models import PoolRound, SeasonArchive, TeamResult
 from competitions.selectors.results import PlayedPick
 from competitions.services.arbitration import pool_round_replay
-from competitions.services.season_close import season_plan_seed
-from engine import (
-    commitment,
-)
+from engine import commitment
+from league.models import Season
+
+NEWLINE = "\n"
+"""Joins the pool rounds' seeds into what the plan seed hashes (R23)."""
+
+
+def season_plan_seed(*, season: Season) -> str:
+    """R23: the next season's plan's seed, ``<season>/plan/`` then the SHA-256 of every pool
+    round's seed, one a line, by competition, pool and round: each seed was committed by its
+    SHA-256 before its round and published with it, so nobody could know the plan's seed
+    before the season's last round is published and anyone can work it out after."""
+    seeds = (
+        PoolRound.objects.filter(round__season=season)
+        .order_by("pool__competition", "pool__slug", "round__number")
+        .values_list("seed", flat=True)
+    )
+    return f"{season.number}/plan/{commitment(NEWLINE.join(seeds))}"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competitions.models import Withdrawal
+from competitions.services.season_plan import season_plan_store
 from league.models import Entry, Season
 from league.public_cache import public_version_bump
 from league.services import audit_record
@@ -64,6 +65,7 @@ def entry_withdraw(*, entry: Entry, by: User | None) -> Withdrawal:
             code="dummy",
         )
     withdrawal = Withdrawal.objects.create(entry=entry, by=by)
+    season_plan_store(season=season)  # R24: the team leaves, its place filled from below
     audit_record(actor=by, action="entry_withdraw", obj=entry, payload={"team": entry.team.slug})
     public_version_bump()  # the tables mark the team withdrawn (R24)
     return withdrawal

@@ -7,7 +7,7 @@ from django import template
 from django.utils import translation
 
 from competitions.feeds import coach_feed_url, league_feed_url
-from league.selectors import user_team
+from competitions.selectors.people import request_person
 
 register = template.Library()
 
@@ -23,7 +23,7 @@ def calendar_feeds(context: template.Context) -> dict[str, object]:
     user = getattr(request, "user", None)
     league_url = league_feed_url(translation.get_language())
     coach_url = ""
-    if user is not None and user_team(user=user) is not None:
+    if request is not None and user is not None and request_person(request).team is not None:
         coach_url = coach_feed_url(user)
     return {
         "request": request,

@@ -27,11 +27,12 @@ from django.utils.translation import gettext as _
 
 from competitions.models import Competition, PoolRound, Round, Stage
 from competitions.selectors.glance import CoachGame, WeekGlance, coach_week, week_glance
+from competitions.selectors.people import request_person
 from competitions.views.picks import countdown_labels
 from league.models import Season, Team
 from league.public_cache import public_fragment, public_page, slot, slots_fill
 from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
-from league.selectors import news_latest, season_current, season_divisions, user_team
+from league.selectors import news_latest, season_current, season_divisions
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -123,7 +124,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "league/_home_join.html", {"season": public.season}, request=request
         )
     }
-    team = user_team(user=request.user)
+    team = request_person(request).team
     if team is not None and public.next_rounds is not None:
         parts["coach"] = _coach(request, team, public)
     context = {"body": mark_safe(slots_fill(public.body, parts)), "countdown": public.countdown}

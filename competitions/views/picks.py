@@ -24,12 +24,12 @@ from competitions import services
 from competitions.forms import PickForm, PickForms
 from competitions.models import Competition, Pool, Round
 from competitions.selectors import choices_any, pick_team_and_round, pool_infos_grid
+from competitions.selectors.people import request_person
 from competitions.selectors.pick_page import round_anchor, team_picks_page
 from competitions.services import DeadlinePassed, PickRejected
 from league.models import Entry, Team
 from league.public_cache import public_page
 from league.season_lookup import season_asked, season_query
-from league.selectors import user_team
 from matrixhockey.http import SignedInRequest
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def _picks_page(
 @login_required
 def picks(request: SignedInRequest) -> HttpResponse:
     """The coach's open rounds, by week, each with its pick form, current pick and history."""
-    team = user_team(user=request.user)
+    team = request_person(request).team
     if team is None:
         return render(request, "league/picks_no_team.html")
     return _picks_page(request, team)

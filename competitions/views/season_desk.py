@@ -50,9 +50,9 @@ from competitions.services.season_jobs import season_start_job_restart, season_s
 from competitions.services.season_plan import (
     POINT_LABELS,
     SeasonPlanRefused,
-    season_plan_draft,
     season_plan_drafted,
     season_plan_swap,
+    season_plan_swaps,
     season_plan_swaps_reset,
 )
 from competitions.services.season_start import (
@@ -135,7 +135,7 @@ def season_desk_page(request: SignedInRequest) -> HttpResponse:
             plan=plan,
             plan_refused=why,
             plan_groups=_groups(plan) if plan else [],
-            swaps=season_plan_draft(season=desk.season).swaps if plan else [],
+            swaps=season_plan_swaps(season=desk.season) if plan else [],
             point_labels=POINT_LABELS,
             withdrawable=Entry.objects.filter(season=desk.season, replaced_at__isnull=True)
             .select_related("team", "division")

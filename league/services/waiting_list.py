@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.models import Language, WaitingListEntry
-from league.signals import waiting_list_registered
+from league.signals import plan_inputs_changed, waiting_list_registered
 
 OPEN = (WaitingListEntry.Status.PENDING, WaitingListEntry.Status.WAITING)
 """The entries an address may hold one of: not confirmed yet, or on the list."""
@@ -68,19 +68,25 @@ def waiting_list_confirm(*, entry: WaitingListEntry) -> bool:
     confirmed it (``False``: it was confirmed already, placed, or withdrawn; nothing changed)."""
     now = timezone.now()
     # A conditional update: a second click, or two at once, confirm once.
-    return bool(
+    confirmed = bool(
         WaitingListEntry.objects.filter(pk=entry.pk, status=WaitingListEntry.Status.PENDING).update(
             status=WaitingListEntry.Status.WAITING, confirmed_at=now, registered_at=now
         )
     )
+    if confirmed:  # a team on the list: the next season's plan counts it (R24)
+        plan_inputs_changed.send(sender=WaitingListEntry)
+    return confirmed
 
 
 @transaction.atomic
 def waiting_list_leave(*, entry: WaitingListEntry) -> bool:
     """``entry`` leaves the list (withdrawn; kept for the record). Whether it left now
     (``False``: it had left already, or was placed)."""
-    return bool(
+    left = bool(
         WaitingListEntry.objects.filter(pk=entry.pk, status__in=OPEN).update(
             status=WaitingListEntry.Status.WITHDRAWN
         )
     )
+    if left:
+        plan_inputs_changed.send(sender=WaitingListEntry)
+    return left
