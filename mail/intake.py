@@ -144,6 +144,7 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
         if read.refusal:
             result.outcome = InboundEmail.Outcome.REFUSED
             result.reason = f"not read: {read.refusal}"
+            logger.warning("Email %s refused, %s", result.message_id, result.reason)
         else:
             inbound.reply = _email_handle_guarded(message=message, inbound=inbound, result=result)
         inbound.outcome = result.outcome
