@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from competitions.models import Pick
-from mail.inbound import message_read
 from mail.intake import email_ingest
+from mail.limits import message_read
 from mail.models import InboundEmail, OutboundEmail
 from tests.mail.test_ingest_email import EmailLeague, ingest, league
 from tests.mail.test_intake_fuzz import ingested_cleanly
