@@ -9,5 +9,5 @@ class MailConfig(AppConfig):
     verbose_name = _("Mail and the week's clock")
 
     def ready(self) -> None:
-        # Connects the mail's receivers and registers its tasks.
-        from mail import receivers, tasks  # noqa: F401
+        # Connects the mail's receivers, registers its tasks and its system checks.
+        from mail import checks, receivers, tasks  # noqa: F401

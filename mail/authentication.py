@@ -2,8 +2,11 @@
 (RFC 8601) that the league's own receiving mail server adds, read with the ``authres`` library.
 
 The league's server (its authserv-id is ``MAIL_AUTHSERV_ID``) checks SPF, DKIM and DMARC and
-writes what it found on top of the message; everything below it was written by the sender or by
-servers on the way, and counts for nothing.
+writes what it found on top of the message, above the ``Received`` header it added when the
+message came in (RFC 8601 §5: both are trace headers, prepended in order). Everything below that
+``Received`` header was written by the sender or by servers on the way, whatever authserv-id it
+claims, and is never read: when the league's server adds no header of its own, a sender's
+header is no stand-in for it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import authres
 import authres.core
 from django.conf import settings
 
-from mail.inbound import printable, raw_headers
+from mail.inbound import printable, raw_header_items
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ def authentication_results(value: str) -> tuple[str, list[AuthResult]]:
 
 
 _DOMAIN = re.compile(r"[\w-]+(?:\.[\w-]+)*")
+_RESULTS = "authentication-results"
 
 
 def _domain(value: str) -> str:
@@ -113,23 +117,47 @@ def domains_aligned(domain: str, from_domain: str) -> bool:
     )
 
 
+def league_results(message: EmailMessage, *, received_above: int) -> tuple[list[str], int]:
+    """The ``Authentication-Results`` values the league's servers may have written, top first:
+    those above the ``Received`` header the league's server added when the message came in —
+    the message's ``received_above + 1``-th from the top (the league's own hops after the check
+    add ``received_above`` more on top). None when the message has no such ``Received`` header:
+    nothing then shows where the sender's part begins. Also how many lie below it (the sender's,
+    or servers' on the way), for the reason given.
+
+    >>> raw = (b"Authentication-Results: mx; dmarc=pass\\nReceived: by mx; Wed, 4 Mar 2026\\n"
+    ...        b"Authentication-Results: mx; forged\\n\\n")
+    >>> from mail.inbound import message_parse
+    >>> league_results(message_parse(raw), received_above=0)
+    (['mx; dmarc=pass'], 1)
+    """
+    items = raw_header_items(message)
+    received = [index for index, (name, _value) in enumerate(items) if name == "received"]
+    border = received[received_above] if len(received) > received_above else 0
+    results = [(index, value) for index, (name, value) in enumerate(items) if name == _RESULTS]
+    above = [value for index, value in results if index < border]
+    return above, len(results) - len(above)
+
+
 def authentication_verdict(
     message: EmailMessage,
     *,
     from_address: str,
     required: bool | None = None,
     authserv_ids: list[str] | None = None,
+    received_above: int | None = None,
 ) -> AuthVerdict:
     """Whether the receiving mail server vouches for ``from_address``.
 
-    Only the topmost ``Authentication-Results`` header whose authserv-id is the league's own
-    server (``MAIL_AUTHSERV_ID``) counts: that server adds it on top of what the sender wrote,
-    so a header forged by the sender is below it, or carries another id. The message is trusted
-    when it shows ``dmarc=pass`` for the ``From`` domain, or ``dkim=pass`` (``header.d``) or
-    ``spf=pass`` (``smtp.mailfrom``) for a domain aligned with it — unless DMARC failed. That
-    header is read as written (no encoded word decoded) by an RFC 8601 parser; one that does not
-    read trusts nobody, and never lets a lower header speak instead.
-    ``MAIL_AUTH_REQUIRED=0`` turns the check off for a mail server that adds no such header.
+    Only the ``Authentication-Results`` headers above the ``Received`` header of the league's
+    server are read (:func:`league_results`; ``MAIL_AUTH_RECEIVED_ABOVE`` counts the league's
+    own hops above it), and of those the topmost whose authserv-id is the league's server's
+    (``MAIL_AUTHSERV_ID``). The message is trusted when it shows ``dmarc=pass`` for the ``From``
+    domain, or ``dkim=pass`` (``header.d``) or ``spf=pass`` (``smtp.mailfrom``) for a domain
+    aligned with it — unless DMARC failed. That header is read as written (no encoded word
+    decoded) by an RFC 8601 parser; one that does not read trusts nobody, and never lets a
+    lower header speak instead. ``MAIL_AUTH_REQUIRED=0`` turns the check off for a mail server
+    that adds no such header.
     """
     required = settings.MAIL_AUTH_REQUIRED if required is None else required
     if not required:
@@ -137,11 +165,14 @@ def authentication_verdict(
     ids = {i.lower() for i in (settings.MAIL_AUTHSERV_ID if authserv_ids is None else authserv_ids)}
     if not ids:
         return AuthVerdict(False, "MAIL_AUTHSERV_ID is not set: no mail server is trusted")
+    if received_above is None:
+        received_above = settings.MAIL_AUTH_RECEIVED_ABOVE
     from_domain = _domain(from_address)
-    for value in raw_headers(message, "Authentication-Results"):
+    values, below = league_results(message, received_above=received_above)
+    for value in values:
         claimed = _AUTHSERV_ID.match(value)
         if claimed is None or claimed.group(1).lower() not in ids:
-            continue  # another server's (or one the sender wrote): not read at all
+            continue  # another server's: not read at all
         server = claimed.group(1).lower()
         try:
             parsed, results = authentication_results(value)
@@ -150,7 +181,15 @@ def authentication_verdict(
         if parsed != server:
             return AuthVerdict(False, f"{server}: Authentication-Results unreadable ({parsed})")
         return _verdict(results, from_domain, server)
-    return AuthVerdict(False, f"no Authentication-Results from {', '.join(sorted(ids))}")
+    servers = ", ".join(sorted(ids))
+    if below:
+        # Whatever id they claim, these were in the message before the league's server got it.
+        return AuthVerdict(
+            False,
+            f"no Authentication-Results from {servers} above its Received header; "
+            f"{below} below it, in the message before that server got it: not read",
+        )
+    return AuthVerdict(False, f"no Authentication-Results from {servers}")
 
 
 def _verdict(results: list[AuthResult], from_domain: str, server: str) -> AuthVerdict:

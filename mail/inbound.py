@@ -4,9 +4,10 @@ This module reads; it writes nothing to the database. :func:`mail.intake.email_i
 stores what it finds (through ``pick_submit``), and ``manage.py ingest_email`` /
 ``manage.py fetch_email_picks`` feed it one message from standard input or every unseen message
 of the IMAP mailbox (:mod:`mail.mailbox`). Whether to believe the sender is
-:mod:`mail.authentication`'s business. Whatever the bytes, reading them raises nothing: a
-message over a limit is read for its headers only (:func:`message_read`), and text that is no
-text (a NUL byte, 8-bit bytes that do not decode) comes out as U+FFFD (:func:`printable`).
+:mod:`mail.authentication`'s business, whether to read it at all :mod:`mail.limits`'s (a
+message over a limit is read for its headers only). Whatever the bytes, reading them raises
+nothing: text that is no text (a NUL byte, 8-bit bytes that do not decode) comes out as U+FFFD
+(:func:`printable`).
 
 What a coach writes, one line per competition (case, accents and spaces are free; a bullet
 ``-``, ``*`` or ``•`` may start the line)::
@@ -232,84 +233,18 @@ def message_parse(raw: bytes) -> EmailMessage:
     return message
 
 
-HEADER_BYTES = 256 * 1024
-"""How much of a refused message is read for its headers (who sent it, its Message-ID)."""
-
-
-@dataclass(frozen=True)
-class MessageRead:
-    """A message read within the limits, or its headers and why the league reads no further."""
-
-    message: EmailMessage
-    refusal: str = ""
-    """Which limit the message is over (size, MIME depth or parts), or empty."""
-
-
-def message_read(
-    raw: bytes, *, max_bytes: int, max_mime_depth: int, max_mime_parts: int
-) -> MessageRead:
-    """Read ``raw`` within the limits of the ``MAIL_MAX_*`` settings: a message over
-    ``max_bytes``, or whose MIME parts nest deeper than ``max_mime_depth`` or number more than
-    ``max_mime_parts``, is refused, read for its headers only.
-
-    >>> read = message_read(b"From: a@example.org\\n\\nhi\\n", max_bytes=10, max_mime_depth=1,
-    ...                     max_mime_parts=1)
-    >>> read.refusal, read.message["From"]
-    ('message of 24 bytes, over the limit of 10 (MAIL_MAX_BYTES)', 'a@example.org')
-    """
-    if len(raw) > max_bytes:
-        return MessageRead(
-            _headers_only(raw),
-            f"message of {len(raw)} bytes, over the limit of {max_bytes} (MAIL_MAX_BYTES)",
-        )
-    try:
-        message = message_parse(raw)
-    except RecursionError:  # the standard parser recurses once per nested multipart
-        return MessageRead(_headers_only(raw), "MIME parts nested too deep to be read")
-    depth, parts = _mime_shape(message, max_mime_depth, max_mime_parts)
-    if depth > max_mime_depth:
-        refusal = f"MIME parts nested over {max_mime_depth} deep (MAIL_MAX_MIME_DEPTH)"
-        return MessageRead(message, refusal)
-    if parts > max_mime_parts:
-        return MessageRead(message, f"over {max_mime_parts} MIME parts (MAIL_MAX_MIME_PARTS)")
-    return MessageRead(message)
-
-
-def _headers_only(raw: bytes) -> EmailMessage:
-    head = raw[:HEADER_BYTES]
-    end = re.search(rb"\r?\n\r?\n", head)
-    message = BytesParser(policy=policy.default).parsebytes(
-        head[: end.start()] if end else head, headersonly=True
-    )
-    assert isinstance(message, EmailMessage)
-    return message
-
-
-def _mime_shape(message: EmailMessage, max_depth: int, max_parts: int) -> tuple[int, int]:
-    """How deep ``message``'s parts nest and how many there are, counted without recursion
-    and no further than just over the limits."""
-    deepest, parts = 0, 0
-    stack: list[tuple[object, int]] = [(message, 0)]
-    while stack and deepest <= max_depth and parts <= max_parts:
-        part, depth = stack.pop()
-        parts += 1
-        deepest = max(deepest, depth)
-        payload = part.get_payload() if isinstance(part, EmailMessage) else None
-        if isinstance(payload, list):
-            stack.extend((child, depth + 1) for child in payload)
-    return deepest, parts
+def raw_header_items(message: EmailMessage) -> list[tuple[str, str]]:
+    """Every header of ``message``, top first, as its name in lower case and its value as the
+    message carries it, unfolded: no RFC 2047 encoded word decoded (``=?…?=`` is no ``;`` in an
+    ``Authentication-Results``), bytes that are not ASCII kept as lone surrogates."""
+    return [(key.lower(), _FOLD.sub("", str(value)).strip()) for key, value in message.raw_items()]
 
 
 def raw_headers(message: EmailMessage, name: str) -> list[str]:
-    """Every ``name`` header as the message carries it, unfolded, top first: no RFC 2047
-    encoded word decoded (``=?…?=`` is no ``;`` in an ``Authentication-Results``), bytes that
-    are not ASCII kept as lone surrogates."""
+    """Every ``name`` header as the message carries it (:func:`raw_header_items`), top
+    first."""
     wanted = name.lower()
-    return [
-        _FOLD.sub("", str(value)).strip()
-        for key, value in message.raw_items()
-        if key.lower() == wanted
-    ]
+    return [value for key, value in raw_header_items(message) if key == wanted]
 
 
 _FOLD = re.compile(r"\r?\n(?=[ \t])|\r|\n")

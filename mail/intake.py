@@ -32,6 +32,7 @@ from league.selectors import user_language
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
 from mail.emails import email_times
+from mail.limits import message_read
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
 from mail.outbox import email_send
@@ -110,7 +111,7 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
     recorded as an :class:`InboundEmail` with its outcome and reason, and one that the reading
     breaks on is ``refused`` with nothing of it stored.
     """
-    read = mail_picks.message_read(
+    read = message_read(
         raw,
         max_bytes=settings.MAIL_MAX_BYTES,
         max_mime_depth=settings.MAIL_MAX_MIME_DEPTH,
@@ -144,6 +145,7 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
         if read.refusal:
             result.outcome = InboundEmail.Outcome.REFUSED
             result.reason = f"not read: {read.refusal}"
+            logger.warning("Email %s refused, %s", result.message_id, result.reason)
         else:
             inbound.reply = _email_handle_guarded(message=message, inbound=inbound, result=result)
         inbound.outcome = result.outcome
@@ -545,7 +547,7 @@ def inbound_failure_record(*, raw: bytes, digest: str, error: str) -> InboundFai
 def _message_identity(raw: bytes) -> tuple[str, str]:
     """The Message-ID and sender of a message that fails, as far as its headers read."""
     try:
-        headers = mail_picks.message_read(raw, max_bytes=0, max_mime_depth=0, max_mime_parts=0)
+        headers = message_read(raw, max_bytes=0, max_mime_depth=0, max_mime_parts=0)
         message = headers.message
         sender = ", ".join(mail_picks.sender_addresses(message))
         return mail_picks.message_id(message, raw)[:998], sender[:254]

@@ -229,9 +229,12 @@ MAIL_MAX_MIME_DEPTH = env_int("MAIL_MAX_MIME_DEPTH", 10, minimum=1, maximum=100)
 MAIL_MAX_MIME_PARTS = env_int("MAIL_MAX_MIME_PARTS", 200, minimum=1)
 MAIL_MAX_PICK_LINES = env_int("MAIL_MAX_PICK_LINES", 50, minimum=1)
 # A coach's From is trusted only when the league's own mail server (its authserv-id) vouches for
-# it in Authentication-Results (mail.inbound.authentication_verdict).
+# it in Authentication-Results (mail.authentication.authentication_verdict), a header read only
+# above the Received header that server added: MAIL_AUTH_RECEIVED_ABOVE is how many Received
+# headers the league's own servers add above it after the check (0: it is on top).
 MAIL_AUTH_REQUIRED = env_bool("MAIL_AUTH_REQUIRED", True)
 MAIL_AUTHSERV_ID = env_list("MAIL_AUTHSERV_ID", [])
+MAIL_AUTH_RECEIVED_ABOVE = env_int("MAIL_AUTH_RECEIVED_ABOVE", 0, minimum=0, maximum=10)
 
 # --- Security: strict unless debugging (manage.py check --deploy is clean with DEBUG off) --------
 

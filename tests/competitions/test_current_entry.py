@@ -210,13 +210,13 @@ def message_from(user: User, lines: list[str]) -> bytes:
     received = format_datetime(timezone.now())
     address = user.email
     return (
-        f"Received: from mail.example.org (mail.example.org [192.0.2.10])\n"
-        f"\tby {AUTHSERV_ID} (Postfix) with ESMTPS id CURRENT01\n"
-        f"\tfor <picks@matrixhockey.test>; {received}\n"
         f"Authentication-Results: {AUTHSERV_ID};\n"
         f"\tdkim=pass header.d=example.org header.s=mail;\n"
         f"\tspf=pass smtp.mailfrom={address};\n"
         f"\tdmarc=pass (p=quarantine dis=none) header.from=example.org\n"
+        f"Received: from mail.example.org (mail.example.org [192.0.2.10])\n"
+        f"\tby {AUTHSERV_ID} (Postfix) with ESMTPS id CURRENT01\n"
+        f"\tfor <picks@matrixhockey.test>; {received}\n"
         f"From: {address}\n"
         "To: Matrix Hockey <picks@matrixhockey.test>\n"
         "Subject: picks\n"

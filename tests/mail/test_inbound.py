@@ -15,16 +15,14 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings
 
-from mail import authentication, mailbox
+from mail import authentication, limits, mailbox
 from mail import inbound as mail_picks
 from mail.authentication import authentication_results, authentication_verdict
 from mail.inbound import (
-    MessageRead,
     automatic_reason,
     body_text,
     message_id,
     message_parse,
-    message_read,
     message_subject,
     own_text,
     pick_line,
@@ -32,12 +30,14 @@ from mail.inbound import (
     received_time,
     sender_addresses,
 )
+from mail.limits import MessageRead, message_read
 
 EML = Path(__file__).parent / "fixtures" / "eml"
 MX = "mx.matrixhockey.test"
+RECEIVED = f"Received: from mail.example.org by {MX}; Wed, 4 Mar 2026 10:15:02 +0100\n"
 
 
-@pytest.mark.parametrize("module", [mail_picks, authentication, mailbox])
+@pytest.mark.parametrize("module", [mail_picks, limits, authentication, mailbox])
 def test_the_modules_examples_hold(module: object) -> None:
     failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0
@@ -428,7 +428,7 @@ def test_results_are_read_with_comments_and_versions() -> None:
 
 
 def verdict(results: str, *, sender: str = "coach@example.org", **options: object) -> bool:
-    raw = f"Authentication-Results: {results}\nFrom: {sender}\n\nhi\n".encode()
+    raw = f"Authentication-Results: {results}\n{RECEIVED}From: {sender}\n\nhi\n".encode()
     options.setdefault("required", True)
     options.setdefault("authserv_ids", [MX])
     return authentication_verdict(message_parse(raw), from_address=sender, **options).trusted
@@ -509,7 +509,7 @@ def test_an_unreadable_header_of_the_leagues_server_trusts_nobody_not_even_a_low
     raw = (
         f"Authentication-Results: {MX}; spf=pass smtp.mailfrom=coach@example.org; iprev\n"
         f"Authentication-Results: {MX}; dmarc=pass header.from=example.org\n"
-        "From: coach@example.org\n\nhi\n"
+        f"{RECEIVED}From: coach@example.org\n\nhi\n"
     ).encode()
     result = authentication_verdict(
         message_parse(raw), from_address="coach@example.org", required=True, authserv_ids=[MX]
@@ -521,7 +521,7 @@ def test_another_servers_header_is_not_read_at_all() -> None:
     raw = (
         "Authentication-Results: relay.example.net; this does not read (\n"
         f"Authentication-Results: {MX}; dkim=pass header.d=example.org\n"
-        "From: coach@example.org\n\nhi\n"
+        f"{RECEIVED}From: coach@example.org\n\nhi\n"
     ).encode()
     assert authentication_verdict(
         message_parse(raw), from_address="coach@example.org", required=True, authserv_ids=[MX]
@@ -545,7 +545,7 @@ def test_the_settings_decide_by_default(settings: Settings) -> None:
     settings.MAIL_AUTH_REQUIRED = True
     settings.MAIL_AUTHSERV_ID = [MX.upper()]
     results = f"Authentication-Results: {MX}; dmarc=pass header.from=example.org\n"
-    raw = (results + "From: c@example.org\n\n").encode()
+    raw = (results + RECEIVED + "From: c@example.org\n\n").encode()
     assert authentication_verdict(message_parse(raw), from_address="c@example.org").trusted
     settings.MAIL_AUTHSERV_ID = ["another.example"]
     assert not authentication_verdict(message_parse(raw), from_address="c@example.org").trusted

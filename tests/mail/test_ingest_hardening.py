@@ -40,12 +40,12 @@ def email(
     subject: bytes = b"Mes choix",
     body: bytes = b"Championnat : F+(2)\n",
 ) -> bytes:
-    """A message as the league's server delivers it: its own ``Received`` header on top (and
-    ``below``, the sender's own, under it), its ``Authentication-Results``, then the sender's
-    headers."""
+    """A message as the league's server delivers it: its ``Authentication-Results`` on top,
+    above its own ``Received`` header (and ``below``, the sender's own, under it), then the
+    sender's headers."""
     own = f"Received: from mail.example.org by {AUTHSERV_ID} (Postfix); {received}\n"
     senders = f"Received: from [10.0.0.7] by mail.example.org; {below}\n" if below else ""
-    head = f"{own}{senders}Authentication-Results: {results}\n".encode()
+    head = f"Authentication-Results: {results}\n{own}{senders}".encode()
     return (
         head
         + b"From: "

@@ -81,9 +81,9 @@ def messages(draw: st.DrawFn) -> bytes:
             + b"--\n"
         )
     headers = [
+        b"Authentication-Results: " + draw(results),
         b"Received: from x by " + AUTHSERV_ID.encode() + b"; " + draw(received),
         b"Received: by mail.example.org; Fri, 6 Mar 2026 16:58:00 +0100",
-        b"Authentication-Results: " + draw(results),
         b"From: " + draw(senders),
         b"Subject: " + draw(header_values),
         b"Message-ID: " + draw(header_values | st.just(b"<fuzz@example.org>")),
