@@ -96,8 +96,7 @@ class _Part(EmailMessage):
         super().__init__(policy=policy)
         self.shape = shape
 
-    # typeshed's MIMEPart narrows Message.attach to its own class, as this does.
-    def attach(self, payload: Self) -> None:  # type: ignore[override]
+    def attach(self, payload: Self) -> None:  # type: ignore[override]  # narrowed as typeshed's MIMEPart
         payload.depth = self.depth + 1
         if payload.depth > self.shape.max_depth:
             raise _OverLimit(
