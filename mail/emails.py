@@ -1,10 +1,10 @@
 """The league's emails, as healthchecks does them: one small function per kind, which picks the
 recipient, the language and the context, and writes the email in the outbox (``mail.outbox``).
 
-The kinds written on a request's path by the dozen — a pick's receipt, a publication's results,
-a season's announcement — are written by ids (:func:`~mail.outbox.emails_queue`), each with the
-function that renders it when the worker sends it (``@renders``). The others are rendered when
-written (:func:`~mail.outbox.email_send`).
+Each is written by ids (:func:`~mail.outbox.emails_queue`) with the function that renders it
+when the worker sends it (``@renders``): here a pick's receipt, a publication's results, a
+season's announcement and an invitation; the others by what they are about (``emails_accounts``,
+``emails_replies``, ``weekly``, ``news``).
 """
 
 from __future__ import annotations
@@ -18,17 +18,15 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from competitions.models import LatePick, Pick, PoolRound, Round, TeamResult
+from competitions.models import Pick, PoolRound, Round, TeamResult
 from competitions.selectors import PoolRoundResults, pool_round_results
 from league.links import password_link
 from league.models import Entry, Season
-from league.selectors import season_current, user_language
+from league.selectors import user_language
 from mail.models import EmailKind, OutboundEmail
-from mail.outbox import Memo, Rendering, email_send, emails_queue, renders
+from mail.outbox import Memo, Rendering, email_queue, emails_queue, renders
 from mail.preferences import unsubscribe_url
 from matrixhockey.site import site_url
-
-# --- The emails rendered by the worker that sends them ------------------------------------------
 
 
 def email_pick_receipt(*, pick: Pick) -> OutboundEmail:
@@ -236,47 +234,21 @@ def season_started_rendering(email: OutboundEmail, memo: Memo) -> Rendering | No
     )
 
 
-# --- The emails rendered when written ------------------------------------------------------------
-
-
-def email_times(received_at: datetime) -> dict[str, object]:
-    """What a reply about a pick by email says of time: when it was received, in the season's
-    time zone, and where to pick on the web."""
-    season = season_current()
-    zone = season.time_zone if season is not None else "Europe/Paris"
-    return {
-        "received_at": timezone.localtime(received_at, ZoneInfo(zone)),
-        "time_zone": zone,
-        "picks_url": site_url(reverse("picks")),
-    }
-
-
-def email_late_pick_rejected(*, late_pick: LatePick) -> OutboundEmail | None:
-    """R13: tell the coach that a referee refused the pick they emailed after the deadline."""
-    coach = late_pick.entry.team.coach
-    if coach is None or not coach.email:
-        return None
-    return email_send(
-        template="pick-reply",
-        to=coach.email,
-        language=user_language(coach),
-        context={
-            "kind": "late_rejected",
-            "coach": coach,
-            "team": late_pick.entry.team,
-            "round": late_pick.round,
-            "notation": late_pick.notation,
-            **email_times(late_pick.received_at),
-        },
-        headers={"Auto-Submitted": "auto-generated"},
-    )
-
-
 def email_invitation(*, user: User) -> OutboundEmail | None:
-    """A new coach's invitation, in their language: their team, their user name and a link that
-    sets their first password (Django's password-reset token: it works once, for
-    ``PASSWORD_RESET_TIMEOUT``). Nothing for a user without an address."""
+    """A new coach's invitation, queued for the worker (:func:`invitation_rendering`). Nothing
+    for a user without an address."""
     if not user.email:
+        return None
+    return email_queue(template="invitation", user=user, context={})
+
+
+@renders("invitation")
+def invitation_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """An invitation, when sent, in the coach's language: their team, their user name and a
+    link that sets their first password, made now (Django's password-reset token: it works
+    once, for ``PASSWORD_RESET_TIMEOUT`` from the sending)."""
+    user = email.user
+    if user is None:
         return None
     entry = (
         Entry.objects.filter(team__coach=user, replaced_at__isnull=True)
@@ -284,9 +256,8 @@ def email_invitation(*, user: User) -> OutboundEmail | None:
         .order_by("-season__number")
         .first()
     )
-    return email_send(
-        template="invitation",
-        to=user.email,
+    return Rendering(
+        user=user,
         language=user_language(user),
         context={
             "user": user,

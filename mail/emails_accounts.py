@@ -1,6 +1,7 @@
 """The emails of people's own access (``league.signals``): a forgotten password's link and
 the waiting list's (confirm the address; an address already on the list gets its place's link).
-Each in the person's language, through the outbox (:func:`mail.outbox.email_send`)."""
+Each is queued by ids (:func:`mail.outbox.email_queue`) and rendered by the worker that sends it,
+in the person's language, with its links signed then: no token is stored."""
 
 from __future__ import annotations
 
@@ -12,20 +13,30 @@ from league.links import password_link, waiting_confirm_link, waiting_place_path
 from league.models import WaitingListEntry
 from league.selectors import user_language, waiting_list_position
 from mail.models import OutboundEmail
-from mail.outbox import email_send
+from mail.outbox import Memo, Rendering, email_queue, renders
 from matrixhockey.site import site_url
 
 ESSENTIAL = {"Auto-Submitted": "auto-generated"}
 
 
 def email_password_reset(*, user: User) -> OutboundEmail | None:
-    """The link to choose a new password (the invitation's link: Django's reset token), in
-    ``user``'s language. Nothing for a user without an address."""
+    """The link to choose a new password, queued for the worker
+    (:func:`password_reset_rendering`). Nothing for a user without an address."""
     if not user.email:
         return None
-    return email_send(
-        template="password-reset",
-        to=user.email,
+    return email_queue(template="password-reset", user=user, context={})
+
+
+@renders("password-reset")
+def password_reset_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """A password's link, when sent, in ``user``'s language: the invitation's link, Django's
+    reset token made now (it works once — a new password changes it — and for
+    ``PASSWORD_RESET_TIMEOUT`` from the sending)."""
+    user = email.user
+    if user is None:
+        return None
+    return Rendering(
+        user=user,
         language=user_language(user),
         context={
             "user": user,
@@ -38,8 +49,23 @@ def email_password_reset(*, user: User) -> OutboundEmail | None:
 
 
 def email_waiting_list(*, entry: WaitingListEntry, known: bool) -> OutboundEmail:
-    """The waiting list's email to ``entry``'s address, in the language chosen on the form:
-    the link that confirms it, or (``known``: the address is on the list already) its place."""
+    """The waiting list's email to ``entry``'s address (no account: the address is the
+    recipient), queued for the worker (:func:`waiting_list_rendering`): the link that confirms
+    it, or (``known``: the address is on the list already) its place."""
+    return email_queue(
+        template="waiting-list", to=entry.email, context={"entry": entry.pk, "known": known}
+    )
+
+
+@renders("waiting-list")
+def waiting_list_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """The waiting list's email, when sent, in the language chosen on the form, to the entry's
+    address: its place, or the link that confirms it (signed now, valid
+    ``WAITING_LIST_CONFIRM_DAYS`` from the sending). Nobody when the entry is gone."""
+    entry = WaitingListEntry.objects.filter(pk=email.context["entry"]).first()
+    if entry is None:
+        return None
+    known = bool(email.context["known"])
     context: dict[str, object] = {
         "entry": entry,
         "known": known,
@@ -50,10 +76,6 @@ def email_waiting_list(*, entry: WaitingListEntry, known: bool) -> OutboundEmail
     else:
         context["confirm_url"] = waiting_confirm_link(entry)
         context["valid_days"] = settings.WAITING_LIST_CONFIRM_DAYS
-    return email_send(
-        template="waiting-list",
-        to=entry.email,
-        language=entry.language,
-        context=context,
-        headers=ESSENTIAL,
+    return Rendering(
+        user=None, to=entry.email, language=entry.language, context=context, headers=ESSENTIAL
     )

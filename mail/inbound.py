@@ -49,7 +49,7 @@ from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 
-from django.utils.translation import gettext as _
+from competitions.services.errors import PickFault
 
 logger = logging.getLogger(__name__)
 
@@ -92,8 +92,12 @@ class PickLine:
     """The round the coach named, or ``None`` for the competition's round of the week."""
     notation: str
     """What follows the competition (and round), to be read as a pick (R10)."""
-    error: str | None = None
-    """Why the line cannot be submitted, or ``None``."""
+    error: PickFault | None = None
+    """Why the line cannot be submitted (worded with :data:`LINE_FACTS`), or ``None``."""
+
+
+LINE_FACTS = {"example": "Championnat : F+(2)"}
+"""What a line's error (:attr:`PickLine.error`) is worded with: how to write a pick line."""
 
 
 _NOT_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
@@ -154,16 +158,11 @@ def pick_line(text: str) -> PickLine | None:
     notation = stripped[origin[match.start("rest") + rest.start("notation")] :].strip()
     error = None
     if _NOT_TEXT.search(stripped):
-        error = _(
-            "This line holds characters that are not text (a control character or a byte that "
-            "does not decode): write it again."
-        )
+        error = PickFault.NOT_TEXT
     elif number is not None and number < 1:
-        error = _("Rounds are numbered from 1.")
+        error = PickFault.ROUND_ZERO
     elif not notation:
-        error = _("No pick after the competition: write it as, e.g., « %(example)s ».") % {
-            "example": "Championnat : F+(2)"
-        }
+        error = PickFault.NO_PICK
     elif rest.group("separator") is None and not number and not _BARE_PICK.match(rest["notation"]):
         # "Championnat prochain…" is a sentence, not a pick line; "KDH C(1)(4)" (no colon) and
         # "Championnat F+" (a broken pick) are pick lines.

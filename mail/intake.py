@@ -17,13 +17,13 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
 from competitions.models import (
     Competition,
     Pick,
     Round,
 )
+from competitions.services.errors import PickFault
 from competitions.services.late_picks import late_pick_queue
 from competitions.services.picks import DeadlinePassed, PickRejected, pick_submit
 from league import selectors
@@ -31,11 +31,10 @@ from league.models import Language, Team
 from league.selectors import user_language
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
-from mail.emails import email_times
+from mail.emails_replies import email_pick_reply
 from mail.limits import message_read
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
-from mail.outbox import email_send
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +65,13 @@ class EmailLineResult:
     warning: str = ""
     """A recorded line's R11 warning (:class:`~competitions.services.picks.StalePick`), in the
     coach's language: the one the pick page and the API give."""
+    refusal: dict[str, object] = field(default_factory=dict)
+    """An error line's refusal as codes (:attr:`PickRejected.record`: its code, fault and
+    facts), which the reply is worded from when it is sent."""
+    pick_id: int | None = None
+    """A recorded line's stored pick, whose receipt the reply gives."""
+    stale: tuple[str, int] | None = None
+    """A recorded line's R11 warning as facts: the column and the earlier round using it."""
 
     @property
     def competition_label(self) -> str:
@@ -159,6 +165,10 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
                 "pick": line.normalized,
                 "message": line.message,
                 "code": line.code,
+                "fault": line.refusal.get("fault", ""),
+                "facts": line.refusal.get("facts", {}),
+                "pick_id": line.pick_id,
+                "stale": line.stale,
             }
             for line in result.lines
         ]
@@ -216,7 +226,7 @@ def _email_handle(
         result.outcome = Outcome.UNKNOWN_SENDER
         result.reason = f"{address} is not exactly one coach's address"
         return _email_reply_unknown(
-            message=message, address=address, verdict=verdict, result=result
+            message=message, inbound=inbound, address=address, verdict=verdict, result=result
         )
     coach = users[0]
     inbound.user = coach
@@ -225,7 +235,7 @@ def _email_handle(
         logger.warning(
             "Email %s in the name of %s refused: %s", result.message_id, address, verdict.reason
         )
-        return _email_notice_forged(coach=coach, result=result)
+        return _email_notice_forged(coach=coach, inbound=inbound, result=result)
     language = user_language(coach)
     with translation.override(language):
         limit = settings.MAIL_MAX_PICK_LINES
@@ -239,35 +249,15 @@ def _email_handle(
     result.reason = verdict.reason
     if not coach.email:
         return None
-    reply = email_send(
-        template="pick-reply",
-        to=coach.email,
-        language=language,
-        context={
-            "kind": "picks",
-            "coach": coach,
-            "team": team,
-            "lines": result.lines,
-            "recorded": sum(line.status == "recorded" for line in result.lines),
-            "late": sum(line.status == "late" for line in result.lines),
-            "errors": sum(line.status == "error" for line in result.lines),
-            "subject": inbound.subject,
-            **email_times(result.received_at),
-        },
-        headers=_email_reply_headers(result.message_id),
-    )
+    reply = email_pick_reply(kind="picks", inbound=inbound, user=coach, team=team)
     result.replied_to = [coach.email]
     return reply
-
-
-def _email_reply_headers(message_id: str) -> dict[str, str]:
-    # RFC 3834: an automatic reply says so, so that the sender's robots do not answer it.
-    return {"In-Reply-To": message_id, "References": message_id, "Auto-Submitted": "auto-replied"}
 
 
 def _email_reply_unknown(
     *,
     message: EmailMessage,
+    inbound: InboundEmail,
     address: str,
     verdict: AuthVerdict,
     result: EmailIngestResult,
@@ -288,18 +278,15 @@ def _email_reply_unknown(
     english = mail_picks.looks_english(mail_picks.body_text(message)) or (
         mail_picks.header_text(message, "Content-Language").lower().startswith("en")
     )
-    reply = email_send(
-        template="pick-reply",
-        to=address,
-        language=Language.ENGLISH if english else Language.FRENCH,
-        context={"kind": "unknown", "address": address, **email_times(result.received_at)},
-        headers=_email_reply_headers(result.message_id),
-    )
+    language = Language.ENGLISH if english else Language.FRENCH
+    reply = email_pick_reply(kind="unknown", inbound=inbound, to=address, language=language)
     result.replied_to = [address]
     return reply
 
 
-def _email_notice_forged(*, coach: User, result: EmailIngestResult) -> OutboundEmail | None:
+def _email_notice_forged(
+    *, coach: User, inbound: InboundEmail, result: EmailIngestResult
+) -> OutboundEmail | None:
     """Tell the coach, at their registered address, that a message in their name was refused —
     without a word of it (it may be someone else's), and at most once a day."""
     since = timezone.now() - FORGED_NOTICE_INTERVAL
@@ -312,13 +299,7 @@ def _email_notice_forged(*, coach: User, result: EmailIngestResult) -> OutboundE
     if not coach.email or warned.exists():
         result.reason += "; coach not warned again"
         return None
-    reply = email_send(
-        template="pick-reply",
-        to=coach.email,
-        language=user_language(coach),
-        context={"kind": "forged", "coach": coach, **email_times(result.received_at)},
-        headers={"Auto-Submitted": "auto-replied"},
-    )
+    reply = email_pick_reply(kind="forged", inbound=inbound, user=coach)
     result.replied_to = [coach.email]
     return reply
 
@@ -328,41 +309,27 @@ def _email_round(*, competition: str, number: int | None, at: datetime) -> Round
     ``at`` falls in (the next one when the competition plays no round that week). Raises
     :class:`PickRejected` (code ``round``) when there is none or the week has two (the
     championship's last week, R20)."""
-    label = Competition(competition).label
     season = selectors.season_current()
     if season is None:
-        raise PickRejected(_("No season is running."), code="round")
+        raise PickRejected(PickFault.NO_SEASON, code="round")
     rounds = Round.objects.filter(season=season, competition=competition)
     if number is not None:
         named = rounds.filter(number=number).first()
         if named is None:
-            raise PickRejected(
-                _("The %(competition)s has no round %(number)d this season.")
-                % {"competition": label, "number": number},
-                code="round",
-            )
+            facts = {"competition": competition, "number": number}
+            raise PickRejected(PickFault.NO_SUCH_ROUND, facts, code="round")
         return named
     week = season.week_at(at)
     upcoming = list(rounds.filter(week__gte=week).order_by("week", "number")[:2])
     if not upcoming:
-        raise PickRejected(
-            _("The %(competition)s has no round left this season.") % {"competition": label},
-            code="round",
-        )
+        raise PickRejected(PickFault.NO_ROUND_LEFT, {"competition": competition}, code="round")
     if len(upcoming) == 2 and upcoming[0].week == upcoming[1].week:
-        raise PickRejected(
-            _(
-                "Week %(week)d has two rounds of the %(competition)s: name the one your pick is "
-                "for, e.g. « %(example)s »."
-            )
-            % {
-                "week": upcoming[0].week,
-                "competition": label,
-                "example": _("Championship round %(number)d: F+(2)")
-                % {"number": upcoming[0].number},
-            },
-            code="round",
-        )
+        facts = {
+            "week": upcoming[0].week,
+            "competition": competition,
+            "example_round": upcoming[0].number,
+        }
+        raise PickRejected(PickFault.TWO_ROUNDS, facts, code="round")
     return upcoming[0]
 
 
@@ -371,18 +338,21 @@ def _email_refused(
 ) -> EmailLineResult:
     message = " ".join(error.messages)
     return EmailLineResult(
-        line.text, line.competition, number, "error", message=message, code=error.code or ""
+        line.text,
+        line.competition,
+        number,
+        "error",
+        message=message,
+        code=error.code or "",
+        refusal=error.record,
     )
 
 
 def _email_line_unread(first: mail_picks.PickLine, *, limit: int) -> EmailLineResult:
     """The one error line that stands for the pick lines over ``MAIL_MAX_PICK_LINES``: the
     first of them (the others are not even read)."""
-    message = _(
-        "Only the first %(limit)d pick lines of a message are read: this one and those after it "
-        "were not."
-    ) % {"limit": limit}
-    return _email_refused(first, PickRejected(message, code="limit"), first.round_number)
+    refusal = PickRejected(PickFault.LINES_LIMIT, {"limit": limit}, code="limit")
+    return _email_refused(first, refusal, first.round_number)
 
 
 def _email_pick_line(
@@ -391,7 +361,8 @@ def _email_pick_line(
     """One pick line in its own savepoint: whatever becomes of it, the message's other lines
     are still stored (a line the database refuses is an error for that line only)."""
     if line.error is not None:
-        return _email_refused(line, PickRejected(line.error, code="line"), line.round_number)
+        refusal = PickRejected(line.error, mail_picks.LINE_FACTS, code="line")
+        return _email_refused(line, refusal, line.round_number)
     try:
         with transaction.atomic():
             return _email_pick_line_submit(line, team=team, coach=coach, result=result)
@@ -399,7 +370,7 @@ def _email_pick_line(
         raise
     except (DatabaseError, ValidationError, ValueError):
         logger.exception("Email %s: line %r not stored", result.message_id, line.text)
-        refusal = PickRejected(_("This line could not be stored: send it again."), code="stored")
+        refusal = PickRejected(PickFault.NOT_STORED, code="stored")
         return _email_refused(line, refusal, line.round_number)
 
 
@@ -453,6 +424,8 @@ def _email_pick_line_submit(
         normalized=submitted.pick.normalized,
         receipt=submitted.pick.receipt,
         warning=submitted.stale.message if submitted.stale else "",
+        pick_id=submitted.pick.pk,
+        stale=(submitted.stale.column, submitted.stale.round_number) if submitted.stale else None,
     )
 
 

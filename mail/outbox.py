@@ -2,19 +2,16 @@
 healthchecks' claimed rows: every email the league sends is a row written in the transaction
 that causes it, so it is sent if and only if the action commits.
 
-Two ways to write one:
+Each row holds its kind (``template``), its recipient (a user, or an address when there is
+none) and the ids and codes its context needs (:func:`emails_queue`), never rendered text nor a
+secret it can make when it renders (a password link's token). The worker that sends it renders
+it, in the recipient's language at that time, with the one function registered for its kind
+(:func:`renders`: ``mail.emails``, ``mail.emails_accounts``, ``mail.emails_replies``,
+``mail.weekly``, ``mail.news``). A request writes rows and renders nothing. A row that has a
+body — what an attempt rendered before the mail server refused it, or a row written with its
+text — is sent as it stands.
 
-- :func:`emails_queue` writes its kind (``template``), its recipient and the ids its context
-  needs; the worker that sends it renders it with the function registered for its kind
-  (:func:`renders`, in ``mail.emails``). The emails whose number grows with the league on a
-  person's path are written so — a pick's receipt, a publication's results, a season's
-  announcement: the request writes rows and renders nothing.
-- :func:`email_send` renders ``templates/emails/<name>-subject.txt``, ``-body.txt`` and
-  ``-body.html`` at once, for the emails written one at a time (an invitation, a password's
-  link, the late pick's refusal) or by a worker already (the replies to picks by email, the
-  week's clock, the news).
-
-Either way, once the transaction commits a worker is woken (:func:`email_outbox_wake`): it takes
+Once the transaction commits a worker is woken (:func:`email_outbox_wake`): it takes
 every due row (:func:`emails_send_due`), claims each by a conditional update and sends it
 (:func:`email_deliver`). Beat runs the same sweep every minute, so a lost wake-up, a worker that
 died or a failing mail server delays an email, never loses it, and a row sent is never sent
@@ -23,12 +20,14 @@ again, however many sweeps run.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -92,11 +91,16 @@ def email_headers(headers: dict[str, str] | None, unsubscribe: str) -> dict[str,
 
 
 def email_render(
-    *, template: str, context: dict[str, object], language: str, unsubscribe: str = ""
+    *,
+    template: str,
+    context: dict[str, object],
+    language: str,
+    unsubscribe: str = "",
+    time_zone: str = "",
 ) -> tuple[str, str, str]:
     """The subject (one line whatever the template's line breaks), text body and HTML body of
-    ``emails/<template>-*`` in ``language``. An optional email's ``unsubscribe`` link goes in
-    its footer, with the link to the preferences."""
+    ``emails/<template>-*`` in ``language``, times in ``time_zone`` when given. An optional
+    email's ``unsubscribe`` link goes in its footer, with the link to the preferences."""
     context = {
         "league_name": settings.LEAGUE_NAME,
         "site_url": site_url("/"),
@@ -104,43 +108,12 @@ def email_render(
         "preferences_url": site_url(reverse("email_preferences")) if unsubscribe else "",
         **context,
     }
-    with translation.override(language):
+    zone = timezone.override(ZoneInfo(time_zone)) if time_zone else contextlib.nullcontext()
+    with translation.override(language), zone:
         subject = _one_line(render_to_string(f"emails/{template}-subject.txt", context))
         body_text = render_to_string(f"emails/{template}-body.txt", context).strip() + "\n"
         body_html = render_to_string(f"emails/{template}-body.html", context)
     return subject[:255], body_text, body_html
-
-
-def email_send(
-    *,
-    template: str,
-    to: str | list[str],
-    context: dict[str, object],
-    language: str,
-    reply_to: list[str] | None = None,
-    headers: dict[str, str] | None = None,
-    unsubscribe: str = "",
-) -> OutboundEmail:
-    """Render ``emails/<template>-*`` in ``language`` now (:func:`email_render`), write it in
-    the outbox and wake a worker once the caller's transaction commits (nothing is sent for a
-    rolled-back action). An optional email (``mail.preferences``) gives its one-click
-    ``unsubscribe`` link."""
-    language = Language(language).value
-    subject, body_text, body_html = email_render(
-        template=template, context=context, language=language, unsubscribe=unsubscribe
-    )
-    email = OutboundEmail.objects.create(
-        template=template,
-        language=language,
-        to=[to] if isinstance(to, str) else list(to),
-        reply_to=list(reply_to or []),
-        headers=email_headers(headers, unsubscribe),
-        subject=subject,
-        body_text=body_text,
-        body_html=body_html,
-    )
-    transaction.on_commit(email_outbox_wake, robust=True)
-    return email
 
 
 def emails_queue(emails: list[OutboundEmail]) -> list[OutboundEmail]:
@@ -152,6 +125,18 @@ def emails_queue(emails: list[OutboundEmail]) -> list[OutboundEmail]:
     written = OutboundEmail.objects.bulk_create(emails)
     transaction.on_commit(email_outbox_wake, robust=True)
     return written
+
+
+def email_queue(
+    *, template: str, context: dict[str, object], user: User | None = None, to: str = ""
+) -> OutboundEmail:
+    """Write one email of kind ``template`` to ``user`` (or to address ``to``, for someone
+    with no account) with the ids of its ``context`` (:func:`emails_queue`)."""
+    address = user.email if user is not None else to
+    [email] = emails_queue(
+        [OutboundEmail(template=template, user=user, to=[address], context=context)]
+    )
+    return email
 
 
 class _OutboxWake:
@@ -313,14 +298,22 @@ def email_resend(*, email: OutboundEmail) -> OutboundEmail:
 
 @dataclass(frozen=True)
 class Rendering:
-    """What a queued email is rendered from, read when it is sent: its recipient, in their
-    language, its template's context, and an optional email's one-click ``unsubscribe`` link."""
+    """What a queued email is rendered from, read when it is sent: its recipient (a user, or
+    an address ``to`` when there is no account), in their language, its template's context,
+    its headers, an optional email's one-click ``unsubscribe`` link, and the ``time_zone`` its
+    template's times are said in (when the context does not convert them)."""
 
-    user: User
+    user: User | None
     language: str
     context: dict[str, object]
     headers: dict[str, str] = field(default_factory=dict)
     unsubscribe: str = ""
+    to: str = ""
+    time_zone: str = ""
+
+    @property
+    def address(self) -> str:
+        return self.user.email if self.user is not None else self.to
 
 
 RENDERED_FIELDS = ("language", "user", "to", "headers", "subject", "body_text", "body_html")
@@ -332,17 +325,18 @@ def email_render_queued(*, email: OutboundEmail, memo: Memo) -> bool:
     :data:`RENDERED_FIELDS` (the caller writes them with the attempt's outcome); ``False``
     when it has nobody to go to any more."""
     rendering = RENDERINGS[email.template](email, memo)
-    if rendering is None or not rendering.user.email:
+    if rendering is None or not rendering.address:
         return False
     email.language = Language(rendering.language).value
     email.user = rendering.user
-    email.to = [rendering.user.email]
+    email.to = [rendering.address]
     email.headers = email_headers(rendering.headers, rendering.unsubscribe)
     email.subject, email.body_text, email.body_html = email_render(
         template=email.template,
         context=rendering.context,
         language=email.language,
         unsubscribe=rendering.unsubscribe,
+        time_zone=rendering.time_zone,
     )
     return True
 
@@ -350,8 +344,8 @@ def email_render_queued(*, email: OutboundEmail, memo: Memo) -> bool:
 RenderingFunction = Callable[[OutboundEmail, Memo], Rendering | None]
 
 RENDERINGS: dict[str, RenderingFunction] = {}
-"""The kinds of email written by ids (:func:`emails_queue`), each with what renders it when it
-is sent (registered by :func:`renders`)."""
+"""Every kind of email (:func:`emails_queue`), each with what renders it when it is sent
+(registered by :func:`renders`)."""
 
 
 def renders(template: str) -> Callable[[RenderingFunction], RenderingFunction]:

@@ -8,7 +8,8 @@ from django.dispatch import receiver
 from competitions.models import LatePick, Pick, PoolRound
 from competitions.signals import late_pick_rejected, pick_received, pool_round_published
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
-from mail.emails import email_late_pick_rejected, email_pick_receipt, email_results_published
+from mail.emails import email_pick_receipt, email_results_published
+from mail.emails_replies import email_late_pick_rejected
 
 
 @receiver(pool_round_published, dispatch_uid="mail.results_email_on_publish")

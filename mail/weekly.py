@@ -19,10 +19,10 @@ that fails does not hold back the others.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, TypeGuard, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
@@ -37,13 +37,15 @@ from competitions.selectors import PLAYED, entry_plays_round, entry_plays_rounds
 from league.links import pick_link
 from league.models import Entry, Season
 from league.selectors import NewsItem, news_between, season_current, user_language
-from mail.models import EmailKind, Mailing
-from mail.outbox import email_send
+from mail.models import EmailKind, Mailing, OutboundEmail
+from mail.outbox import Memo, Rendering, email_queue, renders
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+
+T = TypeVar("T")
 
 NEWS_LOOKBACK = timedelta(days=7)
 """A first Wednesday email tells the news of the week before."""
@@ -203,15 +205,13 @@ def mailing_send(
     template: str,
     context: dict[str, object],
     pool_round: PoolRound | None = None,
-    unsubscribe: str = "",
 ) -> Mailing | None:
     """Queue ``user``'s email of ``kind`` for ``season``'s ``week`` (or ``pool_round``) unless it
-    went already: the :class:`Mailing` row and the outbox email are written together, and the
-    row's unique constraint lets only one of two concurrent callers through (the other waits for
-    the first to commit, then finds the row). ``None`` when it went already.
-
-    Rendered in ``user``'s language (:func:`~league.selectors.user_language`) and times in the
-    season's time zone.
+    went already: the :class:`Mailing` row and the outbox row (``template``, with the ids of its
+    ``context``) are written together, and the row's unique constraint lets only one of two
+    concurrent callers through (the other waits for the first to commit, then finds the row).
+    ``None`` when it went already. The worker renders it when it sends it, in ``user``'s
+    language then and times in the season's time zone (``@renders`` below).
     """
     try:
         with transaction.atomic():
@@ -220,15 +220,7 @@ def mailing_send(
             )
     except IntegrityError:
         return None
-    with timezone.override(ZoneInfo(season.time_zone)):
-        email = email_send(
-            template=template,
-            to=user.email,
-            context={"user": user, "time_zone": season.time_zone, **context},
-            language=user_language(user),
-            unsubscribe=unsubscribe,
-        )
-    mailing.email = email
+    mailing.email = email_queue(template=template, user=user, context=context)
     mailing.save(update_fields=["email"])
     return mailing
 
@@ -327,10 +319,6 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
     week = week_find(now=now)
     if week is None:
         return 0
-    missing = _missing_by_division(week_teams_missing(week=week))
-    pools = _pools(week.season)
-    # R25: each round's row of its matrix, for the coaches whose team plays it.
-    rows = rounds_rows(season=week.season, rounds=week.rounds)
     sent = 0
     for entry in week_entries(week=week):
         coach = entry.team.coach
@@ -340,27 +328,13 @@ def weekly_emails_send(*, now: datetime | None = None) -> int:
             season=week.season,
             week=week.number,
             kind=Mailing.Kind.WEEKLY,
-            unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.WEEKLY),
             user=coach,
             template="weekly",
             context={
-                "team": entry.team,
+                "entry": entry.pk,
                 "week": week.number,
-                "deadline": min(r.deadline for r in week.rounds),
-                "competitions": _by_competition(
-                    week.rounds,
-                    entry,
-                    pools,
-                    rows=rows,
-                    playing=entry_plays_rounds(entry=entry, rounds=week.rounds),
-                ),
-                "missing": missing,
-                "pick_url": pick_link(coach),
-                "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),
-                "results_url": site_url(reverse("results_latest")),
-                "standings_url": site_url(reverse("standings", args=[entry.division.slug])),
-                "news": weekly_news(user=coach, now=now),
-                "news_url": site_url(reverse("home") + "#news-title"),
+                "rounds": [round.pk for round in week.rounds],
+                "at": now.isoformat(),
             },
         )
         sent += mailing is not None
@@ -396,7 +370,6 @@ def reminders_send(*, now: datetime | None = None) -> int:
     week = week_find(now=now)
     if week is None:
         return 0
-    pools = _pools(week.season)
     # Who is reminded of a cup round tells who plays it: only the rounds whose teams follow
     # from published results (week_rounds_public), as in Wednesday's missing list.
     rounds = week_rounds_public(week=week)
@@ -417,11 +390,9 @@ def reminders_send(*, now: datetime | None = None) -> int:
                 user=person,
                 template="reminder",
                 context={
-                    "team": entry.team,
+                    "entry": entry.pk,
                     "week": week.number,
-                    "deadline": min(r.deadline for r in missing),
-                    "competitions": _by_competition(missing, entry, pools),
-                    "pick_url": pick_link(person),
+                    "rounds": [round.pk for round in missing],
                 },
             )
             sent += mailing is not None
@@ -435,9 +406,7 @@ def watchdog_alerts_send(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     sent = 0
     for pool_round in pool_rounds_overdue(now=now):
-        round, pool = pool_round.round, pool_round.pool
-        referees = list(pool.referees.order_by("username"))
-        pool_name = pool.division.name if pool.division else Competition(pool.competition).label
+        round = pool_round.round
         for user in pool_round_watchers(pool_round=pool_round):
             mailing = mailing_send(
                 season=round.season,
@@ -446,18 +415,151 @@ def watchdog_alerts_send(*, now: datetime | None = None) -> int:
                 user=user,
                 pool_round=pool_round,
                 template="watchdog",
-                context={
-                    "pool_round": pool_round,
-                    "pool_name": pool_name,
-                    "round": round,
-                    "deadline": round.deadline,
-                    "hours_late": int((now - round.deadline).total_seconds() // 3600),
-                    "referees": referees,
-                    "referee_url": _referee_url(pool_round, user, referees),
-                    "admin_url": site_url(
-                        reverse("admin:competitions_poolround_change", args=[pool_round.pk])
-                    ),
-                },
+                context={"pool_round": pool_round.pk, "at": now.isoformat()},
             )
             sent += mailing is not None
     return sent
+
+
+# --- The renderings, when the worker sends them ---------------------------------------------------
+
+
+def _week_rounds(ids: list[int]) -> list[Round]:
+    rounds = Round.objects.filter(pk__in=ids).select_related("season")
+    return sorted(rounds, key=lambda r: (COMPETITION_ORDER[r.competition], r.number))
+
+
+def _once(memo: Memo, key: tuple[object, ...], read: Callable[[], T]) -> T:
+    """What ``read`` returns, read once per run of the worker for all its emails."""
+    if key not in memo:
+        memo[key] = read()
+    return cast(T, memo[key])
+
+
+def _recipient_entry(email: OutboundEmail) -> tuple[User, Entry] | None:
+    entry = (
+        Entry.objects.select_related("team", "division", "season")
+        .filter(pk=email.context["entry"])
+        .first()
+    )
+    if entry is None or not _can_be_emailed(email.user):
+        return None
+    return email.user, entry
+
+
+@renders("weekly")
+def weekly_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """Wednesday's email, when sent, in the coach's language, times in the season's zone: the
+    week's rounds by competition with their deadline (R13) and the coach's matrix rows (R25),
+    the one-click link, the links to infos équipes, results and standings, the teams still
+    missing picks (read once for all the run's emails) and the news since their last one."""
+    found = _recipient_entry(email)
+    if found is None:
+        return None
+    coach, entry = found
+    ids = list(email.context["rounds"])
+    rounds = _week_rounds(ids)
+    if not rounds:
+        return None
+    season, number = entry.season, int(email.context["week"])
+    key = (season.pk, number, *ids)
+    week = Week(season=season, number=number, rounds=rounds)
+    missing = _once(
+        memo, ("weekly-missing", *key), lambda: _missing_by_division(week_teams_missing(week=week))
+    )
+    pools = _once(memo, ("pools", season.pk), lambda: _pools(season))
+    rows = _once(memo, ("rows", *key), lambda: rounds_rows(season=season, rounds=rounds))
+    return Rendering(
+        user=coach,
+        language=user_language(coach),
+        time_zone=season.time_zone,
+        context={
+            "user": coach,
+            "time_zone": season.time_zone,
+            "team": entry.team,
+            "week": number,
+            "deadline": min(r.deadline for r in rounds),
+            "competitions": _by_competition(
+                rounds,
+                entry,
+                pools,
+                rows=rows,
+                playing=entry_plays_rounds(entry=entry, rounds=rounds),
+            ),
+            "missing": missing,
+            "pick_url": pick_link(coach),
+            "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),
+            "results_url": site_url(reverse("results_latest")),
+            "standings_url": site_url(reverse("standings", args=[entry.division.slug])),
+            "news": weekly_news(user=coach, now=datetime.fromisoformat(email.context["at"])),
+            "news_url": site_url(reverse("home") + "#news-title"),
+        },
+        unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.WEEKLY),
+    )
+
+
+@renders("reminder")
+def reminder_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """Friday's reminder, when sent, in its reader's language (the coach or the deputy), times
+    in the season's zone: the rounds the team still missed a pick for when it was queued, and
+    the reader's one-click link."""
+    found = _recipient_entry(email)
+    if found is None:
+        return None
+    person, entry = found
+    missing = _week_rounds(list(email.context["rounds"]))
+    if not missing:
+        return None
+    pools = _once(memo, ("pools", entry.season_id), lambda: _pools(entry.season))
+    return Rendering(
+        user=person,
+        language=user_language(person),
+        time_zone=entry.season.time_zone,
+        context={
+            "user": person,
+            "time_zone": entry.season.time_zone,
+            "team": entry.team,
+            "week": int(email.context["week"]),
+            "deadline": min(r.deadline for r in missing),
+            "competitions": _by_competition(missing, entry, pools),
+            "pick_url": pick_link(person),
+        },
+    )
+
+
+@renders("watchdog")
+def watchdog_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """A watchdog alert, when sent, in its reader's language, times in the season's zone: the
+    pool round, how late it is at the alert's time, its referees, and the page to act on (the
+    referee's for a referee of the pool, the admin's for the others)."""
+    user = email.user
+    pool_round = (
+        PoolRound.objects.select_related("pool", "pool__division", "round", "round__season")
+        .filter(pk=email.context["pool_round"])
+        .first()
+    )
+    if pool_round is None or not _can_be_emailed(user):
+        return None
+    round, pool = pool_round.round, pool_round.pool
+    referees = list(pool.referees.order_by("username"))
+    pool_name = pool.division.name if pool.division else Competition(pool.competition).label
+    late = datetime.fromisoformat(email.context["at"]) - round.deadline
+    return Rendering(
+        user=user,
+        language=user_language(user),
+        time_zone=round.season.time_zone,
+        context={
+            "user": user,
+            "time_zone": round.season.time_zone,
+            "pool_round": pool_round,
+            "pool_name": pool_name,
+            "round": round,
+            "deadline": round.deadline,
+            "hours_late": int(late.total_seconds() // 3600),
+            "referees": referees,
+            "referee_url": _referee_url(pool_round, user, referees),
+            "admin_url": site_url(
+                reverse("admin:competitions_poolround_change", args=[pool_round.pk])
+            ),
+        },
+    )

@@ -3,20 +3,31 @@
 A refusal carries a code and the facts its message needs, never its wording: the engine's
 notation faults (:class:`~engine.NotationFault`, R10), the competitions' refusals of a pick that
 parses (:class:`~engine.Refusal`, R6, R7, R19), the problems of a season plan's document
-(:class:`~engine.season_plan.PlanFault`, R16–R18, R21, R24), and the refusals of an arbitration, a
+(:class:`~engine.season_plan.PlanFault`, R16–R18, R21, R24), the league's own refusals of a pick
+or of a line of a pick by email (:class:`PickFault`), and the refusals of an arbitration, a
 publication or a void (:class:`ArbitrationRefused` and its kinds). Each is worded by
 :func:`worded` when it is shown, in the reader's language; nothing decides on a message's words.
+A pick's refusal keeps its facts in words of no language (a competition's code, a list of values,
+a deadline as an ISO time), so that :func:`pick_refusal_worded` says it in any reader's language,
+when it is shown or long after (the reply to picks by email, rendered when it is sent).
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from competitions.models import Competition
 from engine import NotationFault, Refusal
 from engine.season_plan import PlanFault
 
@@ -114,6 +125,52 @@ class VoidAfterReplacement(VoidRefused):
     code = "void_replaced"
 
 
+class PickFault(enum.Enum):
+    """Why the league refuses a pick that reads and its competition allows (R6, R7, R13, R19),
+    or a line of a pick by email; the engine's :class:`~engine.NotationFault` and
+    :class:`~engine.Refusal` say the rest (R10, R6, R7, R19)."""
+
+    REFEREE_ONLY = "referee_only"
+    """A pick entered for a team by someone who is not a referee of its pool."""
+    COACH_ONLY = "coach_only"
+    """A pick sent by someone who is neither the team's coach nor its deputy."""
+    ARBITRATED = "arbitrated"
+    """The pool's round is arbitrated: nobody may enter a pick any more."""
+    DEADLINE = "deadline"
+    """R13: the deadline (facts: ``deadline``, an ISO time, and its ``zone``) has passed."""
+    NOT_PLAYING = "not_playing"
+    """The team (``team``) does not play this round of the ``competition``."""
+    COLUMN_USED = "column_used"
+    """R19: the ``column`` is played already; ``left``: the columns left."""
+    EXTRA_TIME_USED = "extra_time_used"
+    """R7: the extra-time ``value`` is used up; ``left``: the values left."""
+    SHOOTOUT_USED = "shootout_used"
+    """R7: the shootout ``value`` is used up; ``left``: the values left."""
+    EXTRA_GOALS_LEFT = "extra_goals_left"
+    """R6: more extra goals ``asked`` than the team ``have``."""
+    GREAT_SAVES_LEFT = "great_saves_left"
+    """R6: more great saves ``asked`` than the team ``have``."""
+    NO_SEASON = "no_season"
+    """A pick by email while no season runs."""
+    NO_SUCH_ROUND = "no_such_round"
+    """A pick by email naming round ``number`` the ``competition`` does not play."""
+    NO_ROUND_LEFT = "no_round_left"
+    """A pick by email for the ``competition``, which has no round left this season."""
+    TWO_ROUNDS = "two_rounds"
+    """R20: week ``week`` has two rounds of the ``competition``: the line must name one
+    (``example_round``: the first, for the example)."""
+    LINES_LIMIT = "lines_limit"
+    """A message's pick lines past the first ``limit``, not read."""
+    NOT_STORED = "not_stored"
+    """A line the database refused to store."""
+    NOT_TEXT = "not_text"
+    """A line holding control characters or bytes that do not decode."""
+    ROUND_ZERO = "round_zero"
+    """A line naming round 0."""
+    NO_PICK = "no_pick"
+    """A line naming a competition and no pick (``example``: how to write one)."""
+
+
 REFUSALS: dict[str, type[ArbitrationRefused]] = {
     refusal.code: refusal
     for refusal in (
@@ -139,9 +196,9 @@ def arbitration_refusal_of(record: Mapping[str, Any]) -> ArbitrationRefused:
     return kind(**dict(record.get("facts") or {}))
 
 
-Code = NotationFault | Refusal | PlanFault | type[ArbitrationRefused]
-"""What a message is keyed on: a notation fault, a competition's refusal of a pick, a plan
-document's problem, or the kind of an arbitration refusal."""
+Code = NotationFault | Refusal | PickFault | PlanFault | type[ArbitrationRefused]
+"""What a message is keyed on: a notation fault, a competition's refusal of a pick, the league's
+refusal of a pick, a plan document's problem, or the kind of an arbitration refusal."""
 
 MESSAGES: dict[Code, Promise] = {
     # R10: a pick that does not read; ``part`` quotes the part at fault.
@@ -187,6 +244,58 @@ MESSAGES: dict[Code, Promise] = {
     Refusal.SHOOTOUT_VALUE: _(
         "Shootout value %(value)s is not played in the %(competition)s: its values are %(values)s."
     ),
+    # R6, R7, R13, R19: a pick that the league refuses for its team, its round or its time.
+    PickFault.REFEREE_ONLY: _("Only a referee of this team's pool may enter a pick for it."),
+    PickFault.COACH_ONLY: _("Only the team's coach or deputy may send its picks."),
+    PickFault.ARBITRATED: _(
+        "This round is already arbitrated for your team's pool: no pick can be entered."
+    ),
+    PickFault.DEADLINE: _(
+        "The deadline of this round was %(deadline)s (%(zone)s): picks are closed. A "
+        "referee may still enter a pick sent by email until the round is arbitrated."
+    ),
+    PickFault.NOT_PLAYING: _("%(team)s does not play this round of the %(competition)s."),
+    PickFault.COLUMN_USED: _(
+        "Column %(column)s is already used: your team played it in an earlier round of the "
+        "%(competition)s. Columns left: %(left)s."
+    ),
+    PickFault.EXTRA_TIME_USED: _(
+        "Extra-time value %(value)s is used up for your team in the %(competition)s. "
+        "Values left: %(left)s."
+    ),
+    PickFault.SHOOTOUT_USED: _(
+        "Shootout value %(value)s is used up for your team in the %(competition)s. "
+        "Values left: %(left)s."
+    ),
+    PickFault.EXTRA_GOALS_LEFT: ngettext_lazy(
+        "You ask for %(asked)d extra goal (+) but your team has %(have)d left.",
+        "You ask for %(asked)d extra goals (+) but your team has %(have)d left.",
+        "asked",
+    ),
+    PickFault.GREAT_SAVES_LEFT: ngettext_lazy(
+        "You ask for %(asked)d great save (#) but your team has %(have)d left.",
+        "You ask for %(asked)d great saves (#) but your team has %(have)d left.",
+        "asked",
+    ),
+    # A line of a pick by email that names no round to play, or that is not read.
+    PickFault.NO_SEASON: _("No season is running."),
+    PickFault.NO_SUCH_ROUND: _("The %(competition)s has no round %(number)d this season."),
+    PickFault.NO_ROUND_LEFT: _("The %(competition)s has no round left this season."),
+    PickFault.TWO_ROUNDS: _(
+        "Week %(week)d has two rounds of the %(competition)s: name the one your pick is "
+        "for, e.g. « %(example)s »."
+    ),
+    PickFault.LINES_LIMIT: _(
+        "Only the first %(limit)d pick lines of a message are read: this one and those after it "
+        "were not."
+    ),
+    PickFault.NOT_STORED: _("This line could not be stored: send it again."),
+    PickFault.NOT_TEXT: _(
+        "This line holds characters that are not text (a control character or a byte that "
+        "does not decode): write it again."
+    ),
+    PickFault.ROUND_ZERO: _("Rounds are numbered from 1."),
+    PickFault.NO_PICK: _("No pick after the competition: write it as, e.g., « %(example)s »."),
     # A season plan's document that is not a plan of the league (season_start, the desk).
     PlanFault.NOT_AN_OBJECT: _("The plan is not a JSON object."),
     PlanFault.FROM_SEASON: _("from_season must be a season number."),
@@ -261,8 +370,54 @@ def worded(code: Code, facts: Mapping[str, object] | None = None) -> str:
     in general words rather than not at all.
     """
     try:
-        return str(MESSAGES[code]) % dict(facts or {})
+        return str(MESSAGES[code] % dict(facts or {}))
     except (KeyError, TypeError, ValueError):
         if isinstance(code, type):
             return str(MESSAGES[ArbitrationRefused])
         raise
+
+
+PickFaultCode = NotationFault | Refusal | PickFault
+"""What a pick's refusal is keyed on: its notation (R10), its competition's rules, the league."""
+
+PICK_FAULTS: dict[str, type[NotationFault] | type[Refusal]] = {
+    "notation": NotationFault,
+    "not_allowed": Refusal,
+}
+"""The enum of a pick refusal's fault by the refusal's code; the others are :class:`PickFault`s
+(their values overlap: a notation's ``column`` is not a competition's)."""
+
+
+def pick_fault_of(*, code: str, fault: str) -> PickFaultCode:
+    """The fault a stored pick refusal names (its ``code`` and its fault's value)."""
+    return PICK_FAULTS.get(code, PickFault)(fault)
+
+
+def _listed(values: object) -> object:
+    if isinstance(values, list | tuple):
+        return ", ".join(str(value) for value in values) or gettext("none")
+    return values
+
+
+def pick_refusal_worded(fault: PickFaultCode, facts: Mapping[str, object] | None = None) -> str:
+    """A pick's refusal in the active language, from facts in words of no language: a
+    ``competition`` by its code, ``values`` and ``left`` as lists (« none » when empty), a
+    ``deadline`` as an ISO time in its season's ``zone``, ``example_round`` the round a
+    championship example names."""
+    said = dict(facts or {})
+    competition = said.get("competition")
+    if isinstance(competition, str):
+        said["competition"] = Competition(competition).label
+    for key in ("values", "left"):
+        if key in said:
+            said[key] = _listed(said[key])
+    deadline = said.get("deadline")
+    if isinstance(deadline, str):
+        zone = ZoneInfo(str(said.get("zone") or "Europe/Paris"))
+        at = timezone.localtime(datetime.fromisoformat(deadline), zone)
+        said["deadline"] = date_format(at, "DATETIME_FORMAT")
+    if "example_round" in said:
+        said["example"] = gettext("Championship round %(number)d: F+(2)") % {
+            "number": said.pop("example_round")
+        }
+    return worded(fault, said)

@@ -4,24 +4,21 @@ each refusal worded from the engine's code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from competitions import hot_sql
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
 from competitions.selectors.spoken import entry_spoken_for
-from competitions.services.errors import worded
+from competitions.services.errors import PickFault, PickFaultCode, pick_refusal_worded
 from competitions.signals import pick_received
 from engine import NotationError, Refusal, refusal_of
 from engine import Pick as EnginePick
@@ -68,25 +65,35 @@ def pick_record(
 
 
 class PickRejected(ValidationError):
-    """A pick refused at submission; ``code`` says why, the message which part is wrong.
+    """A pick refused at submission; ``code`` says why (``notation``, ``not_allowed``,
+    ``deadline``…), ``fault`` and ``facts`` what its message says — worded now, in the active
+    language, from the one table (``services.errors``), and again from :attr:`record` in another
+    reader's language (the reply to picks by email is worded when it is sent).
 
     Messages speak of the sender's own team only: never of another team's picks.
     """
 
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message, code=code)
+    def __init__(
+        self, fault: PickFaultCode, facts: Mapping[str, object] | None = None, *, code: str
+    ) -> None:
+        self.fault = fault
+        self.facts = dict(facts or {})
+        super().__init__(pick_refusal_worded(fault, self.facts), code=code)
+
+    @property
+    def record(self) -> dict[str, object]:
+        """The refusal as stored (JSON): its code, its fault's value and its facts."""
+        return {"code": self.code or "", "fault": self.fault.value, "facts": self.facts}
 
 
 class DeadlinePassed(PickRejected):
     """R13: the round's deadline has passed for this channel (code ``deadline``), or the pool's
     round is already arbitrated and nobody may enter a pick any more (code ``arbitrated``)."""
 
-    def __init__(self, message: str, *, code: str = "deadline") -> None:
-        super().__init__(message, code=code)
-
-
-def _values(values: Iterable[str]) -> str:
-    return ", ".join(values) or _("none")
+    def __init__(
+        self, fault: PickFault, facts: Mapping[str, object] | None = None, *, code: str = "deadline"
+    ) -> None:
+        super().__init__(fault, facts, code=code)
 
 
 _SHOOTOUT_REFUSALS = frozenset(
@@ -95,59 +102,49 @@ _SHOOTOUT_REFUSALS = frozenset(
 """The refusals whose ``value`` and ``values`` are the shootout's (R7), not the extra time's."""
 
 
-def _refusal_message(pick: EnginePick, competition: Competition, refused: Refusal) -> str:
-    """The engine's verdict (``refusal_of``: R6, R7, R19) worded from the one table
-    (``services.errors.MESSAGES``), with the facts its message needs."""
+def _refusal_facts(
+    pick: EnginePick, competition: Competition, refused: Refusal
+) -> dict[str, object]:
+    """What the engine's verdict (``refusal_of``: R6, R7, R19) says, for its message in the one
+    table (``services.errors.MESSAGES``)."""
     rules = competition.rules
     shootout = refused in _SHOOTOUT_REFUSALS
     values = (rules.shootout_quota or {}) if shootout else rules.extra_time_quota
-    return worded(
-        refused,
-        {
-            "column": pick.column,
-            "competition": competition.label,
-            "first": rules.columns[0],
-            "last": rules.columns[-1],
-            "value": pick.shootout if shootout else pick.extra_time,
-            "values": _values(notation_order(values)),
-        },
-    )
+    return {
+        "column": pick.column,
+        "competition": competition.value,
+        "first": rules.columns[0],
+        "last": rules.columns[-1],
+        "value": pick.shootout if shootout else pick.extra_time,
+        "values": list(notation_order(values)),
+    }
 
 
-def _unavailable_message(pick: EnginePick, choices: EntryChoices, competition: Competition) -> str:
-    """What ``pick`` asks that the team has no more of (R6, R7, R19), or ``""``.
+def _unavailable(
+    pick: EnginePick, choices: EntryChoices, competition: Competition
+) -> PickRejected | None:
+    """What ``pick`` asks that the team has no more of (R6, R7, R19), or ``None``.
 
     Only the team's own record is looked at: what it played in arbitrated rounds, its stocks.
     """
-    label = competition.label
+    code, where = "unavailable", competition.value
+    facts: dict[str, object]
     if pick.column not in choices.columns:
-        return _(
-            "Column %(column)s is already used: your team played it in an earlier round of the "
-            "%(competition)s. Columns left: %(left)s."
-        ) % {"column": pick.column, "competition": label, "left": _values(choices.columns)}
+        facts = {"column": pick.column, "competition": where, "left": list(choices.columns)}
+        return PickRejected(PickFault.COLUMN_USED, facts, code=code)
     if pick.extra_time not in choices.extra_time:
-        return _(
-            "Extra-time value %(value)s is used up for your team in the %(competition)s. "
-            "Values left: %(left)s."
-        ) % {"value": pick.extra_time, "competition": label, "left": _values(choices.extra_time)}
+        facts = {"value": pick.extra_time, "competition": where, "left": list(choices.extra_time)}
+        return PickRejected(PickFault.EXTRA_TIME_USED, facts, code=code)
     if pick.shootout is not None and pick.shootout not in choices.shootout:
-        return _(
-            "Shootout value %(value)s is used up for your team in the %(competition)s. "
-            "Values left: %(left)s."
-        ) % {"value": pick.shootout, "competition": label, "left": _values(choices.shootout)}
+        facts = {"value": pick.shootout, "competition": where, "left": list(choices.shootout)}
+        return PickRejected(PickFault.SHOOTOUT_USED, facts, code=code)
     if pick.extra_goals > choices.extra_goals:
-        return ngettext(
-            "You ask for %(asked)d extra goal (+) but your team has %(have)d left.",
-            "You ask for %(asked)d extra goals (+) but your team has %(have)d left.",
-            pick.extra_goals,
-        ) % {"asked": pick.extra_goals, "have": choices.extra_goals}
+        facts = {"asked": pick.extra_goals, "have": choices.extra_goals}
+        return PickRejected(PickFault.EXTRA_GOALS_LEFT, facts, code=code)
     if pick.great_saves > choices.great_saves:
-        return ngettext(
-            "You ask for %(asked)d great save (#) but your team has %(have)d left.",
-            "You ask for %(asked)d great saves (#) but your team has %(have)d left.",
-            pick.great_saves,
-        ) % {"asked": pick.great_saves, "have": choices.great_saves}
-    return ""
+        facts = {"asked": pick.great_saves, "have": choices.great_saves}
+        return PickRejected(PickFault.GREAT_SAVES_LEFT, facts, code=code)
+    return None
 
 
 def _check_sender(
@@ -162,15 +159,11 @@ def _check_sender(
             or (pool is not None and pool.referees.filter(pk=entered_by.pk).exists())
         )
         if not allowed:
-            raise PickRejected(
-                _("Only a referee of this team's pool may enter a pick for it."), code="forbidden"
-            )
+            raise PickRejected(PickFault.REFEREE_ONLY, code="forbidden")
     elif (entered_by is None and channel == Pick.Channel.WEB) or (
         entered_by is not None and entered_by.pk not in (entry.team.coach_id, entry.team.deputy_id)
     ):
-        raise PickRejected(
-            _("Only the team's coach or deputy may send its picks."), code="forbidden"
-        )
+        raise PickRejected(PickFault.COACH_ONLY, code="forbidden")
 
 
 def _check_time(
@@ -187,22 +180,10 @@ def _check_time(
         PoolRound.Status.ARBITRATED,
         PoolRound.Status.PUBLISHED,
     ):
-        raise DeadlinePassed(
-            _("This round is already arbitrated for your team's pool: no pick can be entered."),
-            code="arbitrated",
-        )
+        raise DeadlinePassed(PickFault.ARBITRATED, code="arbitrated")
     if received_at >= round.deadline and channel != Pick.Channel.REFEREE:
-        deadline = timezone.localtime(round.deadline, ZoneInfo(round.season.time_zone))
-        raise DeadlinePassed(
-            _(
-                "The deadline of this round was %(deadline)s (%(zone)s): picks are closed. A "
-                "referee may still enter a pick sent by email until the round is arbitrated."
-            )
-            % {
-                "deadline": date_format(deadline, "DATETIME_FORMAT"),
-                "zone": round.season.time_zone,
-            }
-        )
+        facts = {"deadline": round.deadline.isoformat(), "zone": round.season.time_zone}
+        raise DeadlinePassed(PickFault.DEADLINE, facts)
 
 
 def pick_send(*, team: Team, round: Round, notation: str, entered_by: User) -> PickSubmitted:
@@ -308,11 +289,8 @@ def _check_entry(
 ) -> Entry:
     """``entry``, refused when there is none or it does not play ``round``."""
     if entry is None or not entry_plays_round(entry=entry, round=round):
-        raise PickRejected(
-            _("%(team)s does not play this round of the %(competition)s.")
-            % {"team": team, "competition": competition.label},
-            code="not_playing",
-        )
+        facts = {"team": str(team), "competition": competition.value}
+        raise PickRejected(PickFault.NOT_PLAYING, facts, code="not_playing")
     return entry
 
 
@@ -354,14 +332,15 @@ def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> E
     try:
         parsed = EnginePick.parse(notation)
     except NotationError as error:
-        raise PickRejected(worded(error.fault, {"part": error.part}), code="notation") from error
+        raise PickRejected(error.fault, {"part": error.part}, code="notation") from error
     refused = refusal_of(parsed, competition.rules)
     if refused is not None:
-        raise PickRejected(_refusal_message(parsed, competition, refused), code="not_allowed")
+        facts = _refusal_facts(parsed, competition, refused)
+        raise PickRejected(refused, facts, code="not_allowed")
     choices = entry_choices(entry=entry, competition=competition, published_only=False)
-    unavailable = _unavailable_message(parsed, choices, competition)
-    if unavailable:
-        raise PickRejected(unavailable, code="unavailable")
+    unavailable = _unavailable(parsed, choices, competition)
+    if unavailable is not None:
+        raise unavailable
     return parsed
 
 

@@ -23,6 +23,7 @@ from competitions import services as competitions
 from competitions.models import Competition, OnrSanction, Pick, StockMovement, TeamResult
 from league.models import Division, Entry, Season, WaitingListEntry
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from tests.competitions.arbitration_league import COLUMNS, League, build_league
 
 CHAMPIONSHIP = Competition.CHAMPIONSHIP
@@ -208,6 +209,7 @@ def test_the_placed_teams_coach_gets_the_invitation_in_their_language(
         name="Les Tardifs", email="tardifs@example.org", language=language
     )
     competitions.onr_replacement_confirm(sanction=sanction, by=referee)
+    emails_send_due()  # the invitation, rendered as the worker woken by the commit does it
     (email,) = OutboundEmail.objects.filter(template="invitation")
     assert (email.to, email.language) == (["tardifs@example.org"], language)
     assert subject in email.subject

@@ -37,6 +37,7 @@ from competitions.services.league_import import (
 from league import services as league
 from league.models import Division, Entry, Profile, Season, Team
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from tests.competitions.league_csv import DIVISIONS, HEADER, csv_text, good_rows, line_of
 
 
@@ -313,6 +314,7 @@ def test_a_good_file_creates_season_1_in_preparation(imported: Imported, db: Non
         == 7 * (0 + 1 + 2 + 3) * 3
     )
     # Every new coach is invited, in their language.
+    emails_send_due()  # the invitations, rendered as the worker woken by the commit does it
     invitations = OutboundEmail.objects.filter(template="invitation")
     assert invitations.count() == 84
     assert invitations.get(to=["elite-01@example.org"]).language == "fr"
@@ -345,6 +347,7 @@ def test_another_file_once_imported_is_refused(
 
 
 def invitation_path(username: str) -> str:
+    emails_send_due()
     email = OutboundEmail.objects.get(template="invitation", to=[f"{username}@example.org"])
     [link] = re.findall(r"http\S+/accounts/reset/\S+/", email.body_text)
     return link.removeprefix(settings.SITE_URL.rstrip("/"))

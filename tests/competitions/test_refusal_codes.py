@@ -93,13 +93,20 @@ def placeholders(message: str) -> set[str]:
     return set(re.findall(r"%\((\w+)\)s", message))
 
 
+def said(code: errors.Code) -> str:
+    """``code``'s message in the active language; a plural one (counted by its ``asked``) said
+    of two."""
+    message = errors.MESSAGES[code]
+    return str(message) or str(message % {"asked": 2, "have": 1})
+
+
 def test_every_code_has_its_message_in_french_and_in_english() -> None:
-    codes = [*NotationFault, *Refusal, *PlanFault, *errors.REFUSALS.values()]
+    codes = [*NotationFault, *Refusal, *errors.PickFault, *PlanFault, *errors.REFUSALS.values()]
     assert set(errors.MESSAGES) == set(codes)
     for code in codes:
-        english = str(errors.MESSAGES[code])
+        english = said(code)
         with translation.override("fr"):
-            french = str(errors.MESSAGES[code])
+            french = said(code)
         assert french != english, code
         assert placeholders(french) == placeholders(english), code
 

@@ -122,37 +122,52 @@ def test_no_receipt_for_a_team_without_a_coach(
     assert mail.outbox == []
 
 
-def test_a_subject_is_always_one_line_and_headers_and_reply_to_are_kept(
-    sleigh_pick: Pick, django_capture_on_commit_callbacks: Callable
+def test_a_subject_is_always_one_line(sleigh_pick: Pick) -> None:
+    subject, _text, _html = outbox.email_render(
+        template="pick-receipt",
+        context={
+            "coach": sleigh_pick.entry.team.coach,
+            "team": sleigh_pick.entry.team,
+            "round": sleigh_pick.round,
+            "pick": sleigh_pick,
+            "received_at": sleigh_pick.received_at,
+            "deadline": sleigh_pick.round.deadline,
+            "time_zone": "Europe/Paris",
+            "picks_url": "http://127.0.0.1:8000/picks/",
+        },
+        language="en",
+    )
+    assert subject.startswith("Pick received") and "\n" not in subject
+
+
+def test_a_row_written_rendered_is_sent_with_its_recipients_reply_to_and_headers(
+    db: None,
 ) -> None:
-    with django_capture_on_commit_callbacks(execute=True):
-        email = outbox.email_send(
-            template="pick-receipt",
-            to=["a@example.org", "b@example.org"],
-            context={
-                "coach": sleigh_pick.entry.team.coach,
-                "team": sleigh_pick.entry.team,
-                "round": sleigh_pick.round,
-                "pick": sleigh_pick,
-                "received_at": sleigh_pick.received_at,
-                "deadline": sleigh_pick.round.deadline,
-                "time_zone": "Europe/Paris",
-                "picks_url": "http://127.0.0.1:8000/picks/",
-            },
-            language="en",
-            reply_to=["picks@example.org"],
-            headers={"In-Reply-To": "<abc@example.org>"},
-        )
-    assert "\n" not in email.subject
+    email = OutboundEmail.objects.create(
+        template="pick-receipt",
+        to=["a@example.org", "b@example.org"],
+        reply_to=["picks@example.org"],
+        headers={"In-Reply-To": "<abc@example.org>"},
+        subject="Pick received",
+        body_text="Received.\n",
+    )
+    assert outbox.emails_send_due().sent == 1
     [sent] = mail.outbox
     assert sent.to == ["a@example.org", "b@example.org"]
     assert sent.reply_to == ["picks@example.org"]
     assert sent.extra_headers == {"In-Reply-To": "<abc@example.org>"}
+    email.refresh_from_db()
+    assert email.status == OutboundEmail.Status.SENT
 
 
-def test_an_unknown_language_is_refused(sleigh_pick: Pick) -> None:
+def test_an_unknown_language_is_refused(
+    sleigh_pick: Pick, coach: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    email = OutboundEmail(template="pick-receipt", context={"pick": sleigh_pick.pk})
+    german = outbox.Rendering(user=coach, language="de", context={})
+    monkeypatch.setitem(outbox.RENDERINGS, "pick-receipt", lambda email, memo: german)
     with pytest.raises(ValueError):
-        outbox.email_send(template="pick-receipt", to="a@example.org", context={}, language="de")
+        outbox.email_render_queued(email=email, memo={})
 
 
 def test_a_sent_email_is_not_sent_twice_by_a_second_task(

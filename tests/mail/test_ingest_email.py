@@ -41,6 +41,7 @@ from competitions.models import (
 from competitions.services import late_pick_accept, late_pick_reject
 from league.models import AuditLog, Entry, Profile, Season, Team
 from mail.models import InboundEmail, OutboundEmail
+from mail.outbox import emails_send_due
 from tests.conftest import TeamMaker, eager_tasks
 
 EML = Path(__file__).parent / "fixtures" / "eml"
@@ -108,6 +109,8 @@ def picks() -> list[tuple[str, int, str, str]]:
 
 
 def replies() -> list[OutboundEmail]:
+    """The replies, rendered and sent as the worker woken by their commit does it."""
+    emails_send_due()
     return list(OutboundEmail.objects.filter(template="pick-reply").order_by("id"))
 
 
@@ -311,7 +314,7 @@ def test_a_late_pick_is_decided_once(late_pick: LatePick, referee: User) -> None
 def test_a_rejected_late_pick_is_told_to_the_coach(late_pick: LatePick, referee: User) -> None:
     Profile.objects.create(user=late_pick.entry.team.coach, language="en")
     late_pick_reject(late_pick=late_pick, by=referee)
-    told = OutboundEmail.objects.filter(template="pick-reply").order_by("-id").first()
+    told = replies()[-1]
     assert told is not None and (told.to, told.language) == ([COACH], "en")
     assert told.subject == "Your late pick was not accepted"
     assert "« E+(1) » for Sleigh Dogs — championship, round 1" in told.body_text
@@ -411,6 +414,7 @@ def test_a_forged_coach_address_stores_nothing_and_nothing_goes_to_the_forger(
     row = InboundEmail.objects.get()
     assert (row.outcome, row.user) == ("forged", league.coach)
     assert "forged" in output
+    emails_send_due()  # rendered, as the worker woken by the commit does it
     for email in OutboundEmail.objects.all():
         assert email.to == [COACH]
         assert "evil" not in email.body_text and "K(3)" not in email.body_text

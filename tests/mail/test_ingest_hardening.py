@@ -20,6 +20,7 @@ from pytest_django.fixtures import Settings
 from competitions.models import LatePick, Pick
 from mail import intake
 from mail.models import InboundEmail, OutboundEmail
+from mail.outbox import emails_send_due
 from tests.mail.test_ingest_email import AUTHSERV_ID, COACH, EmailLeague, ingest, league
 
 __all__ = ["league"]  # the fixture, shared with test_ingest_email
@@ -144,6 +145,7 @@ def test_a_line_with_a_nul_byte_is_refused_and_the_other_lines_stored(
     report = the_inbound().report
     assert [line["status"] for line in report] == ["error", "recorded", "error"]
     assert all("\x00" not in line["line"] for line in report)
+    emails_send_due()  # rendered, as the worker woken by the commit does it
     [reply] = OutboundEmail.objects.filter(template="pick-reply")
     assert reply.to == [COACH] and "\x00" not in reply.body_text
 
@@ -153,6 +155,7 @@ def test_8_bit_bytes_in_the_message_id_give_an_ascii_id(league: EmailLeague) -> 
     assert picks() == [("championship", 1, "F+(2)")]
     row = the_inbound()
     assert row.message_id.isascii() and row.message_id.isprintable()
+    emails_send_due()
     assert OutboundEmail.objects.get().headers["In-Reply-To"] == row.message_id
 
 

@@ -20,8 +20,8 @@ from competitions.models import Competition, Round
 from competitions.tasks import rounds_close_due
 from league import services as league
 from league.models import Division, Season
-from mail.models import OutboundEmail
 from mail.weekly import season_week, weekly_emails_send
+from tests.mail.weekly_league import rendered
 
 pytestmark = pytest.mark.django_db
 
@@ -133,5 +133,5 @@ def test_the_weekly_email_after_the_change_shows_the_deadline_at_17_00(
     championship(autumn, 2, 2)
     # Wednesday 28 October 08:00 in Paris (winter time) is 07:00 UTC.
     assert weekly_emails_send(now=datetime(2026, 10, 28, 7, 0, tzinfo=UTC)) == 1
-    [email] = OutboundEmail.objects.filter(template="weekly")
+    [email] = rendered(template="weekly")
     assert "vendredi 30 octobre 2026 17:00 (Europe/Paris)" in email.body_text

@@ -23,6 +23,7 @@ from tests.mail.weekly_league import (
     emails_to,
     links_in,
     recipients,
+    rendered,
 )
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,7 @@ def test_it_lists_exactly_the_teams_still_missing_a_pick_this_week(week: WeekLea
     week.send(week.snowmen, week.championship)  # everything: not in the KDH
     # Igloos and Icebergs sent nothing; the dummy team plays random picks (R14).
     weekly_emails_send(now=WEDNESDAY)
-    for email in OutboundEmail.objects.filter(template="weekly", language="en"):
+    for email in rendered(template="weekly", language="en"):
         assert missing_teams(email) == {"Freezing Ass", "Groggs", "Igloos", "Icebergs"}
     [email] = emails_to("snow-coach@example.org", "weekly")
     assert "Dummy Pucks" not in email.body_text
@@ -97,8 +98,8 @@ def test_it_never_shows_a_pick(week: WeekLeague) -> None:
     picks = week.send(week.sleigh, week.championship, week.kdh)
     picks += week.send(week.freezing, week.championship)
     weekly_emails_send(now=WEDNESDAY)
-    emails = OutboundEmail.objects.filter(template="weekly")
-    assert emails.count() == 5
+    emails = rendered(template="weekly")
+    assert len(emails) == 5
     for email in emails:
         for content in (email.subject, email.body_text, email.body_html):
             for notation in SECRET_PICKS.values():
@@ -161,7 +162,7 @@ def test_each_coach_gets_their_own_one_click_link(week: WeekLeague) -> None:
     weekly_emails_send(now=WEDNESDAY)
     links = {
         email.to[0]: [link for link in links_in(email.body_text) if "/picks/link/" in link]
-        for email in OutboundEmail.objects.filter(template="weekly")
+        for email in rendered(template="weekly")
     }
     assert all(len(found) == 1 for found in links.values())
     assert len({found[0] for found in links.values()}) == 5

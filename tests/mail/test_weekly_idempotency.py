@@ -67,20 +67,20 @@ def test_the_weekly_email_and_the_reminder_are_different_kinds() -> None:
 def test_an_email_that_fails_to_queue_leaves_no_record_and_goes_on_the_next_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_send = weekly.email_send
+    real_send = weekly.email_queue
 
     def failing_for_one(**kwargs: Any) -> OutboundEmail:
-        if kwargs["to"] == "igloo-coach@example.org":
-            raise RuntimeError("the template could not be rendered")
+        if kwargs["user"].email == "igloo-coach@example.org":
+            raise RuntimeError("the email could not be written")
         return real_send(**kwargs)
 
-    monkeypatch.setattr(weekly, "email_send", failing_for_one)
+    monkeypatch.setattr(weekly, "email_queue", failing_for_one)
     with pytest.raises(RuntimeError):
         weekly.weekly_emails_send(now=WEDNESDAY)
     # The Mailing row went with the email: rolled back together.
     assert not Mailing.objects.filter(user__username="igloo-coach").exists()
     sent_before = sum(per_coach("weekly").values())
-    monkeypatch.setattr(weekly, "email_send", real_send)
+    monkeypatch.setattr(weekly, "email_queue", real_send)
     assert weekly.weekly_emails_send(now=WEDNESDAY) == COACHES - sent_before
     assert per_coach("weekly")["igloo-coach@example.org"] == 1
     assert set(per_coach("weekly").values()) == {1}
@@ -105,13 +105,13 @@ def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Celery]:
     """A real Celery worker with two threads on the test Redis. Queuing an email takes a little
     while, so the two runs overlap: the second one meets the first one's uncommitted rows. The
     test Redis is emptied before and after (:func:`tests.conftest.celery_on_redis`)."""
-    real_send = weekly.email_send
+    real_send = weekly.email_queue
 
     def slow_send(**kwargs: Any) -> OutboundEmail:
         time.sleep(0.2)
         return real_send(**kwargs)
 
-    monkeypatch.setattr(weekly, "email_send", slow_send)
+    monkeypatch.setattr(weekly, "email_queue", slow_send)
     try:
         with (
             celery_on_redis() as celery,

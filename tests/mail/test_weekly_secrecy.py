@@ -17,7 +17,6 @@ import pytest
 
 from competitions import services as competitions
 from competitions.models import Competition, PoolMember, PoolRound, Stage, TeamResult
-from mail.models import OutboundEmail
 from mail.weekly import reminders_send, weekly_emails_send
 from tests.mail.test_weekly_email import missing_teams
 from tests.mail.weekly_league import (
@@ -26,6 +25,7 @@ from tests.mail.weekly_league import (
     WeekLeague,
     emails_to,
     recipients,
+    rendered,
 )
 
 pytestmark = pytest.mark.django_db
@@ -84,10 +84,7 @@ def _publish_the_qualifying_round(week: WeekLeague) -> None:
 
 
 def _texts(template: str) -> list[str]:
-    return [
-        f"{e.subject}\n{e.body_text}\n{e.body_html}"
-        for e in OutboundEmail.objects.filter(template=template)
-    ]
+    return [f"{e.subject}\n{e.body_text}\n{e.body_html}" for e in rendered(template=template)]
 
 
 def test_the_reminder_names_no_cup_round_drawn_by_an_unpublished_round(week: WeekLeague) -> None:

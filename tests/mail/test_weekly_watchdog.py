@@ -16,7 +16,7 @@ from competitions.models import Competition, Pool, PoolRound, Round
 from league.models import Division, Profile, Season
 from mail.models import Mailing, OutboundEmail
 from mail.weekly import watchdog_alerts_send
-from tests.mail.weekly_league import DEADLINE, recipients, user
+from tests.mail.weekly_league import DEADLINE, recipients, rendered, user
 
 pytestmark = pytest.mark.django_db
 
@@ -62,8 +62,8 @@ def test_48_hours_01_after_the_deadline_the_referees_and_the_admins_are_alerted_
 
 def test_each_recipient_reads_it_in_their_language(pending: PoolRound) -> None:
     watchdog_alerts_send(now=DEADLINE + H48_01)
-    [french] = OutboundEmail.objects.filter(template="watchdog", to=["referee@example.org"])
-    [english] = OutboundEmail.objects.filter(template="watchdog", to=["admin@example.org"])
+    [french] = rendered(template="watchdog", to=["referee@example.org"])
+    [english] = rendered(template="watchdog", to=["admin@example.org"])
     assert (french.language, english.language) == ("fr", "en")
     assert french.body_text.startswith("Bonjour referee,")
     assert "vendredi 20 mars 2026 17:00 (Europe/Paris)" in french.body_text
@@ -145,7 +145,7 @@ def test_the_links_open_the_referee_s_round_page_and_the_admin_s(
 ) -> None:
     watchdog_alerts_send(now=DEADLINE + H48_01)
     for person in (referee, admin_user):
-        [email] = OutboundEmail.objects.filter(template="watchdog", to=[person.email])
+        [email] = rendered(template="watchdog", to=[person.email])
         [link] = re.findall(r"https?://\S+/(?:referee|admin)/\S+", email.body_text)
         assert f'href="{link}"' in email.body_html
         client.force_login(person)

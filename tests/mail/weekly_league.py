@@ -23,6 +23,7 @@ from competitions import services as league
 from competitions.models import Competition, Pick, Pool, PoolMember, Round, Stage
 from league.models import Entry, Profile, Season
 from mail.models import OutboundEmail
+from mail.outbox import emails_send_due
 from tests.conftest import TeamMaker
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -115,8 +116,15 @@ def week_league(
     )
 
 
+def rendered(**filters: object) -> list[OutboundEmail]:
+    """The outbox's rows matching ``filters`` once rendered and sent, as the worker woken by
+    their commit does it (its sweep, run here)."""
+    emails_send_due()
+    return list(OutboundEmail.objects.filter(**filters).order_by("id"))
+
+
 def emails_to(address: str, template: str) -> list[OutboundEmail]:
-    return list(OutboundEmail.objects.filter(template=template, to=[address]).order_by("id"))
+    return rendered(template=template, to=[address])
 
 
 def recipients(template: str) -> list[str]:
