@@ -29,6 +29,7 @@ from competitions.selectors.matrices import (
 )
 from competitions.selectors.picks import (
     EntryChoices,
+    PublicDraws,
     choices_any,
     cup_eliminated,
     entries_choices,
@@ -47,6 +48,7 @@ from competitions.selectors.picks import (
     pick_round_find,
     pick_team_and_round,
     picks_received,
+    public_draws,
 )
 from competitions.selectors.referee import (
     ARBITRATION_REFUSED,
@@ -138,6 +140,7 @@ __all__ = [
     "OpenWeek",
     "PlayedPick",
     "PoolRoundResults",
+    "PublicDraws",
     "RefereeDesk",
     "SeasonMatrix",
     "Standings",
@@ -193,6 +196,7 @@ __all__ = [
     "pool_table",
     "pools_standings",
     "pools_standings_tables",
+    "public_draws",
     "referee_desk",
     "referee_desks",
     "referee_pools",

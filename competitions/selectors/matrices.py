@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Min, Subquery
+from django.db.models import Subquery
 from django.utils import timezone
 
 from competitions.models import (
@@ -22,12 +22,10 @@ from competitions.models import (
     MatrixCell,
     Pool,
     PoolMember,
-    PoolRound,
     Round,
-    Stage,
 )
 from competitions.selectors.entries import entries_holders, entries_used_everywhere
-from competitions.selectors.picks import cup_eliminated
+from competitions.selectors.picks import cup_eliminated, public_draws
 from engine.quotas import columns_left
 from league.models import Entry, Season
 
@@ -250,29 +248,20 @@ def rounds_columns_held(
 
 
 def _cup_rounds_drawn(*, rounds: list[Round], pools: list[Pool]) -> dict[int, set[int]]:
-    """The teams of each of the cups' ``rounds`` (by id) whose games are drawn and public, in
-    two queries: a round drawn by an arbitration not yet published is not public (R23); the
-    KDH's qualifying round and the WG's group stage are drawn when the season starts."""
-    secret = dict(
-        PoolRound.objects.filter(pool__in=pools, status=PoolRound.Status.ARBITRATED)
-        .values_list("pool_id")
-        .annotate(first=Min("round__number"))
-        .values_list("pool_id", "first")
-    )
+    """The teams of each of the cups' ``rounds`` (by id) whose games are drawn and public
+    (:class:`~competitions.selectors.picks.PublicDraws`, R23), in two queries."""
+    public = public_draws(pools=pools)
     teams: dict[int, set[int]] = {}
-    for round_id, pool_id, number, stage, home, away in Fixture.objects.filter(
+    for round_id, pool_id, competition, number, home, away in Fixture.objects.filter(
         pool_round__pool__in=pools, pool_round__round__in=rounds
     ).values_list(
         "pool_round__round_id",
         "pool_round__pool_id",
+        "pool_round__round__competition",
         "pool_round__round__number",
-        "pool_round__round__stage",
         "home_id",
         "away_id",
     ):
-        drawn_later = stage not in (Stage.GROUP, Stage.QUALIFYING)
-        first_secret = secret.get(pool_id)
-        if drawn_later and first_secret is not None and number > first_secret:
-            continue
-        teams.setdefault(round_id, set()).update((home, away))
+        if public.shows(pool_id=pool_id, competition=competition, number=number):
+            teams.setdefault(round_id, set()).update((home, away))
     return teams

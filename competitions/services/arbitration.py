@@ -10,17 +10,16 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Case, Exists, Func, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import Case, Exists, Func, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
+from competitions.kinds import kind_of
 from competitions.models import (
-    Competition,
     Fixture,
     FixtureResult,
     OnrSanction,
     PoolRound,
     Round,
-    Stage,
     StockKind,
     StockReason,
     TeamResult,
@@ -44,6 +43,7 @@ from engine import (
     commitment,
     onr_sanction,
     play_round,
+    rules_for,
 )
 from league.models import Entry, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
@@ -234,6 +234,23 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
     return pool_round
 
 
+ONR_SANCTIONED = tuple(kind for kind in EngineCompetition if rules_for(kind).onr_sanctioned)
+"""The kinds of round whose ONRs the engine counts towards R14 (a cup forfeit never, R15)."""
+
+
+def _onr_field(round_kind: EngineCompetition) -> str:
+    return f"onr_{round_kind.name.lower()}"
+
+
+def _played_as(round_kind: EngineCompetition) -> Q:
+    """The team results of the rounds the engine plays as ``round_kind``."""
+    kind = kind_of(round_kind)
+    return Q(
+        pool_round__round__competition=kind.value,
+        pool_round__round__number__in=kind.rounds_played_as(round_kind),
+    )
+
+
 def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
     """The pool's entries (:func:`competitions.services.round_input.pool_entries`, R2, R14),
     locked in id order with their team and division, each read with what R14 needs rather than
@@ -255,15 +272,10 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
             week_sanctioned=_count(
                 OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
             ),
-            championship_onr=_count(
-                onr_this_week.filter(pool_round__round__competition=Competition.CHAMPIONSHIP)
-            ),
-            wg_group_onr=_count(
-                onr_this_week.filter(
-                    pool_round__round__competition=Competition.WG,
-                    pool_round__round__stage=Stage.GROUP,
-                )
-            ),
+            **{
+                _onr_field(round_kind): _count(onr_this_week.filter(_played_as(round_kind)))
+                for round_kind in ONR_SANCTIONED
+            },
             waiting_list=Exists(
                 WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
             ),
@@ -271,9 +283,11 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
     )
     locked = list(entries)
     for entry in locked:
-        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * entry.championship_onr + [
-            EngineCompetition.WG_GROUP
-        ] * entry.wg_group_onr
+        entry.week_onr = [
+            round_kind
+            for round_kind in ONR_SANCTIONED
+            for _ in range(getattr(entry, _onr_field(round_kind)))
+        ]
     return locked
 
 
