@@ -32,6 +32,9 @@ from engine.competitions import Competition as RoundKind
 from engine.competitions import Rules, rules_for
 from engine.game import MatchResult
 
+RULES_FIELD = 84
+"""R17: the KDH of the rules, every team of the league's seven divisions of twelve."""
+
 
 class Page(enum.Enum):
     """The public page that shows a competition's pool (``/standings/<pool>/``)."""
@@ -96,6 +99,15 @@ class CompetitionKind(abc.ABC):
         """The engine's rules of its round ``number``: ONR (R4, R15), ties (R8), knockout."""
         return rules_for(self.round_kind(number))
 
+    def rounds_played_as(self, round_kind: RoundKind) -> tuple[int, ...]:
+        """The numbers of its rounds the engine plays as ``round_kind`` (the WG's 1–6 as its
+        group rounds)."""
+        return tuple(
+            number
+            for number in range(1, self.rules.rounds + 1)
+            if self.round_kind(number) is round_kind
+        )
+
     @cached_property
     def knockout_only(self) -> bool:
         """Every round puts its losers out, from the first one on (the engine's rules)."""
@@ -105,14 +117,33 @@ class CompetitionKind(abc.ABC):
         """What the arbitration of its round ``number`` draws for the rounds after it."""
         return None
 
+    def drawn_by_arbitration(self, number: int) -> bool:
+        """Whether its round ``number``'s games are drawn by the arbitration of the round before
+        (R17, R18), and so public only once that round is published (R23), rather than fixed
+        when the season starts (R20: the divisions' schedules, the WG's groups, the KDH's first
+        round)."""
+        return number > 1 and self.draws_after(number - 1) is not None
+
     @abc.abstractmethod
     def stage_of(self, number: int, games: int) -> str:
         """The stage (``competitions.models.Stage``'s value) of its round ``number`` when it
         holds ``games`` games."""
 
+    @property
+    @abc.abstractmethod
+    def calendar_stages(self) -> tuple[str, ...]:
+        """The stage of each of its rounds (round 1 first) as the season's calendar stores them
+        (R20); a cup round drawn later takes the stage its draw gives (:meth:`stage_of`)."""
+
+    @property
+    def has_stages(self) -> bool:
+        """Whether its rounds' stages tell them apart (a cup's qualifying round, groups,
+        semi-finals…), worth naming beside a round's number; the divisions' are all regular."""
+        return len(set(self.calendar_stages)) > 1
+
     def final_places(self, games: Sequence[tuple[str, MatchResult]]) -> dict[str, int]:
-        """Its final places by team, from its final week's published ``(label, game)`` pairs;
-        empty while they are not all known."""
+        """Its final places by team, as the engine gives them from its final week's
+        ``(label, game)`` pairs; empty while they are not all played."""
         return {}
 
 
@@ -138,6 +169,10 @@ class Championship(CompetitionKind):
     def stage_of(self, number: int, games: int) -> str:
         return "regular"
 
+    @property
+    def calendar_stages(self) -> tuple[str, ...]:
+        return ("regular",) * self.rules.rounds
+
 
 @_registered
 class KdhCup(CompetitionKind):
@@ -154,10 +189,15 @@ class KdhCup(CompetitionKind):
         # R17: a round of ``games`` games is the first round of a field twice as big.
         return kdh.stages(2 * games)[0].key
 
+    @property
+    def calendar_stages(self) -> tuple[str, ...]:
+        # R17: the rounds of the rules' field, a qualifying round then a bracket of 64.
+        return tuple(stage.key for stage in kdh.stages(RULES_FIELD))
+
     def final_places(self, games: Sequence[tuple[str, MatchResult]]) -> dict[str, int]:
         # R17: the engine's places from the final; a final both teams lost by forfeit (R15)
-        # names no winner, and none is shown.
-        if len(games) != 1 or games[0][1].winner is None:
+        # names no winner, and both its teams are finalists.
+        if len(games) != 1:
             return {}
         return kdh.final_places(games[0][1])
 
@@ -186,6 +226,11 @@ class WgCup(CompetitionKind):
         if self.round_kind(number) is RoundKind.WG_GROUP:
             return "group"
         return "semi_final" if number == wg.SEMI_FINAL_ROUND else "final"
+
+    @property
+    def calendar_stages(self) -> tuple[str, ...]:
+        # R18: the stages do not hang on the games' number.
+        return tuple(self.stage_of(number, 2) for number in range(1, self.rules.rounds + 1))
 
     def final_places(self, games: Sequence[tuple[str, MatchResult]]) -> dict[str, int]:
         by_label = dict(games)

@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from competitions.models import Competition, Pick, Pool, PoolRound, Round
+from competitions.models import CUPS, Competition, Pick, Pool, PoolRound, Round
 from competitions.selectors import PLAYED, entry_plays_round, entry_plays_rounds, rounds_rows
 from league.links import pick_link
 from league.models import Entry, Season
@@ -54,8 +54,6 @@ WATCHDOG_AFTER = timedelta(hours=48)
 admins (once)."""
 
 COMPETITION_ORDER = {competition.value: index for index, competition in enumerate(Competition)}
-CUPS = [competition.value for competition in Competition if competition.kind.cup]
-"""The competitions whose teams follow from the rounds before (the cups, R15)."""
 
 
 # --- Reads ---------------------------------------------------------------------------------------

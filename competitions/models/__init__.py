@@ -35,6 +35,7 @@ from competitions.models.stocks import (
     StockReason,
 )
 from competitions.models.structure import (
+    CUPS,
     EXTRA_TIME_VALUES,
     KDH_STAGES,
     MATRIX_COLUMNS,
@@ -56,6 +57,7 @@ from competitions.models.structure import (
 )
 
 __all__ = [
+    "CUPS",
     "EXTRA_TIME_VALUES",
     "KDH_STAGES",
     "MATRIX_COLUMNS",

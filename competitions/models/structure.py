@@ -48,6 +48,11 @@ class Competition(models.TextChoices):
         return self.kind.rules
 
 
+CUPS = tuple(competition for competition in Competition if competition.kind.cup)
+"""The cups (the KDH, the WG): each one pool of the teams drawn into it, where the divisions are
+a pool each."""
+
+
 class Stage(models.TextChoices):
     """Where a round stands in its competition (R17, R18)."""
 

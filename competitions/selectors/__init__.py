@@ -29,6 +29,7 @@ from competitions.selectors.matrices import (
 )
 from competitions.selectors.picks import (
     EntryChoices,
+    PublicDraws,
     choices_any,
     cup_eliminated,
     entries_choices,
@@ -47,7 +48,7 @@ from competitions.selectors.picks import (
     pick_round_find,
     pick_team_and_round,
     picks_received,
-    pools_first_secret,
+    public_draws,
 )
 from competitions.selectors.referee import (
     ARBITRATION_REFUSED,
@@ -140,6 +141,7 @@ __all__ = [
     "OpenWeek",
     "PlayedPick",
     "PoolRoundResults",
+    "PublicDraws",
     "RefereeDesk",
     "SeasonMatrix",
     "Standings",
@@ -194,9 +196,9 @@ __all__ = [
     "pool_standings",
     "pool_standings_table",
     "pool_table",
-    "pools_first_secret",
     "pools_standings",
     "pools_standings_tables",
+    "public_draws",
     "referee_desk",
     "referee_desks",
     "referee_pools",

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from competitions.models import Competition, Decided, Fixture, Pool, PoolMember, PoolRound, Round
+from competitions.kinds import Page
+from competitions.models import Decided, Fixture, Pool, PoolMember, PoolRound, Round
 from competitions.models import Stage as StageChoice
 from competitions.selectors.lucky_losers import LuckyLoserShown
 from competitions.selectors.results import (
@@ -295,7 +296,7 @@ def kdh_bracket(*, pool: Pool, team: str | None = None) -> Bracket:
     it is published; its pairings (and byes) once the round before is; nothing of an arbitrated
     round before its publication. In nine queries whatever the week.
     """
-    if pool.competition != Competition.KDH:
+    if pool.kind.page is not Page.BRACKET:
         raise ValueError(f"{pool.slug} is not the KDH: its bracket is its groups and finals")
     pool_rounds = list(
         PoolRound.objects.filter(pool=pool).select_related("round").order_by("round__number")
@@ -320,7 +321,7 @@ def kdh_bracket(*, pool: Pool, team: str | None = None) -> Bracket:
         for member in PoolMember.objects.filter(pool=pool).select_related("entry__team")
     ]
     weeks = dict(
-        Round.objects.filter(season_id=pool.season_id, competition=Competition.KDH).values_list(
+        Round.objects.filter(season_id=pool.season_id, competition=pool.competition).values_list(
             "number", "week"
         )
     )

@@ -23,10 +23,9 @@ from competitions.models import (
     Pool,
     PoolMember,
     Round,
-    Stage,
 )
 from competitions.selectors.entries import entries_holders, entries_used_everywhere
-from competitions.selectors.picks import cup_eliminated, pools_first_secret
+from competitions.selectors.picks import PublicDraws, cup_eliminated, public_draws
 from engine.quotas import columns_left
 from league.models import Entry, Season
 
@@ -186,7 +185,7 @@ def rounds_columns_held(
     entry: Entry,
     rounds: Iterable[Round],
     pools: dict[str, Pool],
-    secrets: dict[int, int] | None = None,
+    draws: PublicDraws | None = None,
 ) -> dict[int, ColumnsHeld]:
     """For each of ``rounds`` (by id) that ``entry`` plays in ``pools`` (its pools, by
     competition), how many *other* teams of the round's crowding pool still have each column,
@@ -198,7 +197,7 @@ def rounds_columns_held(
     it is published, R23); before that, the cup's teams its published games have not put out.
     A constant number of queries whatever the number of rounds (none while the season is
     prepared, R25); one fewer given the cups' :func:`~competitions.selectors.picks.
-    pools_first_secret` (``secrets``).
+    public_draws` (``draws``).
     """
     rounds = [round for round in rounds if round.competition in pools]
     if not rounds or not matrices_public(season=rounds[0].season):
@@ -236,7 +235,7 @@ def rounds_columns_held(
                 pool_teams[competition] = {
                     pk for pk in pool_teams.get(competition, set()) if pk not in out
                 }
-        drawn = _cup_rounds_drawn(rounds=cup_rounds, pools=list(cups.values()), secrets=secrets)
+        drawn = _cup_rounds_drawn(rounds=cup_rounds, pools=list(cups.values()), draws=draws)
     used = entries_used_everywhere(
         entries=list({e.pk: e for e in holder_of.values()}.values()),
         competitions={round.competition for round in rounds},
@@ -255,27 +254,23 @@ def rounds_columns_held(
 
 
 def _cup_rounds_drawn(
-    *, rounds: list[Round], pools: list[Pool], secrets: dict[int, int] | None
+    *, rounds: list[Round], pools: list[Pool], draws: PublicDraws | None
 ) -> dict[int, set[int]]:
-    """The teams of each of the cups' ``rounds`` (by id) whose games are drawn and public, in
-    two queries (one given the pools' ``secrets``): a round drawn by an arbitration not yet
-    published is not public (R23); the KDH's qualifying round and the WG's group stage are
-    drawn when the season starts."""
-    secret = pools_first_secret(pools=pools) if secrets is None else secrets
+    """The teams of each of the cups' ``rounds`` (by id) whose games are drawn and public
+    (:class:`~competitions.selectors.picks.PublicDraws`, R23), in two queries (one given the
+    pools' ``draws``)."""
+    public = public_draws(pools=pools) if draws is None else draws
     teams: dict[int, set[int]] = {}
-    for round_id, pool_id, number, stage, home, away in Fixture.objects.filter(
+    for round_id, pool_id, competition, number, home, away in Fixture.objects.filter(
         pool_round__pool__in=pools, pool_round__round__in=rounds
     ).values_list(
         "pool_round__round_id",
         "pool_round__pool_id",
+        "pool_round__round__competition",
         "pool_round__round__number",
-        "pool_round__round__stage",
         "home_id",
         "away_id",
     ):
-        drawn_later = stage not in (Stage.GROUP, Stage.QUALIFYING)
-        first_secret = secret.get(pool_id)
-        if drawn_later and first_secret is not None and number > first_secret:
-            continue
-        teams.setdefault(round_id, set()).update((home, away))
+        if public.shows(pool_id=pool_id, competition=competition, number=number):
+            teams.setdefault(round_id, set()).update((home, away))
     return teams

@@ -25,7 +25,7 @@ from competitions.selectors.picks import (
     entry_choices_everywhere,
     entry_opponents,
     entry_pools,
-    pools_first_secret,
+    public_draws,
 )
 from competitions.selectors.rounds import OpenRound, OpenWeek, entry_rounds_open
 from competitions.selectors.season_desk import FINISHED, season_desk
@@ -157,18 +157,18 @@ def _reads(open_rounds: list[OpenRound], pools: dict[str, Pool]) -> _Reads:
     rounds = [open_round.round for open_round in open_rounds]
     # R23: the draws an arbitration made stay secret until it is published, for the opponents
     # and the crowding pools alike: read once for both.
-    secrets = pools_first_secret(pools=pools.values())
+    draws = public_draws(pools=pools.values())
     return _Reads(
         choices=entry_choices_everywhere(
             entry=entry, competitions={round.competition for round in rounds}, published_only=False
         ),
         spoken=entries_spoken_for(entry=entry, rounds=rounds),
         pools=pools,
-        opponents=entry_opponents(entry=entry, rounds=rounds, pools=pools, secrets=secrets),
+        opponents=entry_opponents(entry=entry, rounds=rounds, pools=pools, draws=draws),
         # R25: the rounds' matrix rows, and how many teams of each crowding pool (R2) still have
         # each column after the published rounds (R1's crowding itself is unknown until then).
         rows=rounds_rows(season=rounds[0].season, rounds=rounds),
-        held=rounds_columns_held(entry=entry, rounds=rounds, pools=pools, secrets=secrets),
+        held=rounds_columns_held(entry=entry, rounds=rounds, pools=pools, draws=draws),
     )
 
 

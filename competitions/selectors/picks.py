@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
 
 from competitions import hot_sql
+from competitions.kinds import kind_of
 from competitions.models import (
     Competition,
     Fixture,
@@ -229,7 +230,7 @@ def entry_pool(*, entry: Entry, competition: Competition | str) -> Pool | None:
     """The pool ``entry`` plays ``competition`` in: its division's, or the cup's when it is in."""
     competition = Competition(competition)
     pools = Pool.objects.filter(season_id=entry.season_id, competition=competition)
-    if competition == Competition.CHAMPIONSHIP:
+    if competition.kind.divisional:
         return pools.filter(division_id=entry.division_id).first()
     return pools.filter(members__entry_id__in=_lineage_ids(entry)).first()
 
@@ -273,14 +274,37 @@ def entry_pools(*, entry: Entry) -> dict[str, Pool]:
     return pools
 
 
-def pools_first_secret(*, pools: Iterable[Pool]) -> dict[int, int]:
-    """For each of ``pools`` (by id) with an arbitrated round not published yet, the first such
-    round's number (one query): the draws it made are not public (R23), nor any later one."""
-    return dict(
-        PoolRound.objects.filter(pool__in=list(pools), status=PoolRound.Status.ARBITRATED)
-        .values_list("pool_id")
-        .annotate(first=Min("round__number"))
-        .values_list("pool_id", "first")
+@dataclass(frozen=True)
+class PublicDraws:
+    """Which games of some pools the public may know (R23). The divisions' schedules, the WG's
+    groups and the KDH's first round are drawn when the season starts (R20) and known from
+    then on; a cup's later rounds are drawn by the arbitration of the round before (R17, R18)
+    and their games stay hidden while a round of their pool up to them is arbitrated but not
+    published."""
+
+    first_unpublished: dict[int, int]
+    """Each pool's (by id) first round arbitrated but not published yet, by number."""
+
+    def shows(self, *, pool_id: int, competition: str, number: int) -> bool:
+        """Whether the games of round ``number`` of ``competition`` in pool ``pool_id`` are
+        public as far as their draw goes."""
+        first = self.first_unpublished.get(pool_id)
+        return (
+            first is None
+            or number <= first
+            or not kind_of(competition).drawn_by_arbitration(number)
+        )
+
+
+def public_draws(*, pools: Iterable[Pool]) -> PublicDraws:
+    """:class:`PublicDraws` of ``pools``, in one query."""
+    return PublicDraws(
+        dict(
+            PoolRound.objects.filter(pool__in=list(pools), status=PoolRound.Status.ARBITRATED)
+            .values_list("pool_id")
+            .annotate(first=Min("round__number"))
+            .values_list("pool_id", "first")
+        )
     )
 
 
@@ -289,18 +313,16 @@ def entry_opponents(
     entry: Entry,
     rounds: list[Round],
     pools: dict[str, Pool] | None = None,
-    secrets: dict[int, int] | None = None,
+    draws: PublicDraws | None = None,
 ) -> dict[int, Entry]:
-    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public: the
-    championship's and the WG groups' always (R20), a cup game drawn from an arbitrated,
-    unpublished round not (see :func:`entry_plays_round`).
+    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public
+    (:class:`PublicDraws`: a cup game drawn from an arbitrated, unpublished round is not).
     Three queries whatever the number of rounds (two given the team's ``pools``, one given
-    their :func:`pools_first_secret` too)."""
+    their :func:`public_draws` too)."""
     pools = entry_pools(entry=entry) if pools is None else pools
     if not rounds or not pools:
         return {}
-    if secrets is None:
-        secrets = pools_first_secret(pools=pools.values())
+    public = public_draws(pools=pools.values()) if draws is None else draws
     mine = _lineage_ids(entry)
     opponents: dict[int, Entry] = {}
     for fixture in Fixture.objects.filter(
@@ -308,12 +330,10 @@ def entry_opponents(
         pool_round__pool__in=pools.values(),
         pool_round__round__in=rounds,
     ).select_related("home__team", "away__team", "pool_round__round"):
-        # R20: the championship's and the WG groups' games are known from the start; a cup's
-        # later rounds are drawn by an arbitration, public once it is published (R23).
         round = fixture.pool_round.round
-        drawn_later = round.stage not in (Stage.REGULAR, Stage.GROUP)
-        secret = secrets.get(fixture.pool_round.pool_id)
-        if drawn_later and secret is not None and round.number > secret:
+        if not public.shows(
+            pool_id=fixture.pool_round.pool_id, competition=round.competition, number=round.number
+        ):
             continue
         opponents[fixture.pool_round.round_id] = (
             fixture.away if fixture.home_id in mine else fixture.home
@@ -350,8 +370,9 @@ def entry_plays_rounds(
     whatever their number: the cups' pools the team is in (none given its :func:`entry_pools`,
     ``pools``), and their pool rounds."""
     rounds = [round for round in rounds if entry.season_id == round.season_id and entry.is_playing]
-    playing = {round.pk for round in rounds if round.competition == Competition.CHAMPIONSHIP}
-    cup_rounds = [round for round in rounds if round.competition != Competition.CHAMPIONSHIP]
+    # Every playing team plays its division's rounds; a cup's, as far as it is still in it.
+    playing = {round.pk for round in rounds if round.kind.divisional}
+    cup_rounds = [round for round in rounds if round.kind.cup]
     if not cup_rounds:
         return playing
     mine = _lineage_ids(entry)

@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from competitions.models import (
     ArbitrationRequest,
-    Competition,
     Fixture,
     FixtureResult,
     LatePick,
@@ -380,8 +379,7 @@ def _desk_entry_ids(pool_rounds: Sequence[PoolRound]) -> dict[int, set[int]]:
     playing = {
         pool_round.pk: (pool_round.pool.season_id, pool_round.pool.division_id)
         for pool_round in pool_rounds
-        if pool_round.pool.competition == Competition.CHAMPIONSHIP
-        and pool_round.status not in PLAYED
+        if pool_round.pool.kind.divisional and pool_round.status not in PLAYED
     }
     if playing:
         divisions: dict[tuple[int, int | None], set[int]] = {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from competitions.models import (
+    CUPS,
     Competition,
     Fixture,
     FixtureResult,
@@ -27,8 +28,6 @@ from engine import Decided, MatchResult
 from league.models import Division, Entry, Season, Team
 
 PUBLISHED = PoolRound.Status.PUBLISHED
-CUPS = [competition for competition in Competition if competition.kind.cup]
-"""The competitions with final places of their own (the divisions have tables)."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +139,8 @@ def _cup_places(
     finals: dict[tuple[int, str], list[FixtureResult]], season_id: int, competition: Competition
 ) -> list[CupPlace]:
     """``competition``'s final places in season ``season_id``, by place, as its kind reads them
-    from its published final week (R17, R18); empty until they are all known."""
+    from its published final week (R17, R18); empty until they are all known, and for a final
+    that named no winner (both teams ONR, R15)."""
     games = finals.get((season_id, competition), [])
     entries = {
         str(entry.pk): entry
@@ -150,6 +150,8 @@ def _cup_places(
     places = competition.kind.final_places(
         [(result.fixture.label, _as_match(result)) for result in games]
     )
+    if 1 not in places.values():
+        return []
     return sorted(
         (CupPlace(place=place, entry=entries[key]) for key, place in places.items()),
         key=lambda cup_place: cup_place.place,

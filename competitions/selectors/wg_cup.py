@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import OuterRef, Subquery
 
-from competitions.models import Competition, Fixture, Pool, PoolRound, Round
+from competitions.models import Fixture, Pool, PoolRound, Round
 from competitions.selectors.results import GameResult, next_round_draw_seed
 from competitions.selectors.standings import (
     TableDie,
@@ -142,7 +142,7 @@ def _rounds(pool: Pool) -> list[WgRound]:
     drawn), in one query."""
     mine = PoolRound.objects.filter(pool=pool, round=OuterRef("pk"))
     return list(
-        Round.objects.filter(season_id=pool.season_id, competition=Competition.WG)
+        Round.objects.filter(season_id=pool.season_id, competition=pool.competition)
         .annotate(
             pool_round_id=Subquery(mine.values("pk")[:1]),
             pool_round_status=Subquery(mine.values("status")[:1]),

@@ -7,21 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Case, Exists, Func, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import Case, Exists, Func, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
+from competitions.kinds import kind_of
 from competitions.models import (
-    Competition,
     Fixture,
     FixtureResult,
     OnrSanction,
     PoolRound,
     Round,
-    Stage,
     StockKind,
     StockReason,
     TeamResult,
@@ -45,6 +44,7 @@ from engine import (
     commitment,
     onr_sanction,
     play_round,
+    rules_for,
 )
 from league.models import Entry, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
@@ -65,8 +65,8 @@ class WeekOfEntry(PlacedAt):
     """What :func:`_entries_locked` reads with an entry for R14 (see there)."""
 
     week_sanctioned: int
-    championship_onr: int
-    wg_group_onr: int
+    onr_championship: int
+    onr_wg_group: int
     waiting_list: bool
 
 
@@ -258,12 +258,29 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
     return pool_round
 
 
+ONR_SANCTIONED = tuple(kind for kind in EngineCompetition if rules_for(kind).onr_sanctioned)
+"""The kinds of round whose ONRs the engine counts towards R14 (a cup forfeit never, R15)."""
+
+
+def _onr_field(round_kind: EngineCompetition) -> str:
+    return f"onr_{round_kind.name.lower()}"
+
+
+def _played_as(round_kind: EngineCompetition) -> Q:
+    """The team results of the rounds the engine plays as ``round_kind``."""
+    kind = kind_of(round_kind)
+    return Q(
+        pool_round__round__competition=kind.value,
+        pool_round__round__number__in=kind.rounds_played_as(round_kind),
+    )
+
+
 def _entries_locked(
     pool_round: PoolRound, fixtures: list[Fixture], now: datetime
 ) -> list[LockedEntry]:
     """The pool's entries (:func:`competitions.services.round_input.pool_entries`, R2, R14),
     locked in id order with their team and division, each read with what R14 needs rather than
-    a query each: ``championship_onr`` and ``wg_group_onr`` (its ONRs in the week's rounds
+    a query each: ``onr_championship`` and ``onr_wg_group`` (its ONRs in the week's rounds
     arbitrated already, by competition), ``week_sanctioned`` (its sanctions this week),
     ``waiting_list`` (someone waits) and ``placed_at`` (when the entry it replaces was replaced,
     ``None`` for an entry that replaces none)."""
@@ -281,21 +298,18 @@ def _entries_locked(
             week_sanctioned=_count(
                 OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
             ),
-            championship_onr=_count(
-                onr_this_week.filter(pool_round__round__competition=Competition.CHAMPIONSHIP)
-            ),
-            wg_group_onr=_count(
-                onr_this_week.filter(
-                    pool_round__round__competition=Competition.WG,
-                    pool_round__round__stage=Stage.GROUP,
-                )
-            ),
+            **{
+                _onr_field(round_kind): _count(onr_this_week.filter(_played_as(round_kind)))
+                for round_kind in ONR_SANCTIONED
+            },
             waiting_list=Exists(
                 WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
             ),
         )
     )
-    return list(entries)
+    # The ONR counts are named from the engine's rules (ONR_SANCTIONED), which the stubs'
+    # plugin cannot follow through ``**``: WeekOfEntry names them for the readers.
+    return cast("list[LockedEntry]", list(entries))
 
 
 def _count(rows: QuerySet) -> Subquery:
@@ -328,9 +342,11 @@ def _onr_sanctions(
     for entry in onr:
         extra_goals, great_saves = stocks_left.get(entry.team.slug, (0, 0))
         # The competitions of its ONRs in the week's rounds arbitrated already, once per round.
-        week_onr = [EngineCompetition.CHAMPIONSHIP] * entry.championship_onr + [
-            EngineCompetition.WG_GROUP
-        ] * entry.wg_group_onr
+        week_onr = [
+            round_kind
+            for round_kind in ONR_SANCTIONED
+            for _ in range(getattr(entry, _onr_field(round_kind)))
+        ]
         sanction = onr_sanction(
             onr_before=entry.onr_count,
             onr_in=[*week_onr, round.engine_competition],

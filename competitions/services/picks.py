@@ -235,7 +235,7 @@ def pick_submit(
     # Locks in the arbitration's order, pool round then entry: a pick and the arbitration of its
     # round (which moves the pool round's status, then the stocks) never cross; two picks of one
     # team are stored one after the other, their stocks read after the previous one committed.
-    if competition == Competition.CHAMPIONSHIP and channel != Pick.Channel.REFEREE:
+    if competition.kind.divisional and channel != Pick.Channel.REFEREE:
         # The coach's championship pick: the pool is the entry's division's, so its pool round
         # is found through the entry and locked in one query, then the entry locked; checked once
         # both are held (a refusal rolls back and releases them).

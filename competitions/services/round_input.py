@@ -68,7 +68,7 @@ def pool_entries(
         pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures}
     )
     pool = pool_round.pool
-    if pool.competition == Competition.CHAMPIONSHIP:
+    if pool.kind.divisional:
         playing |= Entry.objects.filter(
             Q(season_id=pool.season_id, division_id=pool.division_id)
         ).holding(as_of)

@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from competitions.models import (
+    CUPS,
     Competition,
     CupHonour,
     FinalRow,
@@ -30,7 +31,7 @@ from competitions.models import (
 from competitions.selectors.standings import pool_standings, wg_group_standings
 from competitions.services.season_plan import season_plan_store
 from competitions.services.verify import season_plan_seed
-from engine import Decided, MatchResult, StandingRow, kdh, wg
+from engine import Decided, MatchResult, StandingRow
 from league.models import Entry, Season
 from league.public_cache import public_version_bump
 from league.services import audit_record
@@ -164,7 +165,8 @@ def _championship_rows(archive: SeasonArchive, holders: dict[int, Entry]) -> lis
     return rows
 
 
-def _wg_rows(archive: SeasonArchive, pool: Pool, holders: dict[int, Entry]) -> list[FinalRow]:
+def _group_rows(archive: SeasonArchive, pool: Pool, holders: dict[int, Entry]) -> list[FinalRow]:
+    """The cup's groups' final tables (the WG's, R9, R18)."""
     playing = {holder.team.slug: holder for holder in holders.values()}
     return [
         _row(archive, pool, playing[row.team], row, group=group)
@@ -192,20 +194,15 @@ def _final(pool: Pool, holders: dict[int, Entry]) -> dict[str, MatchResult]:
     return games
 
 
-def _honours(archive: SeasonArchive, holders: dict[int, Entry]) -> list[CupHonour]:
-    """The KDH's winner (1) and finalist (2) and the WG's first to fourth (R18, R21)."""
+def _honours(
+    archive: SeasonArchive, cups: list[Pool], holders: dict[int, Entry]
+) -> list[CupHonour]:
+    """The KDH's winner (1) and finalist (2) and the WG's first to fourth (R18, R21), as each
+    cup's kind reads them from its final week."""
     by_slug = {holder.team.slug: holder for holder in holders.values()}
     honours = []
-    for pool in Pool.objects.filter(season=archive.season).exclude(
-        competition=Competition.CHAMPIONSHIP
-    ):
-        games = _final(pool, holders)
-        if pool.competition == Competition.KDH and "" in games:
-            places = kdh.final_places(games[""])
-        elif pool.competition == Competition.WG and {"final", "third_place"} <= set(games):
-            places = wg.final_ranking(games["final"], games["third_place"])
-        else:
-            continue
+    for pool in cups:
+        places = pool.kind.final_places(list(_final(pool, holders).items()))
         honours += [
             CupHonour(
                 archive=archive, competition=pool.competition, place=place, entry=by_slug[team]
@@ -250,11 +247,12 @@ def season_close(*, season: Season, by: User | None) -> SeasonArchive | None:
         plan_seed=season_plan_seed(season=season),
     )
     rows = _championship_rows(archive, holders)
-    wg_pool = Pool.objects.filter(season=season, competition=Competition.WG).first()
-    if wg_pool is not None:
-        rows += _wg_rows(archive, wg_pool, holders)
+    cups = list(Pool.objects.filter(season=season, competition__in=CUPS))
+    for pool in cups:
+        if pool.kind.groups:
+            rows += _group_rows(archive, pool, holders)
     FinalRow.objects.bulk_create(rows)
-    CupHonour.objects.bulk_create(_honours(archive, holders))
+    CupHonour.objects.bulk_create(_honours(archive, cups, holders))
     season.status = Season.Status.FINISHED
     season.save(update_fields=["status"])
     audit_record(

@@ -36,7 +36,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competitions.models import Competition, Matrix, Pool, PoolRound, Round
+from competitions.models import CUPS, Competition, Matrix, Pool, PoolRound, Round
 from competitions.services.season_entries import season_create_from_plan_checked
 from competitions.services.setup import (
     KdhOpening,
@@ -65,7 +65,6 @@ from matrixhockey.db import save_valid
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, message)``: how far a start is (the desk's bar, the command's lines)."""
-CUPS = (Competition.KDH, Competition.WG)
 
 
 def season_draw_seed(*, number: int, seed: str, what: str) -> str:
@@ -251,10 +250,12 @@ def season_prepare_pools(
     referees = referees or {}
     previous = _previous(season)
     pools = []
-    wanted: list[tuple[Competition, Division | None]] = [
-        (Competition.CHAMPIONSHIP, d) for d in Division.objects.order_by("tier", "group")
+    divisions: list[Division | None] = list(Division.objects.order_by("tier", "group"))
+    wanted = [
+        (competition, division)
+        for competition in Competition
+        for division in (divisions if competition.kind.divisional else [None])
     ]
-    wanted += [(cup, None) for cup in CUPS]
     for competition, division in wanted:
         slug = division.slug if division else competition.value
         pool = Pool.objects.filter(season=season, competition=competition, slug=slug).first()

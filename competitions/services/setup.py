@@ -17,7 +17,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competitions.models import (
-    KDH_STAGES,
     Competition,
     Fixture,
     Matrix,
@@ -189,14 +188,9 @@ def season_rounds_create(*, season: Season) -> list[Round]:
     later for the rounds after a skipped week) and its deadline (R13): championship 1–11, KDH 1–7
     (the qualifying round first, R17), WG 1–8 (six group rounds, the semi-finals, the final week,
     R18)."""
-    stages = {
-        Competition.CHAMPIONSHIP: [Stage.REGULAR] * Competition.CHAMPIONSHIP.rules.rounds,
-        Competition.KDH: KDH_STAGES,
-        Competition.WG: [Stage.GROUP] * wg.GROUP_ROUNDS + [Stage.SEMI_FINAL, Stage.FINAL],
-    }
     rounds = []
-    for competition, competition_stages in stages.items():
-        for number, stage in enumerate(competition_stages, start=1):
+    for competition in Competition:
+        for number, stage in enumerate(competition.kind.calendar_stages, start=1):
             week = season.calendar_week(week_of(competition.value, number))
             rounds.append(
                 Round(
@@ -226,7 +220,7 @@ def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
     by_id = {entry.team.slug: entry for entry in entries}
     schedule = round_robin([entry.team.slug for entry in entries])
     rounds = list(
-        Round.objects.filter(season_id=pool.season_id, competition=Competition.CHAMPIONSHIP)
+        Round.objects.filter(season_id=pool.season_id, competition=pool.competition)
         .select_related("season")
         .order_by("number")
     )
@@ -281,7 +275,7 @@ def kdh_start(*, pool: Pool, seed: str | None = None) -> PoolRound:
     PoolMember.objects.bulk_create([PoolMember(pool=pool, entry=entry) for entry in entries])
     by_id = {entry.team.slug: entry for entry in entries}
     first = Round.objects.select_related("season").get(
-        season_id=pool.season_id, competition=Competition.KDH, number=1
+        season_id=pool.season_id, competition=pool.competition, number=1
     )
     (pool_round,) = pool_rounds_bulk_create(pool, [first])
     field = [kdh.Entrant(e.team.slug, e.division.tier, e.code) for e in entries]
@@ -322,7 +316,7 @@ def wg_start(*, pool: Pool, entries: Sequence[Entry], seed: str | None = None) -
     teams = [entry.team.slug for entry in entries]
     rounds = list(
         Round.objects.filter(
-            season_id=pool.season_id, competition=Competition.WG, stage=Stage.GROUP
+            season_id=pool.season_id, competition=pool.competition, stage=Stage.GROUP
         )
         .select_related("season")
         .order_by("number")

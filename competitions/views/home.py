@@ -83,7 +83,7 @@ class _Words:
             }
         else:
             title = self.number % {"number": round.number}
-        if round.competition != Competition.CHAMPIONSHIP:
+        if round.kind.has_stages:
             title = f"{title} · {self.stages.get(round.stage, round.stage)}"
         return title
 

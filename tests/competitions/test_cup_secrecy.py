@@ -16,7 +16,13 @@ from django.utils import timezone
 
 from competitions import services as competitions
 from competitions.models import Competition, Fixture, Pick, PoolRound, Round
-from competitions.selectors import entry_plays_round
+from competitions.selectors import (
+    entry_opponents,
+    entry_plays_round,
+    entry_pools,
+    public_draws,
+    rounds_columns_held,
+)
 from league.models import Division, Entry, Season, Team
 from tests.competitions.arbitration_league import League, add_kdh, build_league, plain_pick
 
@@ -121,3 +127,40 @@ def test_kdh_infos_show_the_teams_still_in_first_and_fold_the_eliminated_once_pu
     assert f'id="team-{loser.team.slug}"' in folded
     losers = Fixture.objects.filter(pool_round=kdh.pool_round("kdh", 1)).count()
     assert f"{losers} teams out of the cup" in folded
+
+
+def test_the_opponents_and_the_crowding_pools_hide_the_same_draws_until_publication(
+    kdh: League,
+) -> None:
+    """R23, one rule for both readers (:class:`PublicDraws`): the pick page's opponent and the
+    matrices' crowding pool (R2: a cup round's drawn games' teams) show round 1's draw, made
+    when the season started, and round 2's, made by round 1's arbitration, only once round 1
+    is published."""
+    first, second = kdh.round(Competition.KDH, 1), kdh.round(Competition.KDH, 2)
+    fixture = Fixture.objects.filter(pool_round=kdh.pool_round("kdh", 1)).first()
+    winner = fixture.home if fixture.result.winner_id == fixture.home_id else fixture.away
+    others_in_games = {
+        round.pk: 2 * Fixture.objects.filter(pool_round__round=round).count() - 1
+        for round in (first, second)
+    }
+    pool = kdh.pools["kdh"]
+
+    def shown() -> tuple[set[int], set[int], set[int]]:
+        pools = entry_pools(entry=winner)
+        opponents = entry_opponents(entry=winner, rounds=[first, second], pools=pools)
+        held = rounds_columns_held(entry=winner, rounds=[first, second], pools=pools)
+        drawn = {pk for pk, columns in held.items() if columns.teams == others_in_games[pk]}
+        public = public_draws(pools=[pool])
+        by_helper = {
+            round.pk
+            for round in (first, second)
+            if public.shows(pool_id=pool.pk, competition=round.competition, number=round.number)
+        }
+        return set(opponents), drawn, by_helper
+
+    # A round whose draw is hidden crowds with every team its published games left in.
+    assert pool.members.count() - 1 not in others_in_games.values()
+    assert shown() == ({first.pk}, {first.pk}, {first.pk})
+    competitions.pool_round_publish(pool_round=kdh.pool_round("kdh", 1), by=kdh.referee)
+    both = {first.pk, second.pk}
+    assert shown() == (both, both, both)

@@ -18,7 +18,16 @@ from competitions.kinds import (
     WgCup,
     kind_of,
 )
-from competitions.models import KDH_STAGES, WG_STAGES, Competition, Pool, Round, Stage, WgGroup
+from competitions.models import (
+    CUPS,
+    KDH_STAGES,
+    WG_STAGES,
+    Competition,
+    Pool,
+    Round,
+    Stage,
+    WgGroup,
+)
 from engine import Decided, MatchResult, kdh, wg
 from engine.calendar import SeasonCompetition
 from engine.competitions import Competition as RoundKind
@@ -151,10 +160,67 @@ def test_the_final_places_are_the_engines() -> None:
     )
     assert wg_cup.final_places([("final", final)]) == {}
     kdh_cup = KINDS[SeasonCompetition.KDH]
-    assert kdh_cup.final_places([("", final)]) == {"d": 1, "a": 2}
+    assert kdh_cup.final_places([("", final)]) == {"d": 1, "a": 2} == kdh.final_places(final)
+    # R15: a final both teams lost by forfeit names no winner; both are finalists.
     double_forfeit = MatchResult("a", "d", 0, 0, Decided.FORFEIT, None)
-    assert kdh_cup.final_places([("", double_forfeit)]) == {}
+    assert kdh_cup.final_places([("", double_forfeit)]) == {"a": 2, "d": 2}
+    assert kdh_cup.final_places([]) == {}
     assert KINDS[SeasonCompetition.CHAMPIONSHIP].final_places([("", final)]) == {}
+
+
+def test_the_calendar_stores_each_competitions_stages_in_the_models_constraint() -> None:
+    championship, kdh_cup, wg_cup = KINDS.values()
+    for kind in KINDS.values():
+        assert len(kind.calendar_stages) == kind.rules.rounds
+    assert championship.calendar_stages == (Stage.REGULAR,) * 11
+    # R17: the rules' 84 teams, a qualifying round then a bracket of 64.
+    assert kdh_cup.calendar_stages == tuple(KDH_STAGES)
+    assert kdh_cup.calendar_stages == tuple(stage.key for stage in kdh.stages(84))
+    # R18: six group rounds, the semi-finals, the final week.
+    assert wg_cup.calendar_stages == (Stage.GROUP,) * wg.GROUP_ROUNDS + (
+        Stage.SEMI_FINAL,
+        Stage.FINAL,
+    )
+    assert set(wg_cup.calendar_stages) <= set(WG_STAGES)
+    # A drawn round's stage (:meth:`stage_of`) is the calendar's for the rules' field.
+    assert [kdh_cup.stage_of(n, 2 ** (7 - n)) for n in range(2, 8)] == list(
+        kdh_cup.calendar_stages[1:]
+    )
+    assert [wg_cup.stage_of(n, 2) for n in range(1, 9)] == list(wg_cup.calendar_stages)
+
+
+def test_only_the_cups_rounds_have_stages_worth_naming() -> None:
+    assert [kind.has_stages for kind in KINDS.values()] == [False, True, True]
+
+
+def test_a_cup_round_after_the_first_is_drawn_by_the_arbitration_before_it() -> None:
+    """R17, R18, R20: the divisions' schedules, the KDH's first round and the WG's groups are
+    drawn when the season starts; the KDH's later rounds and the WG's semi-finals and final
+    week by the arbitration of the round before."""
+    championship, kdh_cup, wg_cup = KINDS.values()
+    assert not any(championship.drawn_by_arbitration(n) for n in range(1, 12))
+    assert [kdh_cup.drawn_by_arbitration(n) for n in range(1, 8)] == [False] + [True] * 6
+    assert [wg_cup.drawn_by_arbitration(n) for n in range(1, 9)] == [False] * 6 + [True] * 2
+    for kind in KINDS.values():
+        for number in range(2, kind.rules.rounds + 1):
+            assert kind.drawn_by_arbitration(number) is (kind.draws_after(number - 1) is not None)
+
+
+def test_a_kind_names_the_rounds_the_engine_plays_as_each_round_kind() -> None:
+    championship, kdh_cup, wg_cup = KINDS.values()
+    assert championship.rounds_played_as(RoundKind.CHAMPIONSHIP) == tuple(range(1, 12))
+    assert kdh_cup.rounds_played_as(RoundKind.KDH) == tuple(range(1, 8))
+    assert wg_cup.rounds_played_as(RoundKind.WG_GROUP) == tuple(range(1, wg.GROUP_ROUNDS + 1))
+    assert wg_cup.rounds_played_as(RoundKind.WG_KNOCKOUT) == (wg.SEMI_FINAL_ROUND, wg.FINAL_ROUND)
+    assert championship.rounds_played_as(RoundKind.KDH) == ()
+    for kind in KINDS.values():
+        for number in range(1, kind.rules.rounds + 1):
+            assert number in kind.rounds_played_as(kind.round_kind(number))
+
+
+def test_the_cups_are_the_kinds_that_are_not_divisional() -> None:
+    assert CUPS == (Competition.KDH, Competition.WG)
+    assert all(not competition.kind.divisional for competition in CUPS)
 
 
 def test_a_chart_abbreviates_each_competitions_round() -> None:

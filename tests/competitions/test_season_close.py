@@ -35,6 +35,7 @@ from competitions.models import (
     SeasonArchive,
     Stage,
 )
+from competitions.selectors.seasons import kdh_final_places, season_record, wg_final_places
 from competitions.services import season_rounds_create
 from competitions.services.season_close import RoundLeft, SeasonCloseRefused, season_close
 from league import services as league
@@ -171,6 +172,29 @@ def test_closing_records_the_cup_winners(played: PlayedSeason) -> None:
         assert honours[("wg", first)] == holder[result.winner_id]
         assert {honours[("wg", first + 1)]} == teams - {holder[result.winner_id]}
     assert len(honours) == 6
+
+
+def test_a_kdh_final_both_teams_forfeited_closes_with_two_finalists_and_shows_no_winner(
+    played: PlayedSeason,
+) -> None:
+    """R15: a final lost by two ONR teams names no winner; the close records both as finalists
+    (both go to the next WG, R18), the archives' reads show no KDH place, as for a final not
+    played (:func:`competitions.kinds.KdhCup.final_places`)."""
+    (kdh_final,) = published_results(Competition.KDH, fixture__pool_round__round__stage=Stage.FINAL)
+    FixtureResult.objects.filter(pk=kdh_final.pk).update(
+        home_goals=0, away_goals=0, decided="forfeit", winner=None
+    )
+    archive = season_close(season=played.season, by=played.admin)
+    holder = holder_slugs()
+    finalists = {
+        (honour.place, honour.entry.team.slug)
+        for honour in CupHonour.objects.filter(archive=archive, competition=Competition.KDH)
+    }
+    fixture = kdh_final.fixture
+    assert finalists == {(2, holder[fixture.home_id]), (2, holder[fixture.away_id])}
+    assert kdh_final_places(season=played.season) == []
+    assert season_record(season=played.season).kdh == []
+    assert len(wg_final_places(season=played.season)) == 4
 
 
 def test_closing_records_the_r14_bars_and_the_r21_record(played: PlayedSeason) -> None:
