@@ -22,11 +22,21 @@ class EntryQuerySet(models.QuerySet[E]):
     this place »: an entry replaced under R14 is played by its replacement (of its
     replacement…), which took the place over at the moment the entry it replaces was replaced."""
 
+    def playing(self) -> EntryQuerySet[E]:
+        """The entries whose team still holds its place, in whatever seasons the query keeps (a
+        division's, the pools' of several seasons): a team replaced under R14 keeps its entry
+        and its results, but the replacement's entry plays from then on."""
+        return self.filter(replaced_at__isnull=True)
+
+    def replaced(self) -> EntryQuerySet[E]:
+        """The entries whose place a replacement took over (R14): the others of
+        :meth:`playing`."""
+        return self.filter(replaced_at__isnull=False)
+
     def current(self, *, season: models.Model | int) -> EntryQuerySet[E]:
-        """The entries of ``season`` (a season or its id) whose team still holds its place: a
-        team replaced under R14 keeps its entry and its results, but the replacement's entry
-        plays from then on. By id: a team has one entry a season, so nothing joins to order."""
-        return self.filter(season=season, replaced_at__isnull=True).order_by("pk")
+        """The entries of ``season`` (a season or its id) whose team still holds its place
+        (:meth:`playing`). By id: a team has one entry a season, so nothing joins to order."""
+        return self.playing().filter(season=season).order_by("pk")
 
     def current_of(
         self, team: models.Model | int, *, season: models.Model | int

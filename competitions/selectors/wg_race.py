@@ -55,9 +55,7 @@ def wg_race(*, season: Season) -> WgRace | None:
     )
     entries = {
         entry.team.slug: entry
-        for entry in Entry.objects.filter(season=season, replaced_at__isnull=True).select_related(
-            "team", "division"
-        )
+        for entry in Entry.objects.current(season=season).select_related("team", "division")
     }
     tables = [pool_standings(pool=pool) for pool in pools]
     rows = [row for table in tables for row in table if row.team in entries]

@@ -216,9 +216,8 @@ def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
     """The division's whole championship (R20): a round robin of its teams by code, every round's
     pool round (with its seed commitment, R23) and games. The rounds must exist."""
     entries = list(
-        Entry.objects.filter(
-            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-        )
+        Entry.objects.current(season=pool.season_id)
+        .filter(division_id=pool.division_id)
         .select_related("team")
         .order_by("code")
     )
@@ -272,11 +271,7 @@ def kdh_start(*, pool: Pool, seed: str | None = None) -> PoolRound:
     or else from the first pool round's seed (``<seed>/opening-draw``), and open its draw log,
     so they can be checked once it is published (R23).
     """
-    entries = list(
-        Entry.objects.filter(season_id=pool.season_id, replaced_at__isnull=True).select_related(
-            "team", "division"
-        )
-    )
+    entries = list(Entry.objects.current(season=pool.season_id).select_related("team", "division"))
     PoolMember.objects.bulk_create([PoolMember(pool=pool, entry=entry) for entry in entries])
     by_id = {entry.team.slug: entry for entry in entries}
     first = Round.objects.select_related("season").get(
