@@ -168,6 +168,9 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
     given = round_input_compute(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
+    teams = sorted(result.teams, key=lambda t: entries[t].pk)
+    onr = [entries[team] for team in teams if result.teams[team].onr]
+    _onr_week_read(onr, round)
 
     TeamResult.objects.bulk_create(
         [
@@ -203,7 +206,6 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
         ]
     )
     ledger = StockLedgerBatch(round=round, by=by)
-    teams = sorted(result.teams, key=lambda t: entries[t].pk)
     for team in teams:
         played = result.teams[team]
         for kind, used in (
@@ -212,7 +214,6 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
         ):
             if used:
                 ledger.move(entry=entries[team], kind=kind, delta=-used, reason=StockReason.PLAYED)
-    onr = [entries[team] for team in teams if result.teams[team].onr]
     sanctioned = _onr_sanctions(onr, round, given.stocks_left, ledger, by)
     ledger.write(changed=sanctioned, fields=["onr_count", "promotion_barred"])
 
@@ -236,21 +237,27 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
 
 def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetime) -> list[Entry]:
     """The pool's entries (:func:`competitions.services.round_input.pool_entries`, R2, R14),
-    locked in id order with their team and division, each read with what R14 needs rather than
-    a query each: ``week_onr`` (the competitions of its ONRs in the week's rounds arbitrated
-    already, once per round), ``week_sanctioned`` (its sanctions this week), ``waiting_list``
-    (someone waits) and ``placed_at`` (when the entry it replaces was replaced, ``None`` for an
-    entry that replaces none)."""
-    round = pool_round.round
+    locked in id order with their team and division and ``placed_at`` (when the entry it
+    replaces was replaced, ``None`` for an entry that replaces none): a plain locked read, what
+    R14 needs of the week is read for the ONR teams only (:func:`_onr_week_read`)."""
+    return list(pool_entries(pool_round, fixtures, now).select_for_update(of=("self",)))
+
+
+def _onr_week_read(onr: list[Entry], round: Round) -> None:
+    """R14 for the teams ONR in ``round`` (locked entries), read before the round's results are
+    stored, in one query whatever their number, onto each entry: ``week_onr`` (the competitions
+    of its ONRs in the week's rounds arbitrated already, once per round), ``week_sanctioned``
+    (its sanctions this week) and ``waiting_list`` (someone waits)."""
+    if not onr:
+        return
     onr_this_week = TeamResult.objects.filter(
         entry_id=OuterRef("pk"),
         onr=True,
         pool_round__round__season_id=round.season_id,
         pool_round__round__week=round.week,
     )
-    entries = (
-        pool_entries(pool_round, fixtures, now)
-        .select_for_update(of=("self",))
+    rows = (
+        Entry.objects.filter(pk__in=[entry.pk for entry in onr])
         .annotate(
             week_sanctioned=_count(
                 OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
@@ -268,13 +275,16 @@ def _entries_locked(pool_round: PoolRound, fixtures: list[Fixture], now: datetim
                 WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
             ),
         )
+        .values_list("pk", "week_sanctioned", "championship_onr", "wg_group_onr", "waiting_list")
     )
-    locked = list(entries)
-    for entry in locked:
-        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * entry.championship_onr + [
+    week = {pk: rest for pk, *rest in rows}
+    for entry in onr:
+        sanctioned, championship, wg_group, waiting = week[entry.pk]
+        entry.week_sanctioned = sanctioned
+        entry.week_onr = [EngineCompetition.CHAMPIONSHIP] * championship + [
             EngineCompetition.WG_GROUP
-        ] * entry.wg_group_onr
-    return locked
+        ] * wg_group
+        entry.waiting_list = waiting
 
 
 def _count(rows: QuerySet) -> Subquery:
