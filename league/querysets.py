@@ -16,6 +16,15 @@ E = TypeVar("E", bound=models.Model)
 """An entry (``league.models.Entry``, which imports this module)."""
 
 
+def holding_at(as_of: datetime) -> Q:
+    """R14: an entry holds its place at ``as_of`` when it is not replaced by then, and in place
+    by then (a replacement holds the place from the moment the entry it replaces was replaced).
+    A condition, for a reader that joins it to others in one filter (the arbitration's pool)."""
+    return (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of)) & (
+        Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of)
+    )
+
+
 class EntryQuerySet(models.QuerySet[E]):
     """``Entry.objects``: a team's current entry, found one way everywhere (its pages, the API,
     the calendar feeds, the emails, the pick service), and R14's one answer to « who plays for
@@ -53,15 +62,6 @@ class EntryQuerySet(models.QuerySet[E]):
         if not user.is_authenticated:
             return self.none()
         return self.current(season=season).filter(Q(team__coach=user) | Q(team__deputy=user))
-
-    def holding(self, as_of: datetime) -> EntryQuerySet[E]:
-        """R14: the entries holding their place at ``as_of``: not replaced by then, and in place
-        by then (a replacement holds the place from the moment the entry it replaces was
-        replaced)."""
-        return self.filter(
-            (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of))
-            & (Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of))
-        )
 
     def holders(self, entries: Iterable[Any]) -> dict[int, Any]:
         """R14: for each of ``entries`` (by id), the entry holding its place now — itself, or the

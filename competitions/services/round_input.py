@@ -34,6 +34,7 @@ from engine import (
     late_placement,
 )
 from league.models import Entry, Season
+from league.querysets import holding_at
 
 
 @dataclass(frozen=True)
@@ -55,16 +56,13 @@ def pool_entries(pool_round: PoolRound, fixtures: Sequence[Fixture], as_of: date
     """R2: the crowding pool's entries, by id, with their team and division — a division's teams
     holding their place at ``as_of`` in the championship (R14), the teams of the round's games in
     a cup (the WG's group rounds: all twelve). One query; the arbitration locks them with it."""
-    playing = Entry.objects.filter(
-        pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures}
-    )
+    playing = Q(pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures})
     pool = pool_round.pool
     if pool.competition == Competition.CHAMPIONSHIP:
-        playing |= Entry.objects.filter(
-            Q(season_id=pool.season_id, division_id=pool.division_id)
-        ).holding(as_of)
+        playing |= Q(season_id=pool.season_id, division_id=pool.division_id) & holding_at(as_of)
     return (
-        playing.select_related("team", "division")
+        Entry.objects.filter(playing)
+        .select_related("team", "division")
         .annotate(placed_at=F("replaces__replaced_at"))
         .order_by("pk")
     )
