@@ -109,13 +109,12 @@ def _stocks(
         return {}
     rows = (
         StockMovement.objects.filter(entry_id__in=entry_ids, created_at__lt=as_of)
-        .values("entry_id", "kind")
+        .values_list("entry_id", "kind")
         .annotate(
             balance=Sum("delta"),
             this_week=Sum("delta", filter=Q(round__season=season, round__week__gte=week)),
         )
         .order_by()
-        .values_list("entry_id", "kind", "balance", "this_week")
     )
     return {
         (entry_id, kind): (balance, balance - (this_week or 0))
