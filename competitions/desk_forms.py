@@ -110,7 +110,7 @@ class WgTwelveForm(forms.Form):
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entries: QuerySet[Entry] = Entry.objects.filter(season=season)
+        entries: QuerySet[Entry] = Entry.objects.current(season=season)
         self.fields["wg"].queryset = entries  # type: ignore[attr-defined]
 
     def clean_wg(self) -> list[Entry]:
@@ -149,5 +149,5 @@ class WithdrawForm(forms.Form):
 
     def __init__(self, *args: Any, season: Season | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entries: QuerySet[Entry] = Entry.objects.filter(season=season).select_related("team")
+        entries: QuerySet[Entry] = Entry.objects.current(season=season).select_related("team")
         self.fields["entry"].queryset = entries  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from competitions import services as competitions
+from competitions.desk_forms import WgTwelveForm, WithdrawForm
 from competitions.feeds import coach_feed_token
 from competitions.models import Competition, LatePick, Pick, Pool, PoolMember, Round, Stage
 from competitions.selectors.rounds import pool_entries
@@ -269,3 +270,15 @@ def test_the_season_s_readers_list_the_replacement_in_the_replaced_team_s_place(
         readers["playing"], key=lambda e: e.pk
     )
     assert list(Entry.objects.replaced()) == [cyberians]
+
+
+def test_the_season_desk_s_forms_offer_the_replacement_not_the_replaced_team(
+    world: World, season: Season
+) -> None:
+    # R14: the desk lists the teams playing the season; its forms take no other.
+    cyberians = Entry.objects.get(replaced_by=world.igloos)
+    assert WithdrawForm(data={"entry": world.igloos.pk}, season=season).is_valid()
+    withdraw = WithdrawForm(data={"entry": cyberians.pk}, season=season)
+    assert withdraw.has_error("entry", code="invalid_choice")
+    wg = WgTwelveForm(data={"wg": [cyberians.pk]}, season=season)
+    assert wg.has_error("wg", code="invalid_choice")
