@@ -149,5 +149,9 @@ class WithdrawForm(forms.Form):
 
     def __init__(self, *args: Any, season: Season | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entries: QuerySet[Entry] = Entry.objects.current(season=season).select_related("team")
+        entries: QuerySet[Entry] = (
+            Entry.objects.current(season=season).select_related("team")
+            if season is not None
+            else Entry.objects.none()
+        )
         self.fields["entry"].queryset = entries  # type: ignore[attr-defined]
