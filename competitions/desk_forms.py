@@ -110,7 +110,7 @@ class WgTwelveForm(forms.Form):
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entries: QuerySet[Entry] = Entry.objects.filter(season=season)
+        entries: QuerySet[Entry] = Entry.objects.current(season=season)
         field = self.fields["wg"]
         assert isinstance(field, forms.ModelMultipleChoiceField)  # as declared above
         field.queryset = entries
@@ -151,7 +151,11 @@ class WithdrawForm(forms.Form):
 
     def __init__(self, *args: Any, season: Season | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entries: QuerySet[Entry] = Entry.objects.filter(season=season).select_related("team")
+        entries: QuerySet[Entry] = (
+            Entry.objects.current(season=season).select_related("team")
+            if season is not None
+            else Entry.objects.none()
+        )
         field = self.fields["entry"]
         assert isinstance(field, forms.ModelChoiceField)  # as declared above
         field.queryset = entries

@@ -344,9 +344,11 @@ class Entry(models.Model):
     def clean(self) -> None:
         if not (self.season_id and self.division_id and self.team_id):
             return
-        playing = Entry.objects.filter(
-            season_id=self.season_id, division_id=self.division_id, replaced_at__isnull=True
-        ).exclude(pk=self.pk)
+        playing = (
+            Entry.objects.current(season=self.season_id)
+            .filter(division_id=self.division_id)
+            .exclude(pk=self.pk)
+        )
         if self.replaced_at is None and playing.count() >= DIVISION_SIZE:
             raise ValidationError(
                 {

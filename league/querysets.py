@@ -16,17 +16,36 @@ E = TypeVar("E", bound=models.Model)
 """An entry (``league.models.Entry``, which imports this module)."""
 
 
+def holding_at(as_of: datetime) -> Q:
+    """R14: an entry holds its place at ``as_of`` when it is not replaced by then, and in place
+    by then (a replacement holds the place from the moment the entry it replaces was replaced).
+    A condition, for a reader that joins it to others in one filter (the arbitration's pool)."""
+    return (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of)) & (
+        Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of)
+    )
+
+
 class EntryQuerySet(models.QuerySet[E]):
     """``Entry.objects``: a team's current entry, found one way everywhere (its pages, the API,
     the calendar feeds, the emails, the pick service), and R14's one answer to « who plays for
     this place »: an entry replaced under R14 is played by its replacement (of its
     replacement…), which took the place over at the moment the entry it replaces was replaced."""
 
+    def playing(self) -> EntryQuerySet[E]:
+        """The entries whose team still holds its place, in whatever seasons the query keeps (a
+        division's, the pools' of several seasons): a team replaced under R14 keeps its entry
+        and its results, but the replacement's entry plays from then on."""
+        return self.filter(replaced_at__isnull=True)
+
+    def replaced(self) -> EntryQuerySet[E]:
+        """The entries whose place a replacement took over (R14): the others of
+        :meth:`playing`."""
+        return self.filter(replaced_at__isnull=False)
+
     def current(self, *, season: models.Model | int) -> EntryQuerySet[E]:
-        """The entries of ``season`` (a season or its id) whose team still holds its place: a
-        team replaced under R14 keeps its entry and its results, but the replacement's entry
-        plays from then on. By id: a team has one entry a season, so nothing joins to order."""
-        return self.filter(season=season, replaced_at__isnull=True).order_by("pk")
+        """The entries of ``season`` (a season or its id) whose team still holds its place
+        (:meth:`playing`). By id: a team has one entry a season, so nothing joins to order."""
+        return self.playing().filter(season=season).order_by("pk")
 
     def current_of(
         self, team: models.Model | int, *, season: models.Model | int
@@ -43,15 +62,6 @@ class EntryQuerySet(models.QuerySet[E]):
         if not user.is_authenticated:
             return self.none()
         return self.current(season=season).filter(Q(team__coach=user) | Q(team__deputy=user))
-
-    def holding(self, as_of: datetime) -> EntryQuerySet[E]:
-        """R14: the entries holding their place at ``as_of``: not replaced by then, and in place
-        by then (a replacement holds the place from the moment the entry it replaces was
-        replaced)."""
-        return self.filter(
-            (Q(replaced_at__isnull=True) | Q(replaced_at__gt=as_of))
-            & (Q(replaces__isnull=True) | Q(replaces__replaced_at__lte=as_of))
-        )
 
     def holders(self, entries: Iterable[Any]) -> dict[int, Any]:
         """R14: for each of ``entries`` (by id), the entry holding its place now — itself, or the

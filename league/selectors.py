@@ -63,11 +63,7 @@ def seasons_all() -> list[Season]:
 
 def season_divisions(*, season: Season) -> list[DivisionTable]:
     """The divisions that have teams in ``season``, Elite first, each with its teams by code."""
-    playing = (
-        Entry.objects.filter(season=season, replaced_at__isnull=True)
-        .select_related("team")
-        .order_by("code")
-    )
+    playing = Entry.objects.current(season=season).select_related("team").order_by("code")
     divisions = (
         Division.objects.filter(entries__season=season)
         .distinct()

@@ -177,7 +177,8 @@ def emails_season_started(*, season: Season) -> list[OutboundEmail]:
     if first is None:
         return []
     entries = (
-        Entry.objects.filter(season=season, replaced_at__isnull=True, team__coach__isnull=False)
+        Entry.objects.current(season=season)
+        .filter(team__coach__isnull=False)
         .exclude(team__coach__email="")
         .order_by("division__tier", "division__group", "code")
         .values_list("pk", "team__coach_id", "team__coach__email", "extra_goals", "great_saves")
@@ -251,7 +252,8 @@ def invitation_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
     if user is None:
         return None
     entry = (
-        Entry.objects.filter(team__coach=user, replaced_at__isnull=True)
+        Entry.objects.playing()
+        .filter(team__coach=user)
         .select_related("team", "division", "season")
         .order_by("-season__number")
         .first()

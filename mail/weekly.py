@@ -115,7 +115,7 @@ def entry_rounds_missing(*, entry: Entry, rounds: Iterable[Round]) -> list[Round
 def week_entries(*, week: Week) -> list[Entry]:
     """The teams playing ``week``'s season (replaced teams left out, R14), by division and name."""
     return list(
-        Entry.objects.filter(season=week.season, replaced_at__isnull=True)
+        Entry.objects.current(season=week.season)
         .select_related("team", "team__coach", "team__deputy", "division")
         .order_by("division__tier", "division__group", "team__name")
     )

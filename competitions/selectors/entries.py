@@ -74,9 +74,9 @@ def entries_lineages(*, entries: Iterable[Entry]) -> dict[int, list[Entry]]:
     if any(entry.replaces_id is not None for entry in entries):
         replaced = {
             entry.pk: entry
-            for entry in Entry.objects.filter(
-                season_id__in={entry.season_id for entry in entries}, replaced_by__isnull=False
-            ).select_related("team")
+            for entry in Entry.objects.replaced()
+            .filter(season_id__in={entry.season_id for entry in entries})
+            .select_related("team")
         }
     lineages = {}
     for entry in entries:

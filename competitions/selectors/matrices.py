@@ -209,11 +209,7 @@ def rounds_columns_held(
         if pool.kind.divisional and competition in playing:
             assert pool.division_id is not None  # a championship pool's division
             division = list(
-                Entry.objects.filter(
-                    season_id=entry.season_id,
-                    division_id=pool.division_id,
-                    replaced_at__isnull=True,
-                )
+                Entry.objects.current(season=entry.season_id).filter(division_id=pool.division_id)
             )
             holder_of.update({e.pk: e for e in division})
             pool_teams[competition] = {e.pk for e in division}

@@ -383,11 +383,14 @@ def _desk_entry_ids(pool_rounds: Sequence[PoolRound]) -> dict[int, set[int]]:
     }
     if playing:
         divisions: dict[tuple[int, int | None], set[int]] = {}
-        for pk, season_id, division_id in Entry.objects.filter(
-            season_id__in={season for season, _division in playing.values()},
-            division_id__in={division for _season, division in playing.values()},
-            replaced_at__isnull=True,
-        ).values_list("pk", "season_id", "division_id"):
+        for pk, season_id, division_id in (
+            Entry.objects.playing()
+            .filter(
+                season_id__in={season for season, _division in playing.values()},
+                division_id__in={division for _season, division in playing.values()},
+            )
+            .values_list("pk", "season_id", "division_id")
+        ):
             divisions.setdefault((season_id, division_id), set()).add(pk)
         for pk, division in playing.items():
             teams_of[pk] |= divisions.get(division, set())

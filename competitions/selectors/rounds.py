@@ -123,9 +123,7 @@ def pool_entries(*, pool: Pool) -> list[Entry]:
     their division), a replaced team's place held by its replacement (R14)."""
     if pool.kind.divisional:
         assert pool.division_id is not None  # a championship pool's division
-        entries = Entry.objects.filter(
-            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-        )
+        entries = Entry.objects.current(season=pool.season_id).filter(division_id=pool.division_id)
     else:
         members = [member.entry for member in pool.members.select_related("entry")]
         holders = {holder.pk for holder in entries_holders(entries=members).values()}

@@ -96,7 +96,7 @@ class SeasonDesk:
 
 def _preparation(season: Season) -> Preparation:
     entries = (
-        Entry.objects.filter(season=season, replaced_at__isnull=True)
+        Entry.objects.current(season=season)
         .select_related("team", "division")
         .order_by("division__tier", "division__group", "code")
     )

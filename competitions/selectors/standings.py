@@ -76,9 +76,9 @@ def pool_entries_current(*, pool: Pool) -> list[Entry]:
     """A championship pool's entries in play (a replaced one gives way to its replacement)."""
     assert pool.division_id is not None  # a championship pool's (pool_division_fits_competition)
     return list(
-        Entry.objects.filter(
-            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-        ).select_related("team")
+        Entry.objects.current(season=pool.season_id)
+        .filter(division_id=pool.division_id)
+        .select_related("team")
     )
 
 
@@ -214,11 +214,14 @@ def pools_standings_tables(
         raise ValueError("a cup has no division table: use wg_group_standings for the WG's groups")
     entries: dict[tuple[int, int | None], list[Entry]] = {}
     if pools:
-        for entry in Entry.objects.filter(
-            season_id__in={pool.season_id for pool in pools},
-            division_id__in={pool.division_id for pool in pools},
-            replaced_at__isnull=True,
-        ).select_related("team"):
+        for entry in (
+            Entry.objects.playing()
+            .filter(
+                season_id__in={pool.season_id for pool in pools},
+                division_id__in={pool.division_id for pool in pools},
+            )
+            .select_related("team")
+        ):
             entries.setdefault((entry.season_id, entry.division_id), []).append(entry)
     asked = [
         _TableAsked(

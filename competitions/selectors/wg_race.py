@@ -55,9 +55,7 @@ def wg_race(*, season: Season) -> WgRace | None:
     )
     entries = {
         entry.team.slug: entry
-        for entry in Entry.objects.filter(season=season, replaced_at__isnull=True).select_related(
-            "team", "division"
-        )
+        for entry in Entry.objects.current(season=season).select_related("team", "division")
     }
     # Every division's table at once: three queries whatever the number of divisions.
     by_pool = pools_standings_tables(pools=pools)

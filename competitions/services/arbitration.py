@@ -6,8 +6,9 @@ cups moved on, and publication reveals the seed (R23). Also closes rounds past t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -61,18 +62,22 @@ class EarlierUnplayed(TypedDict):
     earlier_unplayed: int | None
 
 
-class WeekOfEntry(PlacedAt):
-    """What :func:`_entries_locked` reads with an entry for R14 (see there)."""
+@dataclass(frozen=True)
+class OnrWeek:
+    """What R14 needs of the week of a team ONR in the round arbitrated
+    (:func:`_onr_week_read`)."""
 
-    week_sanctioned: int
-    onr_championship: int
-    onr_wg_group: int
+    onr_in: list[EngineCompetition]
+    """The kinds of round of its ONRs in the week's rounds arbitrated already, once per round."""
+    sanctioned: int
+    """Its sanctions this week."""
     waiting_list: bool
+    """Someone waits to join the league."""
 
 
 if TYPE_CHECKING:
     ArbitrablePoolRound = WithAnnotations[PoolRound, EarlierUnplayed]
-    LockedEntry = WithAnnotations[Entry, WeekOfEntry]
+    LockedEntry = WithAnnotations[Entry, PlacedAt]
 
 
 def rounds_close_due(*, now: datetime | None = None) -> int:
@@ -192,6 +197,9 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
     given = round_input_compute(pool_round, now, fixtures, locked)
     result = play_round(given.round)
     entries = given.entries
+    teams = sorted(result.teams, key=lambda t: entries[t].pk)
+    onr = [entries[team] for team in teams if result.teams[team].onr]
+    week = _onr_week_read(onr, round)
 
     TeamResult.objects.bulk_create(
         [
@@ -227,7 +235,6 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
         ]
     )
     ledger = StockLedgerBatch(round=round, by=by)
-    teams = sorted(result.teams, key=lambda t: entries[t].pk)
     for team in teams:
         played = result.teams[team]
         for kind, used in (
@@ -236,8 +243,7 @@ def _arbitrate(pool_round: PoolRound, by: User | None, now: datetime) -> PoolRou
         ):
             if used:
                 ledger.move(entry=entries[team], kind=kind, delta=-used, reason=StockReason.PLAYED)
-    onr = [entries[team] for team in teams if result.teams[team].onr]
-    sanctioned = _onr_sanctions(onr, round, given.stocks_left, ledger, by)
+    sanctioned = _onr_sanctions(onr, week, round, given.stocks_left, ledger, by)
     ledger.write(changed=sanctioned, fields=["onr_count", "promotion_barred"])
 
     pool_round.status = PoolRound.Status.ARBITRATED
@@ -279,21 +285,27 @@ def _entries_locked(
     pool_round: PoolRound, fixtures: list[Fixture], now: datetime
 ) -> list[LockedEntry]:
     """The pool's entries (:func:`competitions.services.round_input.pool_entries`, R2, R14),
-    locked in id order with their team and division, each read with what R14 needs rather than
-    a query each: ``onr_championship`` and ``onr_wg_group`` (its ONRs in the week's rounds
-    arbitrated already, by competition), ``week_sanctioned`` (its sanctions this week),
-    ``waiting_list`` (someone waits) and ``placed_at`` (when the entry it replaces was replaced,
-    ``None`` for an entry that replaces none)."""
-    round = pool_round.round
+    locked in id order with their team and division and ``placed_at`` (when the entry it
+    replaces was replaced, ``None`` for an entry that replaces none): a plain locked read, what
+    R14 needs of the week is read for the ONR teams only (:func:`_onr_week_read`)."""
+    return list(pool_entries(pool_round, fixtures, now).select_for_update(of=("self",)))
+
+
+def _onr_week_read(onr: list[LockedEntry], round: Round) -> dict[int, OnrWeek]:
+    """R14 for the teams ONR in ``round`` (locked entries), by entry id, read before the
+    round's results are stored, in one query whatever their number: the kinds of round of
+    their ONRs in the week's rounds arbitrated already (only those the engine sanctions,
+    ``ONR_SANCTIONED``), their sanctions this week and whether someone waits."""
+    if not onr:
+        return {}
     onr_this_week = TeamResult.objects.filter(
         entry_id=OuterRef("pk"),
         onr=True,
         pool_round__round__season_id=round.season_id,
         pool_round__round__week=round.week,
     )
-    entries = (
-        pool_entries(pool_round, fixtures, now)
-        .select_for_update(of=("self",))
+    rows = (
+        Entry.objects.filter(pk__in=[entry.pk for entry in onr])
         .annotate(
             week_sanctioned=_count(
                 OnrSanction.objects.filter(entry_id=OuterRef("pk"), week=round.week)
@@ -306,10 +318,20 @@ def _entries_locked(
                 WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
             ),
         )
+        .values("pk", "week_sanctioned", "waiting_list", *map(_onr_field, ONR_SANCTIONED))
     )
-    # The ONR counts are named from the engine's rules (ONR_SANCTIONED), which the stubs'
-    # plugin cannot follow through ``**``: WeekOfEntry names them for the readers.
-    return cast("list[LockedEntry]", list(entries))
+    return {
+        row["pk"]: OnrWeek(
+            onr_in=[
+                round_kind
+                for round_kind in ONR_SANCTIONED
+                for _ in range(row[_onr_field(round_kind)])
+            ],
+            sanctioned=row["week_sanctioned"],
+            waiting_list=row["waiting_list"],
+        )
+        for row in rows
+    }
 
 
 def _count(rows: QuerySet) -> Subquery:
@@ -320,13 +342,14 @@ def _count(rows: QuerySet) -> Subquery:
 
 def _onr_sanctions(
     onr: list[LockedEntry],
+    week: dict[int, OnrWeek],
     round: Round,
     stocks_left: Mapping[str, tuple[int, int]],
     ledger: StockLedgerBatch,
     by: User | None,
 ) -> list[Entry]:
-    """R14 for the teams ONR in ``round`` (locked entries, in id order, as
-    :func:`_entries_locked` reads them): the engine's sanction for this round's ONR added
+    """R14 for the teams ONR in ``round`` (locked entries, in id order, with their ``week`` as
+    :func:`_onr_week_read` reads it): the engine's sanction for this round's ONR added
     to the week's others — every championship round on its own (R20: the last week's two are
     two ONRs), a championship and a WG group-stage ONR of one week merged, a cup forfeit never
     (R15). The sanctions are written in one query, the stocks removed go into ``ledger``, and
@@ -341,20 +364,15 @@ def _onr_sanctions(
     changed: list[Entry] = []
     for entry in onr:
         extra_goals, great_saves = stocks_left.get(entry.team.slug, (0, 0))
-        # The competitions of its ONRs in the week's rounds arbitrated already, once per round.
-        week_onr = [
-            round_kind
-            for round_kind in ONR_SANCTIONED
-            for _ in range(getattr(entry, _onr_field(round_kind)))
-        ]
+        its_week = week[entry.pk]
         sanction = onr_sanction(
             onr_before=entry.onr_count,
-            onr_in=[*week_onr, round.engine_competition],
-            sanctioned=entry.week_sanctioned,
+            onr_in=[*its_week.onr_in, round.engine_competition],
+            sanctioned=its_week.sanctioned,
             tier=entry.division.tier,
             extra_goals=min(extra_goals, entry.extra_goals),
             great_saves=min(great_saves, entry.great_saves),
-            waiting_list=entry.waiting_list,
+            waiting_list=its_week.waiting_list,
         )
         if sanction.onr_count == entry.onr_count:
             continue  # R14: merged with a sanctioned ONR of the week, or a cup forfeit (R15).
@@ -364,7 +382,7 @@ def _onr_sanctions(
                 week=round.week,
                 round=round,
                 onr_count=sanction.onr_count,
-                week_onr=entry.week_sanctioned + 1,
+                week_onr=its_week.sanctioned + 1,
                 extra_goals_removed=sanction.extra_goals_removed,
                 great_saves_removed=sanction.great_saves_removed,
                 barred_from_promotion=sanction.barred_from_promotion,

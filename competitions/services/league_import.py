@@ -470,9 +470,7 @@ def _unchanged(seasons: list[Season], rows: list[ImportRow]) -> LeagueImportResu
 def _differences(season: Season, rows: list[ImportRow]) -> list[ImportProblem]:
     entries = {
         entry.team.slug: entry
-        for entry in Entry.objects.filter(season=season, replaced_at__isnull=True).select_related(
-            "team__coach", "division"
-        )
+        for entry in Entry.objects.current(season=season).select_related("team__coach", "division")
     }
     starts = {
         (line["entry_id"], line["kind"]): line["total"]

@@ -35,6 +35,7 @@ from engine import (
     late_placement,
 )
 from league.models import Entry, Season
+from league.querysets import holding_at
 
 if TYPE_CHECKING:
     from competitions.selectors.entries import PlacedEntry
@@ -64,16 +65,13 @@ def pool_entries(
     """R2: the crowding pool's entries, by id, with their team and division — a division's teams
     holding their place at ``as_of`` in the championship (R14), the teams of the round's games in
     a cup (the WG's group rounds: all twelve). One query; the arbitration locks them with it."""
-    playing = Entry.objects.filter(
-        pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures}
-    )
+    playing = Q(pk__in={f.home_id for f in fixtures} | {f.away_id for f in fixtures})
     pool = pool_round.pool
     if pool.kind.divisional:
-        playing |= Entry.objects.filter(
-            Q(season_id=pool.season_id, division_id=pool.division_id)
-        ).holding(as_of)
+        playing |= Q(season_id=pool.season_id, division_id=pool.division_id) & holding_at(as_of)
     return (
-        playing.select_related("team", "division")
+        Entry.objects.filter(playing)
+        .select_related("team", "division")
         .annotate(placed_at=F("replaces__replaced_at"))
         .order_by("pk")
     )
@@ -120,13 +118,12 @@ def _stocks(
         return {}
     rows = (
         StockMovement.objects.filter(entry_id__in=entry_ids, created_at__lt=as_of)
-        .values("entry_id", "kind")
+        .values_list("entry_id", "kind")
         .annotate(
             balance=Sum("delta"),
             this_week=Sum("delta", filter=Q(round__season=season, round__week__gte=week)),
         )
         .order_by()
-        .values_list("entry_id", "kind", "balance", "this_week")
     )
     return {
         (entry_id, kind): (balance, balance - (this_week or 0))

@@ -168,11 +168,7 @@ def _check_teams(plan: SeasonPlan, before: Season) -> dict[str, _Joining]:
     season is in the plan or leaving, and every joining team can be found (the module's
     docstring in ``start_plan``). Returns how each joining team gets its place."""
     problems: list[str] = []
-    played = set(
-        Entry.objects.filter(season=before, replaced_at__isnull=True).values_list(
-            "team__slug", flat=True
-        )
-    )
+    played = set(Entry.objects.current(season=before).values_list("team__slug", flat=True))
     planned = {t.team for t in plan.teams}
     joining: dict[str, _Joining] = {}
     waiting = {

@@ -277,11 +277,7 @@ def season_prepare_pools(
 
 
 def _playing(season: Season) -> list[Entry]:
-    return list(
-        Entry.objects.filter(season=season, replaced_at__isnull=True).select_related(
-            "team", "division"
-        )
-    )
+    return list(Entry.objects.current(season=season).select_related("team", "division"))
 
 
 def _kdh_seed(season: Season) -> str:

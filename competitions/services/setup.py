@@ -211,9 +211,8 @@ def championship_schedule_create(*, pool: Pool) -> list[PoolRound]:
     pool round (with its seed commitment, R23) and games. The rounds must exist."""
     assert pool.division_id is not None  # a championship pool's (pool_division_fits_competition)
     entries = list(
-        Entry.objects.filter(
-            season_id=pool.season_id, division_id=pool.division_id, replaced_at__isnull=True
-        )
+        Entry.objects.current(season=pool.season_id)
+        .filter(division_id=pool.division_id)
         .select_related("team")
         .order_by("code")
     )
@@ -267,11 +266,7 @@ def kdh_start(*, pool: Pool, seed: str | None = None) -> PoolRound:
     or else from the first pool round's seed (``<seed>/opening-draw``), and open its draw log,
     so they can be checked once it is published (R23).
     """
-    entries = list(
-        Entry.objects.filter(season_id=pool.season_id, replaced_at__isnull=True).select_related(
-            "team", "division"
-        )
-    )
+    entries = list(Entry.objects.current(season=pool.season_id).select_related("team", "division"))
     PoolMember.objects.bulk_create([PoolMember(pool=pool, entry=entry) for entry in entries])
     by_id = {entry.team.slug: entry for entry in entries}
     first = Round.objects.select_related("season").get(

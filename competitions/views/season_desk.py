@@ -137,7 +137,7 @@ def season_desk_page(request: SignedInRequest) -> HttpResponse:
             plan_groups=_groups(plan) if plan else [],
             swaps=season_plan_swaps(season=desk.season) if plan else [],
             point_labels=POINT_LABELS,
-            withdrawable=Entry.objects.filter(season=desk.season, replaced_at__isnull=True)
+            withdrawable=Entry.objects.current(season=desk.season)
             .select_related("team", "division")
             .order_by("division__tier", "division__group", "code"),
         )

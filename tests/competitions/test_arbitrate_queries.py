@@ -1,8 +1,9 @@
 """``pool_round_arbitrate`` costs a constant number of queries (issue 11): the same for a
 division early in the season (the demo at week 2) and well into it (week 6, more results, picks
 and stock movements behind every team), whatever the division, so that a query added per team,
-per game or per past round fails here. A team's ONR adds its sanction's row (R14), one query,
-however many teams are ONR. How fast it is, is for ``bench/bench_arbitration.py`` to say.
+per game or per past round fails here. A team's ONR adds the read of its week (R14) and its
+sanction's row, two queries, however many teams are ONR. How fast it is, is for
+``bench/bench_arbitration.py`` to say.
 
 Counted inside the test's transaction: the arbitration's own transaction is a savepoint here
 (``SAVEPOINT`` and ``RELEASE`` are two of the queries counted).
@@ -27,15 +28,17 @@ DIVISION_QUERIES = 18
 pages' version: « played, being checked »). It was 20: the claim is now the locked read of the
 pool round, and the round's status is worked out and written in one ``UPDATE``."""
 
-ONR_QUERIES = 1
-"""What a division with ONR teams adds: their sanctions, in one insert (R14)."""
+ONR_QUERIES = 2
+"""What a division with ONR teams adds (R14): their week read (its ONRs and sanctions, whether
+someone waits), in one query, and their sanctions, in one insert. The entries' lock reads no
+more than the entries: most divisions have no ONR team."""
 STOCKS_QUERIES = 2
 """What a division where a team spent a stock (R6) adds: the balances in one update, the ledger's
 lines in one insert. The demo's coaches pick at random, so a division may spend none."""
 
-CUP_QUERIES = 26
+CUP_QUERIES = 27
 """The most a cup's pool round costs: its arbitration, its qualified teams and the next round
-drawn (R15, R17, R18)."""
+drawn (R15, R17, R18), and with a forfeit the week read of :data:`ONR_QUERIES`."""
 
 
 @pytest.fixture(autouse=True)

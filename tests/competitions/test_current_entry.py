@@ -25,10 +25,15 @@ from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
 from competitions import services as competitions
+from competitions.desk_forms import WgTwelveForm, WithdrawForm
 from competitions.feeds import coach_feed_token
-from competitions.models import Competition, LatePick, Pick, PoolMember, Round, Stage
+from competitions.models import Competition, LatePick, Pick, Pool, PoolMember, Round, Stage
+from competitions.selectors.rounds import pool_entries
+from competitions.selectors.standings import pool_entries_current
 from league import services as league
 from league.models import Division, Entry, Season
+from league.selectors import season_divisions
+from mail.weekly import Week, week_entries
 from tests.competitions.open_rounds import paris_17h
 from tests.conftest import TeamMaker
 
@@ -242,3 +247,38 @@ def test_their_emailed_picks_go_to_their_entry_in_time_and_late(
     # Round 1 closed yesterday: the line waits for its referee, for the same entry (R13).
     late = LatePick.objects.get()
     assert (late.entry, late.round, late.notation) == (entry, world.closed, "E(1)")
+
+
+def test_the_season_s_readers_list_the_replacement_in_the_replaced_team_s_place(
+    world: World, season: Season
+) -> None:
+    # R14: each reader of the teams playing the season (``Entry.objects.current`` /
+    # ``playing``) has the Igloos where the Cybérians were; ``replaced`` has the Cybérians only.
+    d2a = Pool.objects.get(season=season, division__slug="d2a")
+    cyberians = Entry.objects.get(replaced_by=world.igloos)
+    week = Week(season=season, number=2, rounds=[world.championship])
+    readers = {
+        "divisions": [e for table in season_divisions(season=season) for e in table.entries],
+        "week": week_entries(week=week),
+        "pool": pool_entries(pool=d2a),
+        "pool, current": pool_entries_current(pool=d2a),
+        "playing": list(Entry.objects.playing().filter(season=season)),
+    }
+    for name, entries in readers.items():
+        assert world.igloos in entries and cyberians not in entries, name
+    assert list(Entry.objects.current(season=season)) == sorted(
+        readers["playing"], key=lambda e: e.pk
+    )
+    assert list(Entry.objects.replaced()) == [cyberians]
+
+
+def test_the_season_desk_s_forms_offer_the_replacement_not_the_replaced_team(
+    world: World, season: Season
+) -> None:
+    # R14: the desk lists the teams playing the season; its forms take no other.
+    cyberians = Entry.objects.get(replaced_by=world.igloos)
+    assert WithdrawForm(data={"entry": world.igloos.pk}, season=season).is_valid()
+    withdraw = WithdrawForm(data={"entry": cyberians.pk}, season=season)
+    assert withdraw.has_error("entry", code="invalid_choice")
+    wg = WgTwelveForm(data={"wg": [cyberians.pk]}, season=season)
+    assert wg.has_error("wg", code="invalid_choice")

@@ -115,6 +115,29 @@ def test_a_batch_writes_every_movement_in_order_in_two_queries(
     assert StockMovement.objects.filter(created_by=admin_user).count() == 13
 
 
+def test_a_batch_writes_each_entry_s_own_values_in_one_update(
+    enter_team: Callable[..., Entry],
+) -> None:
+    # The balances and the fields changed are written with one WHEN per value: entries sharing a
+    # value, entries with their own, and an entry left out keeps what it had (R6, R14).
+    teams = [enter_team(f"Team {code:02d}", code=code, extra_goals=code, great_saves=2)
+             for code in range(1, 6)]  # fmt: skip
+    with transaction.atomic():
+        entries = locked(*teams)
+        batch = StockLedgerBatch()
+        for entry in entries[:4]:
+            batch.move(entry=entry, kind="extra_goals", delta=-1, reason="played")
+        entries[1].onr_count, entries[2].onr_count = 1, 2
+        entries[2].promotion_barred = True
+        with CaptureQueriesContext(connection) as queries:
+            batch.write(changed=entries[1:3], fields=["onr_count", "promotion_barred"])
+    assert len(queries) == 2
+    stored = Entry.objects.filter(pk__in=[team.pk for team in teams]).order_by("code")
+    assert list(
+        stored.values_list("extra_goals", "great_saves", "onr_count", "promotion_barred")
+    ) == [(0, 2, 0, False), (1, 2, 1, False), (2, 2, 2, True), (3, 2, 0, False), (5, 2, 0, False)]
+
+
 def test_a_batch_refuses_a_stock_below_zero_and_nothing_is_written(
     enter_team: Callable[..., Entry],
 ) -> None:
