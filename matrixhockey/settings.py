@@ -267,8 +267,8 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 # django-permissions-policy: the browser features no page of the site uses, refused to the site
-# and to anything it could ever embed. Only features Chromium knows: an unknown one is a console
-# error on every page (Lighthouse's best-practices audit).
+# and to anything it could ever embed. Only features Chromium knows: it warns on every page about
+# one it does not (ambient-light-sensor, bluetooth, web-share in Chromium 156).
 PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
@@ -281,6 +281,8 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
         "gyroscope",
         "hid",
         "idle-detection",
+        "interest-cohort",
+        "local-fonts",
         "magnetometer",
         "microphone",
         "midi",
@@ -288,6 +290,7 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
         "screen-wake-lock",
         "serial",
         "usb",
+        "window-management",
         "xr-spatial-tracking",
     )
 }
