@@ -53,4 +53,7 @@ class TokenView(APIView):
                 {"detail": _("Unable to sign in with this user name and password.")},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        return Response({"token": services.api_token_obtain(user=user)})
+        # A credential: no cache may keep it (RFC 6749, 5.1).
+        return Response(
+            {"token": services.api_token_obtain(user=user)}, headers={"Cache-Control": "no-store"}
+        )

@@ -1,4 +1,5 @@
-"""The registry's forms: a person's own settings, a forgotten password, joining the league."""
+"""The registry's forms: a person's own settings, a deputy, a forgotten password, joining the
+league."""
 
 from __future__ import annotations
 
@@ -20,6 +21,13 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["language"]
+
+
+class DeputyForm(forms.Form):
+    """The coach's choice of a deputy: a username or an email address (the service finds who).
+    Django's ``CharField`` refuses a NUL and text longer than any account's address."""
+
+    who = forms.CharField(max_length=254, required=False)
 
 
 class PasswordResetRequestForm(forms.Form):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -21,8 +22,23 @@ class CredentialField(serializers.CharField):
         super().__init__(trim_whitespace=False, **kwargs)
 
 
+USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length
+"""No account's user name is longer: a longer one is refused as the body's fault (400 on the
+field), before any sign-in is tried or recorded."""
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": USERNAME_MAX_LENGTH, "pattern": READABLE_TEXT}
+)
+class UserNameField(CredentialField):
+    """A user name: at most as long as an account's (:data:`USERNAME_MAX_LENGTH`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=USERNAME_MAX_LENGTH, **kwargs)
+
+
 class TokenRequestSerializer(serializers.Serializer):
-    username = CredentialField(label=_("username"))
+    username = UserNameField(label=_("username"))
     password = CredentialField(label=_("password"), style={"input_type": "password"})
 
 

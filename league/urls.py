@@ -5,7 +5,6 @@ glance is theirs)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from league import views, views_accounts, views_join, views_rules, views_team
@@ -13,7 +12,7 @@ from league import views, views_accounts, views_join, views_rules, views_team
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", views.SignInView.as_view(), name="sign_in"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="sign_out"),
+    path("accounts/logout/", views.SignOutView.as_view(), name="sign_out"),
     path("accounts/", views.account, name="account"),
     # A password: a change; « Forgot your password? »; an invitation's link and the reset
     # email's link both land on password_reset_confirm (Django's reset token).

@@ -10,7 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -23,6 +23,7 @@ from league.selectors import user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
 from matrixhockey.http import SignedInRequest, signed_in_user
+from matrixhockey.redirects import SitePathRedirectMixin
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -53,7 +54,7 @@ def _speak(response: HttpResponse, user: User) -> HttpResponse:
     return response
 
 
-class SignInView(LoginView):
+class SignInView(SitePathRedirectMixin, LoginView):
     """Django's sign-in, styled, paused by django-axes after too many failures
     (``league.views_accounts.sign_in_paused``). Without a safe ``?next=``, each person lands
     where their work is (``landing_url``), in their own language."""
@@ -66,6 +67,12 @@ class SignInView(LoginView):
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         return _speak(super().form_valid(form), form.get_user())
+
+
+class SignOutView(SitePathRedirectMixin, LogoutView):
+    """Django's sign-out, back to a path of this site (``next``) or the home page."""
+
+    next_page = "home"
 
 
 @login_required

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from league.forms import DeputyForm
 from league.models import Team
 from league.services import DeputyRefused, team_deputy_remove, team_deputy_set
 from matrixhockey.http import SignedInRequest
@@ -27,8 +28,13 @@ def _back(team: Team) -> HttpResponse:
 def deputy_set(request: SignedInRequest, slug: str) -> HttpResponse:
     """The coach names a deputy by username or email address."""
     team = get_object_or_404(Team, slug=slug)
+    form = DeputyForm(request.POST)
+    if not form.is_valid():
+        for problem in form.errors["who"]:  # each one worded, in the page's language
+            messages.error(request, str(problem))
+        return _back(team)
     try:
-        team = team_deputy_set(team=team, by=request.user, who=request.POST.get("who", ""))
+        team = team_deputy_set(team=team, by=request.user, who=form.cleaned_data["who"])
     except DeputyRefused as refusal:
         messages.error(request, str(refusal))
         return _back(team)

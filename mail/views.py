@@ -6,8 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
@@ -21,6 +20,7 @@ from mail.preferences import (
     unsubscribe_check,
 )
 from matrixhockey.http import SignedInRequest
+from matrixhockey.redirects import redirect_back
 
 
 @login_required
@@ -34,10 +34,7 @@ def email_preferences(request: SignedInRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         email_preferences_save(user=request.user, **form.cleaned_data)
         messages.success(request, _("Your email choices are saved."))
-        back = request.POST.get("next", "")
-        if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-            back = "email_preferences"
-        return redirect(back)
+        return redirect_back(request, "email_preferences")
     return render(request, "mail/preferences.html", {"form": form})
 
 

@@ -1,5 +1,5 @@
 """The site's own middleware: requests refused before any view runs, the database out of reach
-answered 503, the Content-Security-Policy."""
+answered 503, the Content-Security-Policy, a signed-in person's answers kept out of caches."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from urllib.parse import unquote
 
 from csp.constants import UNSAFE_INLINE
 from csp.middleware import CSPMiddleware, PolicyParts
+from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
@@ -67,3 +68,35 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
         if request.path_info.startswith(INLINE_STYLE_PREFIXES):
             parts.update = {**(parts.update or {}), "style-src": [UNSAFE_INLINE]}
         return parts
+
+
+PRIVATE = "private, no-store"
+
+
+class PrivateAnswersMiddleware:
+    """An answer to someone signed in (a session, or an API token: DRF passes its user to the
+    request) is theirs: their name in the header, their picks, their team's ledger, the referee's
+    unpublished scores. It is ``Cache-Control: private, no-store`` — neither a shared cache nor
+    the browser's disk keeps it — unless the view set its own (the admin's ``never_cache``, the
+    calendar feeds). Public pages stay cacheable for visitors.
+
+    Listed after ``AuthenticationMiddleware``. A request without a session cookie or credentials
+    is a visitor's: its user is not read (reading it would touch the session and add ``Vary``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if not response.has_header("Cache-Control") and _signed_in(request):
+            response["Cache-Control"] = PRIVATE
+        return response
+
+
+def _signed_in(request: HttpRequest) -> bool:
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES and not request.headers.get(
+        "Authorization"
+    ):
+        return False
+    user = getattr(request, "user", None)
+    return user is not None and user.is_authenticated

@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer carries the Permissions-Policy (PERMISSIONS_POLICY), errors included.
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "matrixhockey.middleware.RejectNulBytesMiddleware",
     # The database out of reach: a 503 with Retry-After, not a 500 (matrixhockey.errors).
@@ -76,6 +78,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in person's answers: Cache-Control: private, no-store.
+    "matrixhockey.middleware.PrivateAnswersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a sign-in refused by django-axes into the lockout page (AXES_LOCKOUT_CALLABLE).
@@ -265,6 +269,34 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
     }
+}
+# django-permissions-policy: the browser features no page of the site uses, refused to the site
+# and to anything it could ever embed. Only features Chromium knows: it warns on every page about
+# one it does not (ambient-light-sensor, bluetooth, web-share in Chromium 156).
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "interest-cohort",
+        "local-fonts",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "window-management",
+        "xr-spatial-tracking",
+    )
 }
 # How many proxies of the league's own stand in front of the site, each appending the address it
 # got the request from to X-Forwarded-For. The API's throttles key on the address the nearest

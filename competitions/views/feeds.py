@@ -6,9 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -18,6 +16,7 @@ from competitions.selectors import entry_rounds_calendar, season_rounds_calendar
 from league.models import Language
 from league.selectors import season_current, user_language
 from matrixhockey.http import SignedInRequest
+from matrixhockey.redirects import redirect_back
 
 CALENDAR_TYPE = "text/calendar; charset=utf-8"
 
@@ -71,7 +70,4 @@ def calendar_coach_renew(request: SignedInRequest) -> HttpResponse:
             "again with the new one."
         ),
     )
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = "account"
-    return redirect(back)
+    return redirect_back(request, "account")

@@ -79,6 +79,22 @@ def test_a_deputy_who_cannot_be_is_refused_with_a_reason(
     assert Team.objects.get(slug="sleigh-dogs").deputy is None
 
 
+@pytest.mark.parametrize(
+    ("who", "message"),
+    [
+        ("friend\x00", "Null characters are not allowed."),
+        ("\x00", "Null characters are not allowed."),
+        ("f" * 255 + "@example.org", "Ensure this value has at most 254 characters"),
+    ],
+)
+def test_a_name_no_account_can_have_is_a_form_error_not_a_server_error(
+    league: OpenLeague, coach: User, friend: User, open_as: Callable, who: str, message: str
+) -> None:
+    html = name_deputy(open_as(coach), who)
+    assert message in html
+    assert Team.objects.get(slug="sleigh-dogs").deputy is None
+
+
 def test_a_person_is_the_deputy_of_one_team_at_most(
     league: OpenLeague, coach: User, other_coach: User, friend: User, open_as: Callable
 ) -> None:

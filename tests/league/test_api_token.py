@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from pytest_django.fixtures import Settings
 from rest_framework.authtoken.models import Token
@@ -59,6 +60,20 @@ def test_a_missing_field_is_named(api_client: APIClient, coach: User) -> None:
     response = api_client.post(URL, {"username": "sleigh-coach"}, format="json")
     assert response.status_code == 400
     assert list(response.json()) == ["password"]
+
+
+def test_a_user_name_longer_than_any_account_s_is_the_body_s_fault(
+    api_client: APIClient, coach: User
+) -> None:
+    response = api_client.post(URL, {"username": "a" * 300, "password": "x"}, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"username": ["Ensure this field has no more than 150 characters."]}
+    assert not AccessAttempt.objects.exists()  # no sign-in was tried, so none was recorded
+
+
+def test_the_token_is_kept_by_no_cache(api_client: APIClient, coach: User) -> None:
+    body = {"username": "sleigh-coach", "password": "secret-password"}
+    assert api_client.post(URL, body, format="json")["Cache-Control"] == "no-store"
 
 
 def test_a_token_is_only_posted_for(api_client: APIClient) -> None:

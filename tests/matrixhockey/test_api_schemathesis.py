@@ -3,11 +3,11 @@
 The schema is loaded from the app itself (WSGI, in-process) on the PostgreSQL test database of a
 small league: championship round 1 published, round 2 arbitrated but not published, rounds 3
 and 4 open, the KDH's round 1 open, the championship's and the KDH's matrices (R25). Every
-operation is called by a visitor (no token), a coach, another coach, a referee of the Elite and
-a staff member, with every check schemathesis has: no server error, status codes, content
-types, headers and bodies as documented, schema-valid data accepted and schema-invalid data
-refused. So every answer, errors included, is JSON in a
-documented shape, and the schema accepts exactly what the server accepts.
+operation is called by a visitor (no token), a coach, the coach's deputy, another coach, a
+referee of the Elite and a staff member, with every check schemathesis has: no server error,
+status codes, content types, headers and bodies as documented, schema-valid data accepted and
+schema-invalid data refused. So every answer, errors included, is JSON in a documented shape,
+and the schema accepts exactly what the server accepts.
 
 Bounded and repeatable: few examples per operation, no deadline, derandomized.
 """
@@ -34,6 +34,7 @@ from schemathesis.specs.openapi.schemas import OpenApiSchema
 from competitions.models import Pool
 from engine.notation import Pick
 from league import services as league
+from league.models import Team
 from tests.competitions.matrix_values import matrices_create
 from tests.competitions.open_rounds import coaches_open_league
 from tests.conftest import ResultRecorder
@@ -42,9 +43,9 @@ CONFIG = SchemathesisConfig.from_path(Path(__file__).resolve().parents[2] / "sch
 """The repository's ``schemathesis.toml`` (as ``schemathesis run`` reads it): the two refusals of
 well-formed requests that depend on what is stored."""
 
-ROLES = ("visitor", "coach", "other_coach", "referee", "staff")
+ROLES = ("visitor", "coach", "deputy", "other_coach", "referee", "staff")
 
-SIGNED_IN_ALIKE = ("other_coach", "referee", "staff")
+SIGNED_IN_ALIKE = ("deputy", "other_coach", "referee", "staff")
 PERSONAL = re.compile(r"^/api/(me|picks|arbitrations)/")
 """The public reads and the token answer every signed-in caller alike: a visitor and a coach call
 every operation, the other roles those whose answer depends on who calls."""
@@ -56,15 +57,30 @@ def role(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
+def deputy(coach: User) -> User:
+    """The deputy of the coach's team (R12): they send its picks too."""
+    user = User.objects.create_user("deputy", email="deputy@example.org", password="x")
+    Team.objects.filter(coach=coach).update(deputy=user)
+    return user
+
+
+@pytest.fixture
 def headers(
     role: str,
     coach: User,
+    deputy: User,
     other_coach: User,
     referee: User,
     admin_user: User,
 ) -> dict[str, str]:
     """The headers of a request by ``role``: its API token, none for a visitor."""
-    people = {"coach": coach, "other_coach": other_coach, "referee": referee, "staff": admin_user}
+    people = {
+        "coach": coach,
+        "deputy": deputy,
+        "other_coach": other_coach,
+        "referee": referee,
+        "staff": admin_user,
+    }
     user = people.get(role)
     answer = {"Accept-Language": "en"}
     if user is not None:
