@@ -41,6 +41,7 @@ from competitions.models import (
 )
 from league import services as league
 from league.models import Division, Entry, Season
+from mail import outbox
 from matrixhockey.celery import app
 from tests.demo_worlds import DemoWorlds
 from tests.redis_per_worker import worker_redis_url
@@ -204,8 +205,11 @@ def redis_empty() -> None:
 
     The app's queues are then declared again: kombu remembers, per pooled connection, the queues
     it declared, and would not bind them again, so a task sent before the next worker starts
-    would find no queue bound and go to kombu's dead letters, never run."""
+    would find no queue bound and go to kombu's dead letters, never run. And this process forgets
+    the outbox's wake-up it queued there (:func:`mail.outbox.email_outbox_wake_forget`): counting
+    on that task, gone, the next test's first email would wake no worker for a second."""
     redis.Redis.from_url(redis_url()).flushdb()
+    outbox.email_outbox_wake_forget()
     with app.connection_for_write(redis_url()) as connection:
         for queue in app.amqp.queues.values():
             queue(connection.default_channel).declare()

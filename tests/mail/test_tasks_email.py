@@ -180,6 +180,26 @@ def test_an_email_whose_wake_up_was_lost_is_sent_by_beats_sweep(
     assert pick.receipt in email.body_text
 
 
+def test_a_wake_up_emptied_with_its_queue_does_not_hold_back_the_next_email(
+    mail_server: MailServer,
+    queue_receipt: Callable[[], OutboundEmail],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A test that woke the outbox leaves its wake-up task in its Redis database, emptied when
+    it ends; the next test's first email, however soon it comes, still wakes a worker: the
+    process forgot the wake-up that was lost with the queue, whatever ran before. A minute
+    between wake-ups here, so that « soon » holds on any machine."""
+    monkeypatch.setattr(outbox, "OUTBOX_WAKE_EVERY", 60)
+    with celery_on_redis():
+        outbox.email_outbox_wake()  # an earlier test's wake-up, emptied with its queue
+    with (
+        celery_on_redis() as celery,
+        start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=10),
+    ):
+        email = wait_for(queue_receipt(), OutboundEmail.Status.SENT)
+    assert [m["Subject"].strip() for m in mail_server.received] == [email.subject]
+
+
 def test_the_backoff_doubles_and_stops_at_an_hour() -> None:
     waits = [outbox.email_retry_countdown(n) for n in range(10)]
     assert waits[:3] == [30, 60, 120]
