@@ -16,6 +16,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 TEST_DATABASE_URL := postgresql://postgres@127.0.0.1:5432/matrixhockey
 TEST_REDIS_URL := redis://127.0.0.1:6379/15
+# The site's tests run on TEST_WORKERS processes (pytest-xdist), each on a PostgreSQL test
+# database of its own (pytest-django: test_<name>_gw0, _gw1…) and a Redis database of its own:
+# gw0 REDIS_URL's, gw1… those of TEST_REDIS_WORKER_DBS (tests/redis_per_worker.py).
+TEST_WORKERS ?= 2
+TEST_REDIS_WORKER_DBS_DEFAULT := 5
 
 .PHONY: help install messages run test-packages node-packages test lint
 
@@ -81,14 +86,17 @@ $(NODE_STAMP): package.json package-lock.json
 
 node-packages: $(NODE_STAMP)
 
-# The engine's branch coverage is a gate of its own; the rest of the suite runs either way and
-# prints its 20 slowest tests.
+# The engine's branch coverage is a gate of its own; the rest of the suite runs either way, a
+# module's tests on one worker (--dist loadgroup: they share its fixtures), and prints its 20
+# slowest tests.
 test: export DATABASE_URL ?= $(TEST_DATABASE_URL)
 test: export REDIS_URL ?= $(TEST_REDIS_URL)
+test: export TEST_REDIS_WORKER_DBS ?= $(TEST_REDIS_WORKER_DBS_DEFAULT)
 test: messages test-packages node-packages
 	@status=0; \
 	$(PY) -m pytest tests/engine --cov=engine --cov-branch --cov-fail-under=100 || status=1; \
-	$(PY) -m pytest tests --ignore=tests/engine --durations=20 || status=1; \
+	$(PY) -m pytest tests --ignore=tests/engine -n $(TEST_WORKERS) --dist loadgroup \
+		--durations=20 || status=1; \
 	exit $$status
 
 # mypy reads its settings from pyproject.toml and keeps its cache in .mypy_cache/ (git ignores it):

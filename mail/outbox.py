@@ -165,7 +165,13 @@ def email_outbox_wake() -> None:
         logger.warning("The due emails were not sent: %s", error)
     except Exception:  # the broker is down: the rows are the truth, beat's sweep sends them
         logger.exception("Could not wake a worker for the outbox; the sweep will send its emails")
-        _OutboxWake.at = -OUTBOX_WAKE_EVERY
+        email_outbox_wake_forget()
+
+
+def email_outbox_wake_forget() -> None:
+    """Forget this process's last wake-up, known lost (the broker refused it, or its queue was
+    emptied): the next commit wakes a worker at once instead of counting on it."""
+    _OutboxWake.at = -OUTBOX_WAKE_EVERY
 
 
 @dataclass(frozen=True)

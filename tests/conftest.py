@@ -9,6 +9,9 @@ the reason, or fail when ``REQUIRE_SERVICES=1`` (as in CI).
 from __future__ import annotations
 
 import os
+import threading
+import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,8 +41,10 @@ from competitions.models import (
 )
 from league import services as league
 from league.models import Division, Entry, Season
+from mail import outbox
 from matrixhockey.celery import app
 from tests.demo_worlds import DemoWorlds
+from tests.redis_per_worker import worker_redis_url
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
 DB_FIXTURES = {
@@ -71,7 +76,36 @@ def services_required() -> bool:
 
 
 def redis_url() -> str:
-    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    """The test Redis: ``REDIS_URL``, the pytest-xdist worker's own database of it when several
+    run (:mod:`tests.redis_per_worker`)."""
+    return os.environ.get("REDIS_URL") or worker_redis_url(DEFAULT_REDIS_URL)
+
+
+@contextmanager
+def redis_commands(url: str) -> Iterator[Counter[str]]:
+    """The commands Redis runs on ``url``'s database while the block runs, counted by name
+    (``"exec"``, ``"subscribe"``…; read the count after the block). Redis's own statistics
+    (``INFO commandstats``) count the whole server, another pytest-xdist worker's commands
+    included; its ``MONITOR`` feed names each command's database."""
+    server = redis.Redis.from_url(url)
+    database = server.connection_pool.connection_kwargs.get("db", 0)
+    end = f"ECHO end-of-count-{uuid.uuid4().hex}"
+    counted: Counter[str] = Counter()
+    with server.monitor() as monitor:
+
+        def count() -> None:
+            while (command := monitor.next_command())["command"] != end:
+                if command["db"] == database:
+                    counted[command["command"].split(" ", 1)[0].lower()] += 1
+
+        reader = threading.Thread(target=count, daemon=True)
+        reader.start()
+        try:
+            yield counted
+        finally:
+            server.echo(end.removeprefix("ECHO "))
+            reader.join(timeout=30)
+            assert not reader.is_alive(), "Redis's MONITOR feed stopped"
 
 
 @cache
@@ -108,6 +142,20 @@ def _needs_database(item: pytest.Item) -> bool:
     return item.get_closest_marker("django_db") is not None or bool(
         DB_FIXTURES & set(getattr(item, "fixturenames", ()))
     )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test``: ``--dist loadgroup``) the tests of a module run on one
+    worker, which sets up the module's fixtures once (a demo world, a live server); a test
+    given a group of its own keeps it. The fault tests (``faults``) are one group: each starts
+    PostgreSQL clusters, Celery workers and gunicorn and times what a killed part does, so they
+    run one after the other. First, before xdist reads the groups."""
+    for item in items:
+        if item.get_closest_marker("faults") is not None:
+            item.add_marker(pytest.mark.xdist_group("faults"))
+        elif item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -157,8 +205,11 @@ def redis_empty() -> None:
 
     The app's queues are then declared again: kombu remembers, per pooled connection, the queues
     it declared, and would not bind them again, so a task sent before the next worker starts
-    would find no queue bound and go to kombu's dead letters, never run."""
+    would find no queue bound and go to kombu's dead letters, never run. And this process forgets
+    the outbox's wake-up it queued there (:func:`mail.outbox.email_outbox_wake_forget`): counting
+    on that task, gone, the next test's first email would wake no worker for a second."""
     redis.Redis.from_url(redis_url()).flushdb()
+    outbox.email_outbox_wake_forget()
     with app.connection_for_write(redis_url()) as connection:
         for queue in app.amqp.queues.values():
             queue(connection.default_channel).declare()

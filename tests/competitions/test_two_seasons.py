@@ -219,7 +219,7 @@ def _wait_for_the_outbox() -> None:
     ends = time.monotonic() + WORKER_TIMEOUT
     while OutboundEmail.objects.filter(status=OutboundEmail.Status.QUEUED).exists():
         assert time.monotonic() < ends, "the worker did not deliver the outbox"
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 def _run(clock: Clock) -> TwoSeasons:

@@ -14,6 +14,7 @@ import pytest
 import redis
 from django.db import connections
 
+from mail import outbox
 from matrixhockey.celery import app
 from tests.conftest import redis_url, services_required
 from tests.faults.services import base_env, postgres_bin
@@ -54,6 +55,7 @@ def broker() -> Iterator[str]:
     client = redis.Redis.from_url(url)
     keys = ("celery", "unacked", "unacked_index", "unacked_mutex")
     client.delete(*keys)
+    outbox.email_outbox_wake_forget()  # a wake-up queued there by an earlier test is gone
     saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
     app.conf.update(task_always_eager=False, broker_url=url, result_backend=url)
     try:

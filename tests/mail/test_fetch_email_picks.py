@@ -249,7 +249,7 @@ def _wait_for(server: ImapServer, directory: Path) -> None:
             server.connect().logout()
             return
         except (OSError, imaplib.IMAP4.error):
-            time.sleep(0.1)
+            time.sleep(0.02)
     log = directory / "dovecot.log"
     output = server.process.stdout.read().decode() if server.process.poll() is not None else ""
     problem = f"Dovecot did not answer: {output}{log.read_text() if log.exists() else ''}"

@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)
 def wait_for_messages(server: MailServer, count: int, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and len(server.received) < count:
-        time.sleep(0.2)
+        time.sleep(0.05)
     assert len(server.received) == count
 
 

@@ -160,7 +160,7 @@ def two_at_once(task: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     task.delay()
     deadline = time.monotonic() + 60
     while len(spans) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.05)
     assert len(counts) == 2, "the worker did not run both"
     (start_a, end_a), (start_b, end_b) = spans
     assert start_a < end_b and start_b < end_a, "the two runs did not overlap"
@@ -172,7 +172,7 @@ def wait_for_delivery(count: int, timeout: float = 30) -> None:
     while time.monotonic() < deadline:
         if OutboundEmail.objects.filter(status=OutboundEmail.Status.SENT).count() >= count:
             return
-        time.sleep(0.2)
+        time.sleep(0.05)
 
 
 @pytest.mark.celery_worker

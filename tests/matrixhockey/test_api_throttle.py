@@ -13,6 +13,7 @@ from django.core.cache import cache
 from pytest_django.fixtures import Settings
 from rest_framework.test import APIClient
 
+from tests.conftest import redis_commands
 from tests.matrixhockey.conftest import run_python, settings_in
 
 pytestmark = pytest.mark.django_db
@@ -71,11 +72,6 @@ def test_a_bad_trusted_proxy_count_stops_the_start() -> None:
     assert "TRUSTED_PROXY_COUNT='two' is not valid" in done.stderr
 
 
-def _commands(client: redis.Redis) -> dict[str, int]:
-    stats = client.info("commandstats")
-    return {name.removeprefix("cmdstat_"): values["calls"] for name, values in stats.items()}
-
-
 @pytest.mark.skipif(not django_settings.PUBLIC_CACHE_SHARED, reason="the throttles on Redis")
 def test_on_redis_a_throttled_call_costs_one_round_trip_and_over_the_rate_a_wait(
     api_as: Callable[[User | None], APIClient], coach: User, three_a_minute: None
@@ -86,11 +82,10 @@ def test_on_redis_a_throttled_call_costs_one_round_trip_and_over_the_rate_a_wait
     client = api_as(coach)
     client.get("/api/me/")  # the token's first use
     server = redis.Redis.from_url(django_settings.REDIS_URL)
-    before = _commands(server)
-    assert [client.get("/api/me/").status_code for _ in range(2)] == [200, 200]
-    after = _commands(server)
-    assert after.get("exec", 0) - before.get("exec", 0) == 2
-    assert after.get("set", 0) == before.get("set", 0)
+    with redis_commands(django_settings.REDIS_URL) as commands:
+        assert [client.get("/api/me/").status_code for _ in range(2)] == [200, 200]
+    assert commands["exec"] == 2
+    assert commands["set"] == 0
     (key,) = server.scan_iter("*throttle_user_*:times")
     assert server.type(key) == b"zset" and server.zcard(key) == 3
     refused = client.get("/api/me/")
