@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import pytest
 from django.apps import apps
+from django.contrib.contenttypes.models import ContentType
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Model
@@ -63,6 +64,15 @@ def _copy_out(tables: list[str]) -> dict[str, bytes]:
     return contents
 
 
+def _content_types_reread() -> None:
+    """Read the content types again into Django's per-process cache. Building, restoring or
+    rolling back a world can renumber the ``django_content_type`` table under that cache (a world
+    built after a flush creates them anew, and its rollback takes them away), and a test that
+    then writes an audit record would point at a content type that is gone."""
+    ContentType.objects.clear_cache()
+    ContentType.objects.get_for_models(*apps.get_models(include_auto_created=True))
+
+
 def _models_by_table() -> dict[str, type[Model]]:
     return {
         model._meta.db_table: model
@@ -97,6 +107,7 @@ class DemoWorlds:
             league = demo_load(week=week)
             after = _copy_out(tables)
             transaction.set_rollback(True)
+        _content_types_reread()
         changed = {table: rows for table, rows in after.items() if rows != before[table]}
         return _World(
             league=league,
@@ -119,6 +130,7 @@ class DemoWorlds:
             restored = [models[table] for table in world.rows if table in models]
             for statement in connection.ops.sequence_reset_sql(no_style(), restored):
                 cursor.execute(statement)
+        _content_types_reread()
 
 
 def demo_world(week: int, *, scope: Literal["module", "class"] = "module") -> Callable[..., Any]:
@@ -131,8 +143,10 @@ def demo_world(week: int, *, scope: Literal["module", "class"] = "module") -> Ca
     def world(
         django_db_setup: None, django_db_blocker: DjangoDbBlocker, demo_worlds: DemoWorlds
     ) -> Iterator[DemoLeague]:
-        with django_db_blocker.unblock(), transaction.atomic():
-            yield demo_worlds.load(week=week)
-            transaction.set_rollback(True)
+        with django_db_blocker.unblock():
+            with transaction.atomic():
+                yield demo_worlds.load(week=week)
+                transaction.set_rollback(True)
+            _content_types_reread()
 
     return world
