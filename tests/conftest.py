@@ -43,7 +43,7 @@ from league import services as league
 from league.models import Division, Entry, Season
 from mail import outbox
 from matrixhockey.celery import app
-from tests.demo_worlds import DemoWorlds
+from tests.demo_worlds import DemoWorlds, content_types_forget
 from tests.redis_per_worker import worker_redis_url
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -156,6 +156,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("faults"))
         elif item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
+@pytest.fixture(autouse=True)
+def _content_types_after_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that ran outside a transaction (``transactional_db``, live servers), forget
+    the cached content types: its flush either made them anew under new ids (``post_migrate``)
+    or, with a serialized rollback, brought back the session's first ids without telling the
+    cache (:func:`tests.demo_worlds.content_types_forget`)."""
+    yield
+    if {"transactional_db", "live_server"} & set(request.fixturenames) or (
+        (marker := request.node.get_closest_marker("django_db")) is not None
+        and (marker.kwargs.get("transaction") or marker.kwargs.get("serialized_rollback"))
+    ):
+        content_types_forget()
 
 
 @pytest.hookimpl(tryfirst=True)

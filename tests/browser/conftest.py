@@ -23,7 +23,7 @@ from competitions.demo import DemoLeague
 from league.models import Entry
 from matrixhockey.celery import app
 from tests.conftest import database_problem, services_required
-from tests.demo_worlds import DemoWorlds
+from tests.demo_worlds import DemoWorlds, content_types_forget
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -219,3 +219,4 @@ def demo_site(
             call_command("flush", interactive=False, verbosity=0, inhibit_post_migrate=bool(kept))
             if kept:
                 connection.creation.deserialize_db_from_string(kept)
+            content_types_forget()
