@@ -16,12 +16,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 TEST_DATABASE_URL := postgresql://postgres@127.0.0.1:5432/matrixhockey
 TEST_REDIS_URL := redis://127.0.0.1:6379/15
-# 0 (one process, no xdist) until the demo worlds hold in any module order on two processes:
-# a run on two failed foreign keys to content types after a world was rolled back.
 # The site's tests run on TEST_WORKERS processes (pytest-xdist), each on a PostgreSQL test
 # database of its own (pytest-django: test_<name>_gw0, _gw1…) and a Redis database of its own:
 # gw0 REDIS_URL's, gw1… those of TEST_REDIS_WORKER_DBS (tests/redis_per_worker.py).
-TEST_WORKERS ?= 0
+TEST_WORKERS ?= 2
 TEST_REDIS_WORKER_DBS_DEFAULT := 5
 
 .PHONY: help install messages run test-packages node-packages test lint

@@ -64,13 +64,20 @@ def _copy_out(tables: list[str]) -> dict[str, bytes]:
     return contents
 
 
+def content_types_reread() -> None:
+    """Read Django's per-process cache of content types again from the table. Building,
+    restoring or rolling back a world can renumber ``django_content_type`` under that cache; a
+    test then writing an audit record would point at a content type that is gone. Read for the
+    models only, not their many-to-many tables, which have no content type (a lookup creates a
+    missing one, which is a write)."""
+    ContentType.objects.clear_cache()
+    ContentType.objects.get_for_models(*apps.get_models())
+
+
 def content_types_forget() -> None:
-    """Empty Django's per-process cache of content types, so that the next lookup reads the
-    table. Building, restoring or rolling back a world, and a flush followed by the session's
-    serialized rows (which brings back the first ids without ``post_migrate``, hence without its
-    own clearing), can renumber ``django_content_type`` under that cache; a test then writing an
-    audit record would point at a content type that is gone. Only forgotten, never read here: a
-    lookup creates a missing content type, which is a write."""
+    """Empty Django's per-process cache of content types (the next lookup reads the table), where
+    the database cannot be read: after a flush followed by the session's serialized rows, which
+    brings back the first ids without ``post_migrate``, hence without its own clearing."""
     ContentType.objects.clear_cache()
 
 
@@ -108,7 +115,7 @@ class DemoWorlds:
             league = demo_load(week=week)
             after = _copy_out(tables)
             transaction.set_rollback(True)
-        content_types_forget()
+        content_types_reread()
         changed = {table: rows for table, rows in after.items() if rows != before[table]}
         return _World(
             league=league,
@@ -131,7 +138,7 @@ class DemoWorlds:
             restored = [models[table] for table in world.rows if table in models]
             for statement in connection.ops.sequence_reset_sql(no_style(), restored):
                 cursor.execute(statement)
-        content_types_forget()
+        content_types_reread()
 
 
 def demo_world(week: int, *, scope: Literal["module", "class"] = "module") -> Callable[..., Any]:
@@ -148,6 +155,6 @@ def demo_world(week: int, *, scope: Literal["module", "class"] = "module") -> Ca
             with transaction.atomic():
                 yield demo_worlds.load(week=week)
                 transaction.set_rollback(True)
-            content_types_forget()
+            content_types_reread()
 
     return world

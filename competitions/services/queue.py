@@ -244,8 +244,9 @@ def pool_round_arbitration_wait(
     raised again here, worded in the active language. Reads only; polls the database, so it
     works the same with a worker on another machine and with tasks run eagerly (no broker)."""
     deadline = time.monotonic() + max(timeout, 0)
+    rows = PoolRound.objects.select_related("round__season", "pool")
     while True:
-        pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+        pool_round = rows.get(pk=pool_round.pk)
         if pool_round.status in PLAYED or request is None:
             return pool_round
         status, code, facts = (
@@ -254,7 +255,8 @@ def pool_round_arbitration_wait(
             .get()
         )
         if status == Status.DONE:
-            return pool_round
+            # The worker may have finished between the two reads: read the pool round again.
+            return rows.get(pk=pool_round.pk)
         if status == Status.REFUSED:
             raise arbitration_refusal_of({"code": code, "facts": facts})
         if time.monotonic() >= deadline:
