@@ -23,6 +23,15 @@ class ProfileForm(forms.ModelForm):
         fields = ["language"]
 
 
+class ApiTokenForm(forms.Form):
+    """« My account »: end one's API token, or end it and get a new one."""
+
+    REVOKE = "revoke"
+    RENEW = "renew"
+
+    action = forms.ChoiceField(choices=[(REVOKE, REVOKE), (RENEW, RENEW)])
+
+
 class DeputyForm(forms.Form):
     """The coach's choice of a deputy: a username or an email address (the service finds who).
     Django's ``CharField`` refuses a NUL and text longer than any account's address."""

@@ -341,6 +341,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Refuses nothing: a password set (by any path) revokes the account's API token.
+    {"NAME": "league.passwords.ApiTokenRotation"},
 ]
 
 # --- Languages and time -----------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from league.services.accounts import (
     api_token_obtain,
+    api_token_renew,
+    api_token_revoke,
     password_reset_request,
     profile_language_set,
 )
@@ -38,6 +40,8 @@ __all__ = [
     "NewsNotReady",
     "WaitingRegistration",
     "api_token_obtain",
+    "api_token_renew",
+    "api_token_revoke",
     "audit_record",
     "divisions_create_standard",
     "news_email_request",
