@@ -23,7 +23,9 @@ from league.services.seasons import (
 )
 from league.services.teams import (
     DeputyRefused,
+    coach_deputyship_end,
     team_create,
+    team_deputy_check,
     team_deputy_remove,
     team_deputy_set,
 )
@@ -43,6 +45,7 @@ __all__ = [
     "api_token_renew",
     "api_token_revoke",
     "audit_record",
+    "coach_deputyship_end",
     "divisions_create_standard",
     "news_email_request",
     "news_emailed_mark",
@@ -51,6 +54,7 @@ __all__ = [
     "season_create",
     "season_make_current",
     "team_create",
+    "team_deputy_check",
     "team_deputy_remove",
     "team_deputy_set",
     "waiting_list_confirm",
