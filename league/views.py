@@ -21,6 +21,7 @@ from league import services
 from league.forms import ApiTokenForm, ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check, waiting_place_path
 from league.models import Profile, Team
+from league.picks_only import picks_only_begin
 from league.selectors import user_has_api_token, user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
@@ -138,7 +139,8 @@ def api_token(request: SignedInRequest) -> HttpResponse:
 
 
 def pick_link_signin(request: HttpRequest, token: str) -> HttpResponse:
-    """The reminder's one-click link: sign the coach in and open their picks."""
+    """The reminder's one-click link: sign the coach in and open their picks. The session it
+    opens sends picks only (``league.picks_only``); a person already signed in keeps theirs."""
     try:
         holder = pick_link_check(token)
     except LinkExpired:
@@ -148,6 +150,8 @@ def pick_link_signin(request: HttpRequest, token: str) -> HttpResponse:
     else:
         if request.user != holder.user:
             login(request, holder.user, backend="django.contrib.auth.backends.ModelBackend")
+            # Opened by a link anyone with the email holds: picks only, until the password.
+            picks_only_begin(request)
         response = _speak(redirect("picks"), holder.user)
     # The token is a key: never pass it on to another site.
     response["Referrer-Policy"] = "no-referrer"
