@@ -99,7 +99,7 @@ class DivisionAdmin(admin.ModelAdmin):
 
 
 class TeamAdminForm(ModelForm):
-    """A team in the admin: its deputy coaches no team and deputises no other (R12), refused
+    """A team in the admin: its deputy coaches no team and deputises no other, refused
     in the words the coach's own form uses."""
 
     class Meta:
@@ -118,7 +118,7 @@ class TeamAdminForm(ModelForm):
 
 @admin.register(Team)
 class TeamAdmin(PlanInputsChange):
-    """A team; a coach chosen here stops deputising another team (R12), in the same
+    """A team; a coach chosen here stops deputising another team, in the same
     transaction, and that team's coach is told (``coach_deputyship_end``)."""
 
     form = TeamAdminForm

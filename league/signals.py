@@ -14,7 +14,7 @@ season's import, a waiting-list team taking its place): the invitation to set on
 
 deputy_ended = Signal()
 """Sent (``team=``, ``deputy=``) when ``deputy`` stops deputising ``team`` because they now coach
-a team of their own (R12: a person is never coach of one team and deputy of another): the email
+a team of their own (a person is never coach of one team and deputy of another): the email
 that tells the team's coach, in their language."""
 
 password_reset_requested = Signal()

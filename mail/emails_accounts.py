@@ -84,7 +84,7 @@ def waiting_list_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None
 
 def email_deputy_ended(*, team: Team, deputy: User) -> OutboundEmail | None:
     """Tell ``team``'s coach that ``deputy`` deputises it no more, now that they coach a team
-    of their own (R12), queued for the worker (:func:`deputy_ended_rendering`). Nothing for a
+    of their own, queued for the worker (:func:`deputy_ended_rendering`). Nothing for a
     team without a coach, or a coach without an address."""
     coach = team.coach
     if coach is None or not coach.email:

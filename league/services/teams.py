@@ -34,12 +34,12 @@ def team_create(
 
 @transaction.atomic
 def coach_deputyship_end(*, coach: User, team: Team, by: User | None) -> Team | None:
-    """``coach`` coaches ``team`` now: they stop deputising any other (R12: a person is never
-    coach of one team and deputy of another, or their picks would go to the other team).
-    Called by whatever makes someone a coach, in its transaction: a team made (a waiting-list
-    placement, an import), the admin's choice of coach. The team they deputised hears of it
-    (``league.signals.deputy_ended``: an email to its coach); that team, or ``None`` when
-    they deputised none."""
+    """``coach`` coaches ``team`` now, so they stop deputising any other: a person is never
+    coach of one team and deputy of another, or their picks would go to the other team (a
+    deputy's picks are the team's, R12). Called by whatever makes someone a coach, in its
+    transaction: a team made (a waiting-list placement, an import), the admin's choice of
+    coach. The team they deputised hears of it (``league.signals.deputy_ended``: an email to
+    its coach); that team, or ``None`` when they deputised none."""
     deputised = (
         Team.objects.select_for_update().filter(deputy_id=coach.pk).exclude(pk=team.pk).first()
     )
@@ -78,7 +78,7 @@ def _deputy_find(who: str) -> User:
 
 def team_deputy_check(*, team: Team, deputy: User) -> None:
     """:class:`DeputyRefused` when ``deputy`` may not deputise ``team``: they coach another
-    team (R12: a person is never coach of one team and deputy of another) or deputise one
+    team (a person is never coach of one team and deputy of another) or deputise one
     already. The coach's form and the admin's ask it alike."""
     if Team.objects.filter(coach_id=deputy.pk).exclude(pk=team.pk).exists():
         raise DeputyRefused(_("This person coaches a team of their own."))

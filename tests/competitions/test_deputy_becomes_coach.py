@@ -1,8 +1,8 @@
-"""A person is never coach of one team and deputy of another (R12): whoever becomes a coach —
-a waiting-list team placed (R14, R24), a team made with them as its coach, the admin's choice
-of coach — stops deputising in the same transaction, and the team they deputised hears of it by
-email in its coach's language; naming a coach as deputy is refused with a reason (the team
-page's form, the service, the admin's form)."""
+"""A person is never coach of one team and deputy of another (a deputy's picks are the team's,
+R12): whoever becomes a coach — a waiting-list team placed (R14, R24), a team made with them as
+its coach, the admin's choice of coach — stops deputising in the same transaction, and the team
+they deputised hears of it by email in its coach's language; naming a coach as deputy is
+refused with a reason (the team page's form, the service, the admin's form)."""
 
 from __future__ import annotations
 
