@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm, ValidationError
 from django.http import HttpRequest
@@ -25,7 +26,7 @@ from league.models import (
 from league.public_cache import public_version_bump
 from league.signals import plan_inputs_changed
 from matrixhockey.admin import ReadOnlyAdmin
-from matrixhockey.http import SignedInRequest
+from matrixhockey.http import SignedInRequest, signed_in_user
 
 
 class PublicPagesChange(admin.ModelAdmin):
@@ -97,8 +98,30 @@ class DivisionAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
 
 
+class TeamAdminForm(ModelForm):
+    """A team in the admin: its deputy coaches no team and deputises no other, refused
+    in the words the coach's own form uses."""
+
+    class Meta:
+        model = Team
+        fields = "__all__"
+
+    def clean_deputy(self) -> User | None:
+        deputy: User | None = self.cleaned_data.get("deputy")
+        if deputy is not None:
+            try:
+                services.team_deputy_check(team=self.instance, deputy=deputy)
+            except services.DeputyRefused as refusal:
+                raise ValidationError(str(refusal), code="deputy_refused") from refusal
+        return deputy
+
+
 @admin.register(Team)
 class TeamAdmin(PlanInputsChange):
+    """A team; a coach chosen here stops deputising another team, in the same
+    transaction, and that team's coach is told (``coach_deputyship_end``)."""
+
+    form = TeamAdminForm
     list_display = ["name", "slug", "coach", "is_dummy", "created_at"]
     list_filter = ["is_dummy"]
     search_fields = ["name", "slug", "coach__username", "coach__email"]
@@ -106,6 +129,12 @@ class TeamAdmin(PlanInputsChange):
     autocomplete_fields = ["coach"]
     date_hierarchy = "created_at"
     list_select_related = ["coach"]
+
+    def save_model(self, request: HttpRequest, obj: Model, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        assert isinstance(obj, Team)  # this admin's model
+        if obj.coach is not None and "coach" in form.changed_data:
+            services.coach_deputyship_end(coach=obj.coach, team=obj, by=signed_in_user(request))
 
 
 @admin.register(WaitingListEntry)

@@ -1,9 +1,14 @@
-"""The registry's forms: a person's own settings, a deputy, a forgotten password, joining the
-league."""
+"""The registry's forms: a person's own settings, their API token, their password asked again,
+a deputy, a forgotten password, joining the league."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Language, Profile
@@ -21,6 +26,42 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
         fields = ["language"]
+
+
+class ApiTokenForm(forms.Form):
+    """« My account »: end one's API token, or end it and get a new one."""
+
+    REVOKE = "revoke"
+    RENEW = "renew"
+
+    action = forms.ChoiceField(choices=[(REVOKE, REVOKE), (RENEW, RENEW)])
+
+
+class PasswordConfirmForm(forms.Form):
+    """The password of the person signed in, asked again (``league.picks_only``). Checked by
+    ``authenticate``, so that django-axes counts a wrong one as a failed sign-in."""
+
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, request: HttpRequest, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+        self.user = user
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        password = cleaned.get("password")
+        if password is not None:
+            found = authenticate(self.request, username=self.user.get_username(), password=password)
+            if found is None or found.pk != self.user.pk:
+                raise forms.ValidationError(_("This is not your password."), code="wrong_password")
+            self.user = found
+        return cleaned
 
 
 class DeputyForm(forms.Form):

@@ -9,6 +9,7 @@ from datetime import datetime
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from league.models import (
     Division,
@@ -122,6 +123,11 @@ def waiting_list_position(*, entry: WaitingListEntry) -> WaitingPlace:
         | Q(registered_at=entry.registered_at, id__lt=entry.pk)
     ).count()
     return WaitingPlace(entry=entry, place=ahead + 1, size=size)
+
+
+def user_has_api_token(*, user: User) -> bool:
+    """Whether ``user`` holds an API token (« My account »)."""
+    return Token.objects.filter(user=user).exists()
 
 
 def user_waiting_entries(*, user: User) -> list[WaitingListEntry]:

@@ -12,6 +12,11 @@ coach_invited = Signal()
 """Sent (``user=``) for a coach whose account was created without a usable password (a first
 season's import, a waiting-list team taking its place): the invitation to set one."""
 
+deputy_ended = Signal()
+"""Sent (``team=``, ``deputy=``) when ``deputy`` stops deputising ``team`` because they now coach
+a team of their own (a person is never coach of one team and deputy of another): the email
+that tells the team's coach, in their language."""
+
 password_reset_requested = Signal()
 """Sent (``user=``) when someone asks, with ``user``'s email address, for a link to choose a new
 password: the email with the link, in ``user``'s language."""

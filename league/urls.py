@@ -14,6 +14,9 @@ urlpatterns = [
     path("accounts/login/", views.SignInView.as_view(), name="sign_in"),
     path("accounts/logout/", views.SignOutView.as_view(), name="sign_out"),
     path("accounts/", views.account, name="account"),
+    path("accounts/api-token/", views.api_token, name="account_api_token"),
+    # The password asked again of a one-click link's session (league.picks_only).
+    path("accounts/confirm/", views_accounts.password_confirm, name="password_confirm"),
     # A password: a change; « Forgot your password? »; an invitation's link and the reset
     # email's link both land on password_reset_confirm (Django's reset token).
     *(

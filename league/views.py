@@ -1,5 +1,5 @@
 """The registry's pages: signing in (with the one-click pick link too) and
-« My account ».
+« My account » (the language, the API token).
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from league.forms import ProfileForm
+from league import services
+from league.forms import ApiTokenForm, ProfileForm
 from league.links import LinkExpired, LinkInvalid, pick_link_check, waiting_place_path
 from league.models import Profile, Team
-from league.selectors import user_waiting_entries
+from league.picks_only import picks_only_begin
+from league.selectors import user_has_api_token, user_waiting_entries
 from league.views_accounts import landing_url
 from matrixhockey.health import DOWN, health
 from matrixhockey.http import SignedInRequest, signed_in_user
@@ -85,15 +88,59 @@ def account(request: SignedInRequest) -> HttpResponse:
         with translation.override(form.instance.language):
             messages.success(request, _("Saved. Your emails and pages are in this language now."))
         return _speak(redirect("account"), request.user)
+    return _account_page(request, form)
+
+
+def _account_page(
+    request: SignedInRequest, form: ProfileForm, *, new_token: str = ""
+) -> HttpResponse:
     team = Team.objects.filter(coach=request.user).first()
     entries = user_waiting_entries(user=request.user)
     waiting = [(entry, waiting_place_path(entry)) for entry in entries]
-    context = {"form": form, "team": team, "waiting": waiting}
+    context = {
+        "form": form,
+        "team": team,
+        "waiting": waiting,
+        "has_token": bool(new_token) or user_has_api_token(user=request.user),
+        "new_token": new_token,
+    }
     return render(request, "league/account.html", context)
 
 
+@login_required
+@require_POST
+def api_token(request: SignedInRequest) -> HttpResponse:
+    """« My account »'s API token: revoked (then a message, after a redirect), or renewed (the
+    new token shown on this answer only: never in a message, which a cookie may carry)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose to revoke your API token or to get a new one."))
+        return redirect("account")
+    if form.cleaned_data["action"] == ApiTokenForm.RENEW:
+        token = services.api_token_renew(user=request.user)
+        messages.success(
+            request,
+            _(
+                "Your old API token is revoked. Here is your new one: copy it now, this page "
+                "shows it only once."
+            ),
+        )
+        profile = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
+        return _account_page(request, ProfileForm(instance=profile), new_token=token)
+    services.api_token_revoke(user=request.user)
+    messages.success(
+        request,
+        _(
+            "Your API token is revoked: programs using it are refused from now on. Ask for a new "
+            "one here or with your user name and password (POST /api/token/)."
+        ),
+    )
+    return redirect("account")
+
+
 def pick_link_signin(request: HttpRequest, token: str) -> HttpResponse:
-    """The reminder's one-click link: sign the coach in and open their picks."""
+    """The reminder's one-click link: sign the coach in and open their picks. The session it
+    opens sends picks only (``league.picks_only``); a person already signed in keeps theirs."""
     try:
         holder = pick_link_check(token)
     except LinkExpired:
@@ -103,6 +150,8 @@ def pick_link_signin(request: HttpRequest, token: str) -> HttpResponse:
     else:
         if request.user != holder.user:
             login(request, holder.user, backend="django.contrib.auth.backends.ModelBackend")
+            # Opened by a link anyone with the email holds: picks only, until the password.
+            picks_only_begin(request)
         response = _speak(redirect("picks"), holder.user)
     # The token is a key: never pass it on to another site.
     response["Referrer-Policy"] = "no-referrer"

@@ -1,5 +1,6 @@
 """People's own access: where signing in lands, the pause after too many failed sign-ins
-(django-axes), a forgotten password, changing one's password, and the header's language switch.
+(django-axes), a forgotten password, changing one's password, the password asked again of a
+one-click link's session (``league.picks_only``), and the header's language switch.
 
 Django's own auth views do the work; these subclasses give them the league's templates, its
 emails (in each person's language, through the outbox: ``league.signals``) and its limits.
@@ -12,22 +13,27 @@ from typing import Any
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from league import services
-from league.forms import PasswordResetRequestForm
+from league.forms import PasswordConfirmForm, PasswordResetRequestForm
 from league.models import Language, Team
+from league.picks_only import picks_only, picks_only_end
 from matrixhockey.api import client_address
 from matrixhockey.cache import rate_exceeded
+from matrixhockey.http import SignedInRequest
+from matrixhockey.redirects import site_path
 
 RESET_RATE_SECONDS = 3600
 RESET_RATE_PER_ADDRESS = 10
@@ -129,13 +135,34 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_confirm(request: SignedInRequest) -> HttpResponse:
+    """The password asked again of a session a one-click link opened, which sends picks only
+    (``league.picks_only``): once confirmed, the session is a full one (Django's ``login``,
+    which also renews the session's key), and the person goes where they were going."""
+    back = site_path(request, request.POST.get("next") or request.GET.get("next"))
+    back = back or landing_url(request.user)
+    if not picks_only(request):
+        return redirect(back)
+    form = PasswordConfirmForm(request.POST or None, request=request, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        login(request, form.user)
+        picks_only_end(request)
+        messages.success(request, _("Password confirmed: your whole account is open."))
+        return redirect(back)
+    context = {"form": form, "next": back}
+    return render(request, "league/password_confirm.html", context)
+
+
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """The header's language switch (Django's ``set_language``); for a signed-in person it is
-    also the language of their emails, saved in their profile as « My account » does."""
+    also the language of their emails, saved in their profile as « My account » does — unless
+    a one-click link opened the session, which changes the page's language only."""
     response = set_language(request)
     language = request.POST.get("language", "")
-    if request.user.is_authenticated and language in Language.values:
+    if request.user.is_authenticated and not picks_only(request) and language in Language.values:
         services.profile_language_set(user=request.user, language=language)
         with translation.override(language):
             messages.success(request, _("Your emails and pages are in this language now."))

@@ -1,5 +1,6 @@
-"""The emails of people's own access (``league.signals``): a forgotten password's link and
-the waiting list's (confirm the address; an address already on the list gets its place's link).
+"""The emails of people's own access (``league.signals``): a forgotten password's link, the
+waiting list's (confirm the address; an address already on the list gets its place's link), and
+a deputy's right ended because they coach a team of their own.
 Each is queued by ids (:func:`mail.outbox.email_queue`) and rendered by the worker that sends it,
 in the person's language, with its links signed then: no token is stored."""
 
@@ -10,7 +11,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from league.links import password_link, waiting_confirm_link, waiting_place_path
-from league.models import WaitingListEntry
+from league.models import Team, WaitingListEntry
 from league.selectors import user_language, waiting_list_position
 from mail.models import OutboundEmail
 from mail.outbox import Memo, Rendering, email_queue, renders
@@ -78,4 +79,39 @@ def waiting_list_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None
         context["valid_days"] = settings.WAITING_LIST_CONFIRM_DAYS
     return Rendering(
         user=None, to=entry.email, language=entry.language, context=context, headers=ESSENTIAL
+    )
+
+
+def email_deputy_ended(*, team: Team, deputy: User) -> OutboundEmail | None:
+    """Tell ``team``'s coach that ``deputy`` deputises it no more, now that they coach a team
+    of their own, queued for the worker (:func:`deputy_ended_rendering`). Nothing for a
+    team without a coach, or a coach without an address."""
+    coach = team.coach
+    if coach is None or not coach.email:
+        return None
+    return email_queue(
+        template="deputy-ended", user=coach, context={"team": team.pk, "deputy": deputy.pk}
+    )
+
+
+@renders("deputy-ended")
+def deputy_ended_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """The end of a deputy's right, when sent, in the coach's language: who, the team they
+    coach now, and the team page where the coach may name another deputy."""
+    user = email.user
+    team = Team.objects.filter(pk=email.context["team"]).first()
+    deputy = User.objects.filter(pk=email.context["deputy"]).first()
+    if user is None or team is None or deputy is None:
+        return None
+    return Rendering(
+        user=user,
+        language=user_language(user),
+        context={
+            "user": user,
+            "team": team,
+            "deputy": deputy,
+            "coaches": Team.objects.filter(coach=deputy).first(),
+            "team_url": site_url(reverse("team", args=[team.slug]) + "#deputy"),
+        },
+        headers=ESSENTIAL,
     )

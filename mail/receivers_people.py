@@ -1,5 +1,6 @@
 """The mail listening to what happens to people: a new coach's invitation to set a password
-(``league.signals.coach_invited``), a forgotten password's link, the waiting list's emails, and
+(``league.signals.coach_invited``), a forgotten password's link, a deputy's right ended
+(``league.signals.deputy_ended``), the waiting list's emails, and
 a season's announcement to every coach (``competitions.signals.season_started``), a news item
 an admin emails now (``league.signals.news_email_requested``). Loaded by
 ``mail.receivers``."""
@@ -10,15 +11,16 @@ from django.contrib.auth.models import User
 from django.dispatch import receiver
 
 from competitions.signals import season_started
-from league.models import News, Season, WaitingListEntry
+from league.models import News, Season, Team, WaitingListEntry
 from league.signals import (
     coach_invited,
+    deputy_ended,
     news_email_requested,
     password_reset_requested,
     waiting_list_registered,
 )
 from mail.emails import email_invitation, emails_season_started
-from mail.emails_accounts import email_password_reset, email_waiting_list
+from mail.emails_accounts import email_deputy_ended, email_password_reset, email_waiting_list
 from mail.news import news_email_queue
 
 
@@ -26,6 +28,13 @@ from mail.news import news_email_queue
 def coach_invitation(sender: type, user: User, **kwargs: object) -> None:
     """A coach created without a password is invited to choose one."""
     email_invitation(user=user)
+
+
+@receiver(deputy_ended, dispatch_uid="mail.deputy_ended")
+def deputy_ended_email(sender: type[Team], team: Team, deputy: User, **kwargs: object) -> None:
+    """A deputy who now coaches a team of their own deputises ``team`` no more: its coach
+    hears of it."""
+    email_deputy_ended(team=team, deputy=deputy)
 
 
 @receiver(news_email_requested, dispatch_uid="mail.news_email")

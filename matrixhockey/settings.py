@@ -81,6 +81,8 @@ MIDDLEWARE = [
     # A signed-in person's answers: Cache-Control: private, no-store.
     "matrixhockey.middleware.PrivateAnswersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A one-click pick link's session sends picks only; the rest asks for the password.
+    "league.picks_only.PicksOnlyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a sign-in refused by django-axes into the lockout page (AXES_LOCKOUT_CALLABLE).
     "axes.middleware.AxesMiddleware",
@@ -341,6 +343,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Refuses nothing: a password set (by any path) revokes the account's API token.
+    {"NAME": "league.passwords.ApiTokenRotation"},
 ]
 
 # --- Languages and time -----------------------------------------------------------------------

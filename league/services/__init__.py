@@ -2,6 +2,8 @@
 
 from league.services.accounts import (
     api_token_obtain,
+    api_token_renew,
+    api_token_revoke,
     password_reset_request,
     profile_language_set,
 )
@@ -21,7 +23,9 @@ from league.services.seasons import (
 )
 from league.services.teams import (
     DeputyRefused,
+    coach_deputyship_end,
     team_create,
+    team_deputy_check,
     team_deputy_remove,
     team_deputy_set,
 )
@@ -38,7 +42,10 @@ __all__ = [
     "NewsNotReady",
     "WaitingRegistration",
     "api_token_obtain",
+    "api_token_renew",
+    "api_token_revoke",
     "audit_record",
+    "coach_deputyship_end",
     "divisions_create_standard",
     "news_email_request",
     "news_emailed_mark",
@@ -47,6 +54,7 @@ __all__ = [
     "season_create",
     "season_make_current",
     "team_create",
+    "team_deputy_check",
     "team_deputy_remove",
     "team_deputy_set",
     "waiting_list_confirm",

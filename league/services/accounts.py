@@ -1,5 +1,5 @@
-"""People's own access: API tokens, a forgotten password's link, the language they are spoken
-to in."""
+"""People's own access: API tokens (obtained, revoked, renewed), a forgotten password's link,
+the language they are spoken to in."""
 
 from __future__ import annotations
 
@@ -17,6 +17,22 @@ def api_token_obtain(*, user: User) -> str:
     """``user``'s API token (``Authorization: Token …``), created on first use."""
     token, _created = Token.objects.get_or_create(user=user)
     return token.key
+
+
+@transaction.atomic
+def api_token_revoke(*, user: User) -> bool:
+    """``user``'s API token stops working at once (its owner's ``DELETE /api/token/`` or
+    « My account », and every change of their password); whether there was one. The next
+    ``POST /api/token/`` with the password makes a new one."""
+    deleted, _kinds = Token.objects.filter(user=user).delete()
+    return deleted > 0
+
+
+@transaction.atomic
+def api_token_renew(*, user: User) -> str:
+    """A new API token for ``user`` in place of the one they had (« My account »)."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user).key
 
 
 @transaction.atomic

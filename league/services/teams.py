@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from league.models import Team
 from league.services.audit import audit_record
+from league.signals import deputy_ended
 from matrixhockey.db import save_valid
 
 
@@ -22,8 +23,38 @@ def team_create(
     coach: User | None = None,
     is_dummy: bool = False,
 ) -> Team:
-    """A new team; its slug defaults to the slugified name. A user coaches one team at most."""
-    return save_valid(Team(name=name, slug=slug or slugify(name), coach=coach, is_dummy=is_dummy))
+    """A new team; its slug defaults to the slugified name. A user coaches one team at most,
+    and a coach deputises no other team: a deputy made coach stops deputising
+    (:func:`coach_deputyship_end`)."""
+    team = save_valid(Team(name=name, slug=slug or slugify(name), coach=coach, is_dummy=is_dummy))
+    if coach is not None:
+        coach_deputyship_end(coach=coach, team=team, by=None)
+    return team
+
+
+@transaction.atomic
+def coach_deputyship_end(*, coach: User, team: Team, by: User | None) -> Team | None:
+    """``coach`` coaches ``team`` now, so they stop deputising any other: a person is never
+    coach of one team and deputy of another, or their picks would go to the other team (a
+    deputy's picks are the team's, R12). Called by whatever makes someone a coach, in its
+    transaction: a team made (a waiting-list placement, an import), the admin's choice of
+    coach. The team they deputised hears of it (``league.signals.deputy_ended``: an email to
+    its coach); that team, or ``None`` when they deputised none."""
+    deputised = (
+        Team.objects.select_for_update().filter(deputy_id=coach.pk).exclude(pk=team.pk).first()
+    )
+    if deputised is None:
+        return None
+    Team.objects.filter(pk=deputised.pk, deputy_id=coach.pk).update(deputy=None)
+    deputised.deputy = None
+    audit_record(
+        actor=by,
+        action="team_deputy_end",
+        obj=deputised,
+        payload={"deputy": coach.get_username(), "coaches": team.slug},
+    )
+    deputy_ended.send(sender=Team, team=deputised, deputy=coach)
+    return deputised
 
 
 class DeputyRefused(ValueError):
@@ -45,6 +76,16 @@ def _deputy_find(who: str) -> User:
     return found[0]
 
 
+def team_deputy_check(*, team: Team, deputy: User) -> None:
+    """:class:`DeputyRefused` when ``deputy`` may not deputise ``team``: they coach another
+    team (a person is never coach of one team and deputy of another) or deputise one
+    already. The coach's form and the admin's ask it alike."""
+    if Team.objects.filter(coach_id=deputy.pk).exclude(pk=team.pk).exists():
+        raise DeputyRefused(_("This person coaches a team of their own."))
+    if Team.objects.filter(deputy_id=deputy.pk).exclude(pk=team.pk).exists():
+        raise DeputyRefused(_("This person is already another team's deputy."))
+
+
 @transaction.atomic
 def team_deputy_set(*, team: Team, by: User, who: str) -> Team:
     """``by`` (the team's coach) names ``who`` (a username or an email address) deputy: they
@@ -56,10 +97,7 @@ def team_deputy_set(*, team: Team, by: User, who: str) -> Team:
     deputy = _deputy_find(who)
     if deputy.pk == team.coach_id:
         raise DeputyRefused(_("You are the coach: choose someone else as your deputy."))
-    if Team.objects.filter(coach_id=deputy.pk).exists():
-        raise DeputyRefused(_("This person coaches a team of their own."))
-    if Team.objects.filter(deputy_id=deputy.pk).exclude(pk=team.pk).exists():
-        raise DeputyRefused(_("This person is already another team's deputy."))
+    team_deputy_check(team=team, deputy=deputy)
     before = team.deputy_id
     team.deputy = deputy
     save_valid(team)

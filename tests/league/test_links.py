@@ -22,7 +22,8 @@ def path_of(link: str) -> str:
 
 
 def signed_in_as(client: Client) -> str | None:
-    response = client.get("/accounts/")
+    # The pick page: what a link's session reads (league.picks_only).
+    response = client.get("/picks/")
     return response.context["user"].get_username() if response.status_code == 200 else None
 
 
