@@ -13,7 +13,9 @@ the cool-off (``AXES_COOLOFF_TIME``, from each row's last failure) in three scop
 - **a user name** (from every address): never a pause; past ``SIGN_IN_SLOWDOWN_AFTER``
   failures each sign-in to it waits ``SIGN_IN_SLOWDOWN_MILLISECONDS`` before its password is
   checked (whether right or wrong: the wait tells nothing), so the right password from a clean
-  address still signs in while strangers hammer the name.
+  address still signs in while strangers hammer the name. The wait holds a server thread: the
+  address's pause bounds how many one address can cause, and the API's token endpoint is
+  throttled per address besides (``bench/bench_sign_in.py`` measures the wait).
 
 The address is the one every limit of the site reads (``matrixhockey.api.client_address``,
 ``AXES_CLIENT_IP_CALLABLE``): behind the league's proxies, the client's.
