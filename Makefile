@@ -55,7 +55,8 @@ run: messages
 	$(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # Besides PostgreSQL and Redis, the tests drive Debian's headless Chromium (tests/browser) and
-# Dovecot's IMAP server (tests/mail/test_fetch_email_picks.py starts its own on 127.0.0.1);
+# Dovecot's IMAP server (tests/mail/test_fetch_email_picks.py starts its own on 127.0.0.1) and
+# nginx as the reverse proxy in front of the site (tests/league/test_sign_in_behind_proxy.py);
 # each is looked for where its tests look.
 test-packages:
 	@missing=(); \
@@ -65,6 +66,9 @@ test-packages:
 	command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ] || { \
 		echo "Installing dovecot-imapd for the IMAP tests (tests/mail/test_fetch_email_picks.py)"; \
 		missing+=(dovecot-imapd); }; \
+	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		echo "Installing nginx-light for the sign-in tests behind a proxy (tests/league/test_sign_in_behind_proxy.py)"; \
+		missing+=(nginx-light); }; \
 	if (( $${#missing[@]} )); then \
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y "$${missing[@]}"; \
 	fi

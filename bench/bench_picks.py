@@ -108,6 +108,9 @@ def site_environment(args: argparse.Namespace) -> dict[str, str]:
         "DJANGO_SECRET_KEY": SECRET_KEY,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,testserver",
         "DJANGO_BEHIND_PROXY": "1",
+        # As docker-compose.yml (the site refuses a proxy it does not count); no proxy here
+        # writes X-Forwarded-For, so each request's own address counts.
+        "TRUSTED_PROXY_COUNT": "1",
         "DATABASE_URL": args.database_url,
         "REDIS_URL": args.redis_url,
         "EMAIL_BACKEND": "console",

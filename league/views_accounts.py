@@ -8,6 +8,8 @@ emails (in each person's language, through the outbox: ``league.signals``) and i
 
 from __future__ import annotations
 
+import hashlib
+import math
 from typing import Any
 
 from axes.utils import reset as axes_reset
@@ -21,7 +23,8 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -30,6 +33,7 @@ from league import services
 from league.forms import PasswordConfirmForm, PasswordResetRequestForm
 from league.models import Language, Team
 from league.picks_only import picks_only, picks_only_end
+from league.sign_in import Pause, PauseScope, sign_in_pause
 from matrixhockey.api import client_address
 from matrixhockey.cache import rate_exceeded
 from matrixhockey.http import SignedInRequest
@@ -37,7 +41,8 @@ from matrixhockey.redirects import site_path
 
 RESET_RATE_SECONDS = 3600
 RESET_RATE_PER_ADDRESS = 10
-"""A forgotten password's form sends at most this many emails an hour from one address."""
+"""A forgotten password's form sends at most this many emails an hour from one address (and at
+most ``PASSWORD_RESET_RATE_PER_EMAIL`` to one email address, whoever asks)."""
 
 
 def landing_url(user: User) -> str:
@@ -53,13 +58,30 @@ def landing_url(user: User) -> str:
     return reverse("home")
 
 
-def pause_message() -> str:
-    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return _(
-        "Too many failed sign-ins for this user name or from your address: signing in is "
-        "paused for %(minutes)d minutes. Try again then, or choose a new password with "
-        "« Forgot your password? »."
-    ) % {"minutes": minutes}
+def pause_message(pause: Pause, *, username: str) -> str:
+    """What ``pause`` refuses and until when, in the league's time (``TIME_ZONE``)."""
+    values = {
+        "username": username,
+        "until": date_format(timezone.localtime(pause.until), "l j F, H:i"),
+        "zone": settings.TIME_ZONE,
+    }
+    if pause.scope is PauseScope.ADDRESS:
+        return (
+            _(
+                "Too many failed sign-ins from your address, whatever the user name: signing in "
+                "from your address is paused until %(until)s (%(zone)s time)."
+            )
+            % values
+        )
+    return (
+        _(
+            "Too many failed sign-ins to « %(username)s » from your address: signing in to this "
+            "account from your address is paused until %(until)s (%(zone)s time). From another "
+            "address, or once you have chosen a new password with « Forgot your password? », "
+            "you can sign in at once."
+        )
+        % values
+    )
 
 
 def sign_in_paused(
@@ -67,17 +89,36 @@ def sign_in_paused(
     original_response: HttpResponseBase | None = None,
     credentials: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """django-axes's answer to a paused sign-in (``AXES_LOCKOUT_CALLABLE``): 429, the sign-in
-    page with the reason, or ``{"detail": …}`` for the API; with ``Retry-After``."""
-    message = pause_message()
+    """django-axes's answer to a paused sign-in (``AXES_LOCKOUT_CALLABLE``): 429 with
+    ``Retry-After``, the sign-in page saying what is paused and until when (in the league's
+    time and the visitor's), or for the API ``{"detail": …, "paused": "account"|"address",
+    "paused_until": ISO 8601}``."""
+    username = str((credentials or {}).get("username") or "")
+    pause = sign_in_pause(request, credentials) or Pause(
+        # Refused by axes, yet no longer paused a moment later: the last failure just expired.
+        scope=PauseScope.ACCOUNT_FROM_ADDRESS,
+        until=timezone.now(),
+    )
+    message = pause_message(pause, username=username)
     if request.path_info.startswith("/api/"):
-        response: HttpResponse = JsonResponse({"detail": message}, status=429)
+        body = {
+            "detail": message,
+            "paused": pause.scope.value,
+            "paused_until": pause.until.isoformat(),
+        }
+        response: HttpResponse = JsonResponse(body, status=429)
     else:
-        username = (credentials or {}).get("username") or ""
         form = AuthenticationForm(request, initial={"username": username})
-        context = {"form": form, "paused": message, "next": request.POST.get("next", "")}
+        context = {
+            "form": form,
+            "paused": message,
+            "paused_until": pause.until,
+            "zone": settings.TIME_ZONE,
+            "next": request.POST.get("next", ""),
+        }
         response = render(request, "league/sign_in.html", context, status=429)
-    response["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    seconds = math.ceil((pause.until - timezone.now()).total_seconds())
+    response["Retry-After"] = str(max(seconds, 1))
     return response
 
 
@@ -98,7 +139,16 @@ class PasswordResetView(auth_views.PasswordResetView):
         ):
             form.add_error(None, _("Too many requests from your address: try again in an hour."))
             return self.render_to_response(self.get_context_data(form=form), status=429)
-        services.password_reset_request(email=form.cleaned_data["email"])
+        email = form.cleaned_data["email"]
+        # Per recipient too, whoever asks: past the limit no email goes, and the asker is
+        # answered as always (nothing says whether the address has an account).
+        recipient = hashlib.sha256(email.strip().lower().encode()).hexdigest()
+        if not rate_exceeded(
+            key=f"password-reset-to:{recipient}",
+            limit=settings.PASSWORD_RESET_RATE_PER_EMAIL,
+            seconds=RESET_RATE_SECONDS,
+        ):
+            services.password_reset_request(email=email)
         return super(auth_views.PasswordResetView, self).form_valid(form)
 
 

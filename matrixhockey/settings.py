@@ -250,7 +250,10 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
-if env_bool("DJANGO_BEHIND_PROXY", False):
+# Behind the league's TLS-terminating proxy: its X-Forwarded-Proto is believed, and it must be
+# counted in TRUSTED_PROXY_COUNT (matrixhockey.checks refuses to start otherwise).
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -308,17 +311,28 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 # --- Accounts: sign-in throttling (django-axes), password links, the waiting list's form ------
 
 # django-axes checks every sign-in (the site's form, the admin's, POST /api/token/) before the
-# password: AXES_FAILURE_LIMIT failures for one user name, or from one client address, pause
-# signing in for that name or from that address for AXES_COOLOFF_TIME. Its attempts live in the
-# database (the admin's "Access attempts": deleting one lifts the pause at once). The address is
-# the one the API's throttles use (matrixhockey.api.client_address, TRUSTED_PROXY_COUNT).
+# password, through the league's handler (league.sign_in, as OWASP's authentication guidance
+# has it): SIGN_IN_FAILURE_LIMIT failures for one user name from one address pause signing in
+# to that account from that address; SIGN_IN_ADDRESS_FAILURE_LIMIT failures from one address,
+# whatever the user names, pause that address; a user name alone is never paused, only slowed
+# (SIGN_IN_SLOWDOWN_MILLISECONDS before each sign-in to it, past SIGN_IN_SLOWDOWN_AFTER failures
+# from every address). A pause lasts AXES_COOLOFF_TIME from the last failure that counts. The
+# attempts live in the database (the admin's "Access attempts": deleting one lifts the pause at
+# once). The address is the one every limit of the site reads (matrixhockey.api.client_address,
+# TRUSTED_PROXY_COUNT; django-ipware, which axes would otherwise ask, is not installed).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1, maximum=1000)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "league.sign_in.SignInHandler"
+SIGN_IN_ADDRESS_FAILURE_LIMIT = env_int("SIGN_IN_ADDRESS_FAILURE_LIMIT", 30, minimum=1)
+SIGN_IN_SLOWDOWN_AFTER = env_int("SIGN_IN_SLOWDOWN_AFTER", 10, minimum=1)
+SIGN_IN_SLOWDOWN_MILLISECONDS = env_int(
+    "SIGN_IN_SLOWDOWN_MILLISECONDS", 1000, minimum=0, maximum=10_000
+)
 AXES_CLIENT_IP_CALLABLE = "matrixhockey.api.client_address"
 AXES_LOCKOUT_CALLABLE = "league.views_accounts.sign_in_paused"
 # A failure while paused does not restart the pause: "try again in 15 minutes" stays true.
@@ -332,6 +346,9 @@ AXES_VERBOSE = False
 
 # How long a password link (an invitation, a reset) works: Django's reset token.
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_LINK_DAYS", 3, minimum=1, maximum=90) * 86400
+# A forgotten password's form: at most this many emails an hour to one email address, whoever
+# asks (besides its limit per client address); the asker's answer is the same either way.
+PASSWORD_RESET_RATE_PER_EMAIL = env_int("PASSWORD_RESET_RATE_PER_EMAIL", 3, minimum=1)
 # « Join the league »: the confirmation link works this many days; the form takes at most this
 # many registrations per client address an hour, and per email address a day.
 WAITING_LIST_CONFIRM_DAYS = env_int("WAITING_LIST_CONFIRM_DAYS", 3, minimum=1, maximum=30)

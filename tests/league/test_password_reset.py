@@ -9,6 +9,7 @@ from django.core import mail
 from django.test import Client
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from pytest_django.fixtures import Settings
 
 from league.models import Profile
 from tests.league.accounts_helpers import Capture, html_of, link_in, post_committed
@@ -124,8 +125,9 @@ def test_a_link_for_one_person_does_not_serve_another(
 
 
 def test_the_form_sends_ten_emails_an_hour_from_one_address(
-    client: Client, coach: User, django_capture_on_commit_callbacks: Capture
+    client: Client, coach: User, django_capture_on_commit_callbacks: Capture, settings: Settings
 ) -> None:
+    settings.PASSWORD_RESET_RATE_PER_EMAIL = 100
     codes = [
         post_committed(
             client, django_capture_on_commit_callbacks, RESET, {"email": coach.email}
@@ -139,16 +141,42 @@ def test_the_form_sends_ten_emails_an_hour_from_one_address(
 def test_saving_a_new_password_lifts_the_account_s_sign_in_pause(
     client: Client, coach: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    for n in range(5):
+    for _ in range(5):
         client.post(
             "/accounts/login/",
             {"username": "sleigh-coach", "password": "guess"},
-            REMOTE_ADDR=f"203.0.113.{n}",
+            REMOTE_ADDR="198.51.100.1",
         )
     assert sign_in(Client(REMOTE_ADDR="198.51.100.1"), "sleigh-coach", "secret-password") == 429
     form = ask_and_follow(client, django_capture_on_commit_callbacks, coach.email)
     client.post(form, {"new_password1": NEW, "new_password2": NEW})
     assert sign_in(Client(REMOTE_ADDR="198.51.100.1"), "sleigh-coach", NEW) == 302
+
+
+def test_a_recipient_gets_three_reset_emails_an_hour_whoever_asks(
+    coach: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    """PASSWORD_RESET_RATE_PER_EMAIL (3): six askers from six addresses, three emails; every
+    asker gets the answer an address without an account gets."""
+    answers = [
+        post_committed(
+            Client(REMOTE_ADDR=f"203.0.113.{n}"),
+            django_capture_on_commit_callbacks,
+            RESET,
+            {"email": coach.email.upper()},
+        )
+        for n in range(1, 7)
+    ]
+    unknown = post_committed(
+        Client(REMOTE_ADDR="203.0.113.99"),
+        django_capture_on_commit_callbacks,
+        RESET,
+        {"email": "nobody@example.org"},
+    )
+    assert len(mail.outbox) == 3
+    assert {(a.status_code, a["Location"]) for a in answers} == {
+        (unknown.status_code, unknown["Location"])
+    }
 
 
 # --- Changing one's password, signed in --------------------------------------------------------
