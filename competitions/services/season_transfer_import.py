@@ -54,6 +54,7 @@ from league.models import (
     WaitingListEntry,
 )
 from league.public_cache import public_version_bump
+from league.services import coach_deputyship_end
 
 
 @contextmanager
@@ -198,6 +199,8 @@ class _Loader:
                     is_dummy=row["dummy"],
                     created_at=_required(row["created_at"]),
                 )
+                if team.coach is not None:
+                    coach_deputyship_end(coach=team.coach, team=team, by=None)
             self.teams[team.slug] = team
 
     def _waiting_list(self) -> None:

@@ -267,6 +267,26 @@ def test_a_new_team_whose_coach_coaches_another_is_refused(trip: RoundTrip, tmp_
     assert error.returncode == 1 and "already coaches les-culs-geles" in str(error)
 
 
+def test_a_new_team_whose_coach_deputises_another_ends_the_deputyship(
+    trip: RoundTrip, tmp_path: Path
+) -> None:
+    """A person is never coach of one team and deputy of another: the import makes them a coach
+    the way the site does, their deputyship ending with it."""
+    deputy = User.objects.create_user(username="a-deputy", email="a-deputy@example.org")
+    Team.objects.filter(slug="les-culs-geles").update(deputy=deputy)
+    data = _renumbered(json.loads(trip.before), 5)
+    person = dict(data["people"][0], username="a-deputy", email="a-deputy@example.org")
+    data["people"].append(person)
+    team = dict(data["teams"][0], slug="brand-new", name="Brand New", coach="a-deputy")
+    data["teams"].append(team)
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    call_command("season_import", str(path), stdout=StringIO())
+    assert Team.objects.get(slug="brand-new").coach == deputy
+    assert Team.objects.get(slug="les-culs-geles").deputy is None
+    assert AuditLog.objects.filter(action="team_deputy_end").count() == 1
+
+
 @pytest.mark.parametrize(
     "text",
     ["{not json", "[]", '{"format": "something-else"}', '{"format": "matrixhockey-season"}'],
