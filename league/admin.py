@@ -25,7 +25,7 @@ from league.models import (
 )
 from league.public_cache import public_version_bump
 from league.signals import plan_inputs_changed
-from matrixhockey.admin import ReadOnlyAdmin
+from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin
 from matrixhockey.http import SignedInRequest, signed_in_user
 
 
@@ -117,7 +117,7 @@ class TeamAdminForm(ModelForm):
 
 
 @admin.register(Team)
-class TeamAdmin(PlanInputsChange):
+class TeamAdmin(CheckedAutocomplete, PlanInputsChange):
     """A team; a coach chosen here stops deputising another team, in the same
     transaction, and that team's coach is told (``coach_deputyship_end``)."""
 
@@ -138,7 +138,7 @@ class TeamAdmin(PlanInputsChange):
 
 
 @admin.register(WaitingListEntry)
-class WaitingListEntryAdmin(PlanInputsChange):
+class WaitingListEntryAdmin(CheckedAutocomplete, PlanInputsChange):
     list_display = ["name", "contact_name", "email", "language", "registered_at", "status", "team"]
     list_filter = ["status", "language"]
     search_fields = ["name", "contact_name", "email", "user__username"]
@@ -157,7 +157,7 @@ class AuditLogAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(CheckedAutocomplete, admin.ModelAdmin):
     list_display = ["user", "language"]
     list_filter = ["language"]
     search_fields = ["user__username", "user__email"]

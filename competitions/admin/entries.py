@@ -22,7 +22,7 @@ from competitions import services
 from competitions import services as competitions_services
 from competitions.models import StockKind, StockMovement, StockReason
 from league.models import Entry
-from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
 from matrixhockey.http import SignedInRequest, signed_in_user
 
 
@@ -59,7 +59,7 @@ class StockMovementInline(ReadOnlyInline):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(CheckedAutocomplete, admin.ModelAdmin):
     list_display = [
         "team",
         "season",

@@ -36,7 +36,7 @@ from competitions.models import (
     TeamResult,
 )
 from league.models import Season
-from matrixhockey.admin import ReadOnlyAdmin, ReadOnlyInline, adopt
+from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
 from matrixhockey.http import SignedInRequest, signed_in_user
 
 
@@ -121,7 +121,7 @@ class RoundAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
-class PoolMemberInline(admin.TabularInline):
+class PoolMemberInline(CheckedAutocomplete, admin.TabularInline):
     model = PoolMember
     fields = ["entry", "group"]
     autocomplete_fields = ["entry"]
@@ -182,7 +182,7 @@ class FixtureFormSet(forms.BaseInlineFormSet):
                 seen.add(entry.pk)
 
 
-class FixtureInline(admin.TabularInline):
+class FixtureInline(CheckedAutocomplete, admin.TabularInline):
     model = Fixture
     formset = FixtureFormSet
     fields = ["home", "away", "label"]
@@ -344,7 +344,7 @@ class PoolRoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(CheckedAutocomplete, admin.ModelAdmin):
     list_display = ["pool_round", "home", "away", "label"]
     list_filter = ["pool_round__round__season", "pool_round__round__competition", "label"]
     search_fields = ["home__team__name", "away__team__name"]
