@@ -24,7 +24,7 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.models.results import Decided
-from competitions.selectors.entries import entry_lineage
+from competitions.selectors.entries import Sight, entry_lineage
 from competitions.selectors.picks import entry_stocks
 from competitions.selectors.results import GameResult, PlayedPick
 from competitions.selectors.standings import pool_standings
@@ -126,8 +126,8 @@ class CoachLedger:
     """The coach's own view of the team's bookkeeping, from the published rounds."""
 
     movements: list[StockMovement]
-    hidden: int
-    """Movements of rounds not yet published: they show once the round is published."""
+    """The movements of published rounds and those of no round (R23: not even how many an
+    unpublished round made: an ONR sanction's would tell the team it was found ONR)."""
     onr_count: int
     next_onr: NextOnr
     barred: bool
@@ -242,7 +242,7 @@ def team_season(*, entry: Entry) -> TeamSeason:
         row = next((row for row in pool_standings(pool=pool) if row.team == entry.team.slug), None)
         if row is not None:
             place, points, played = row.rank, row.points, row.played
-    extra_goals, great_saves = entry_stocks(entry=entry, published_only=True)
+    extra_goals, great_saves = entry_stocks(entry=entry, sight=Sight.PUBLIC)
     return TeamSeason(
         entry=entry,
         pool=pool,
@@ -292,9 +292,8 @@ def coach_ledger(*, entry: Entry) -> CoachLedger:
     published = Exists(_published_for(entry))
     movements = StockMovement.objects.filter(entry=entry).select_related("round")
     shown = list(movements.filter(Q(round__isnull=True) | published).order_by("created_at", "id"))
-    hidden = movements.exclude(Q(round__isnull=True) | published).count()
     onr_count = published_onr_count(entry=entry)
-    extra_goals, great_saves = entry_stocks(entry=entry, published_only=True)
+    extra_goals, great_saves = entry_stocks(entry=entry, sight=Sight.PUBLIC)
     barred = (
         OnrSanction.objects.filter(entry=entry, barred_from_promotion=True)
         .filter(published)
@@ -307,7 +306,6 @@ def coach_ledger(*, entry: Entry) -> CoachLedger:
     )
     return CoachLedger(
         movements=shown,
-        hidden=hidden,
         onr_count=onr_count,
         next_onr=next_onr(
             division=entry.division,

@@ -13,6 +13,7 @@ from competitions import services as competitions
 from competitions.models import Competition, Pool, PoolMember, PoolRound, Round, Stage
 from competitions.selectors import (
     EntryChoices,
+    Sight,
     entry_choices,
     entry_plays_round,
     entry_stocks,
@@ -70,8 +71,8 @@ def test_a_team_starts_with_every_column_and_the_quotas_of_r7(
     extra_time: dict[str, int],
     shootout: dict[str, int],
 ) -> None:
-    for published_only in (True, False):
-        choices = entry_choices(entry=dogs, competition=competition, published_only=published_only)
+    for sight in Sight:
+        choices = entry_choices(entry=dogs, competition=competition, sight=sight)
         assert choices == EntryChoices(
             competition=competition,
             columns=tuple(columns),
@@ -82,7 +83,7 @@ def test_a_team_starts_with_every_column_and_the_quotas_of_r7(
         )
 
 
-def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published_ones(
+def test_the_pick_form_counts_the_team_s_own_arbitrated_picks_and_infos_equipes_only_published(
     season: Season,
     dogs: Entry,
     elite_pool: Pool,
@@ -104,8 +105,9 @@ def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published
     record_played(
         dogs, round_2, pool=elite_pool, column="B", extra_time="0", extra_goals=1, great_saves=2
     )
-    form = entry_choices(entry=dogs, competition="championship", published_only=False)
-    public = entry_choices(entry=dogs, competition="championship", published_only=True)
+    form = entry_choices(entry=dogs, competition="championship", sight=Sight.TEAM)
+    assert entry_choices(entry=dogs, competition="championship", sight=Sight.REFEREE) == form
+    public = entry_choices(entry=dogs, competition="championship", sight=Sight.PUBLIC)
     assert form.columns == tuple("CDEFGHIJK")
     assert public.columns == tuple("BCDEFGHIJK")
     assert form.extra_time == {"0": 1, "1": 3, "2": 3, "3": 2}
@@ -117,8 +119,8 @@ def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published
 
 def test_stocks_moved_outside_any_round_count_at_once(dogs: Entry, admin_user: User) -> None:
     competitions.stock_move(entry=dogs, kind="extra_goals", delta=2, reason="admin", by=admin_user)
-    assert entry_stocks(entry=dogs, published_only=True) == (5, 2)
-    assert entry_stocks(entry=dogs, published_only=False) == (5, 2)
+    for sight in Sight:
+        assert entry_stocks(entry=dogs, sight=sight) == (5, 2)
 
 
 # --- entry_plays_round ---------------------------------------------------------------------------
