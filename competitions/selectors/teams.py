@@ -227,6 +227,34 @@ def published_onr_count(*, entry: Entry) -> int:
     )
 
 
+def _sanction_round_published() -> Exists:
+    """Whether the round of the ONR sanction ``OuterRef`` is published for its team's pool: its
+    division's, or the WG's for a group-stage ONR."""
+    return Exists(
+        PoolRound.objects.filter(
+            round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
+        ).filter(
+            Q(
+                pool__competition=Competition.CHAMPIONSHIP,
+                pool__division_id=OuterRef("entry__division_id"),
+            )
+            | Q(pool__members__entry_id=OuterRef("entry_id"))
+        )
+    )
+
+
+def onr_sanctions_publication(sanctions: QuerySet[OnrSanction]) -> QuerySet[OnrSanction]:
+    """``sanctions`` each annotated with ``published``: whether the round whose arbitration found
+    the ONR is published for the team's pool. Until then nothing of the ONR may show (R23), nor
+    the replacement it proposes (R14)."""
+    return sanctions.annotate(published=_sanction_round_published())
+
+
+def onr_sanction_published(*, sanction: OnrSanction) -> bool:
+    """Whether ``sanction``'s round is published (:func:`onr_sanctions_publication`)."""
+    return OnrSanction.objects.filter(pk=sanction.pk).filter(_sanction_round_published()).exists()
+
+
 def team_season(*, entry: Entry) -> TeamSeason:
     """``entry``'s season from its published results (R9 table, R10 displays)."""
     lineage = entry_lineage(entry=entry)
