@@ -48,6 +48,8 @@ week_3 = demo_world(3)
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 CHART_ID = re.compile(r"(chart-(?:goals|stocks)-)\d+")
 """A chart's element ids, numbered by the process that draws it."""
+TIME_LEFT = re.compile(r"(<strong data-countdown-text>)[^<]*")
+"""The time left before a deadline, which moves on between two readings."""
 MESSAGE_IDS = count()
 
 
@@ -123,9 +125,13 @@ def _email(coach: User, lines: str) -> bytes:
 
 
 def _reply(coach: User, lines: str) -> str:
-    """The reply to an email of ``lines`` from ``coach``, as sent."""
+    """The reply to an email of ``lines`` from ``coach``, as sent: received an hour after round
+    3's deadline (the reply says when, to the minute)."""
+    round_3 = Round.objects.get(
+        season__is_current=True, competition=Competition.CHAMPIONSHIP, number=3
+    )
     with override_settings(MAIL_AUTH_REQUIRED=False):
-        email_ingest(raw=_email(coach, lines))
+        email_ingest(raw=_email(coach, lines), received_at=round_3.deadline + timedelta(hours=1))
     emails_send_due()
     reply = OutboundEmail.objects.filter(template="pick-reply").latest("id")
     return f"{reply.subject}\n{reply.body_text}\n{reply.body_html}"
@@ -133,7 +139,7 @@ def _reply(coach: User, lines: str) -> str:
 
 def _views(entry: Entry, coach: User, draw: Draw) -> dict[str, str]:
     """Every page and answer of the coach and of the public about what the team may still play,
-    each a text (CSRF tokens and chart ids blanked); nothing here stores a pick."""
+    each a text (CSRF tokens, chart ids and the time left blanked); nothing here stores a pick."""
     browser = Client(headers={"accept-language": "fr"})
     browser.force_login(coach)
     visitor = Client(headers={"accept-language": "fr"})
@@ -149,7 +155,8 @@ def _views(entry: Entry, coach: User, draw: Draw) -> dict[str, str]:
     def page(name: str, client: Client, path: str) -> None:
         response = client.get(path)
         assert response.status_code == 200, (name, response.status_code)
-        views[name] = CHART_ID.sub(r"\1", CSRF.sub(r"\1\2", response.content.decode()))
+        html = CSRF.sub(r"\1\2", response.content.decode())
+        views[name] = TIME_LEFT.sub(r"\1", CHART_ID.sub(r"\1", html))
 
     def put(name: str, pick: str) -> None:
         response = api.put("/api/picks/championship/4/", {"pick": pick}, format="json")

@@ -24,8 +24,12 @@ from tests.competitions.arbitration_league import League, build_league
 
 pytestmark = pytest.mark.django_db
 
-VARIES = re.compile(r'(csrfmiddlewaretoken" value=")[^"]*|(chart-(?:goals|stocks|places)-)\d+')
-"""What differs between two readings of one page: the CSRF token, the charts' element ids."""
+VARIES = re.compile(
+    r'(csrfmiddlewaretoken" value=")[^"]*|(chart-(?:goals|stocks|places)-)\d+'
+    r"|(<strong data-countdown-text>)[^<]*"
+)
+"""What differs between two readings of one page: the CSRF token, the charts' element ids, the
+time left before the next deadline."""
 
 WAITS = {
     "en": "which is not published yet: the replacement can be confirmed once it is",
@@ -60,7 +64,7 @@ def third(elite: League) -> OnrSanction:
 def public_pages(elite: League) -> str:
     visitor = Client(headers={"accept-language": "en"})
     return "".join(
-        VARIES.sub(r"\1\2", visitor.get(path).content.decode())
+        VARIES.sub(r"\1\2\3", visitor.get(path).content.decode())
         for path in ("/", "/standings/elite/", f"/teams/{elite.entries['elite-05'].team.slug}/")
     )
 
