@@ -239,7 +239,7 @@ def league_read() -> League:
     from django.utils import timezone
 
     from competitions.models import Competition, Round
-    from competitions.selectors import entry_choices
+    from competitions.selectors import Sight, entry_choices
     from league.models import Entry
     from league.services import api_token_obtain
 
@@ -258,7 +258,7 @@ def league_read() -> League:
         .order_by("team__slug")
     )
     for index, entry in enumerate(entries):
-        choices = entry_choices(entry=entry, competition=round.competition, published_only=False)
+        choices = entry_choices(entry=entry, competition=round.competition, sight=Sight.TEAM)
         column = choices.columns[index % len(choices.columns)]
         extra_time = next(iter(choices.extra_time))
         user = entry.team.coach

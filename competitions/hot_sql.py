@@ -127,9 +127,11 @@ def used_rows(
     competitions: Sequence[str],
     statuses: Sequence[str],
     before_round: int | None,
-) -> list[tuple[int, str, str, str, str]]:
+) -> list[tuple[int, str, str, str, str, str, str | None]]:
     """The team results of ``entry_ids`` in ``competitions``' pool rounds of ``statuses`` (below
-    round ``before_round``), in play order: entry, competition, column, extra time, shootout."""
+    round ``before_round``), in play order: entry, competition, column, extra time, shootout,
+    the pool round's status and the normalized notation of the pick played (``None``: no pick,
+    an ONR or a dummy team's random one)."""
 
     def marks(values: Sequence[Any]) -> str:
         return ", ".join(["%s"] * len(values))
@@ -140,10 +142,12 @@ def used_rows(
         params.append(before_round)
     with connection.cursor() as cursor:
         cursor.execute(
-            'SELECT tr.entry_id, r.competition, tr."column", tr.extra_time, tr.shootout'
+            'SELECT tr.entry_id, r.competition, tr."column", tr.extra_time, tr.shootout,'
+            " pr.status, p.normalized"
             f" FROM {TeamResult._meta.db_table} tr"
             f" INNER JOIN {PoolRound._meta.db_table} pr ON pr.id = tr.pool_round_id"
             f" INNER JOIN {Round._meta.db_table} r ON r.id = pr.round_id"
+            f" LEFT OUTER JOIN {Pick._meta.db_table} p ON p.id = tr.pick_id"
             f" WHERE tr.entry_id IN ({marks(entry_ids)})"
             f" AND r.competition IN ({marks(competitions)}) AND pr.status IN ({marks(statuses)})"
             f"{before} ORDER BY r.number, tr.id",

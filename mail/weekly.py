@@ -32,8 +32,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from competitions.models import CUPS, Competition, Pick, Pool, PoolRound, Round
-from competitions.selectors import PLAYED, entry_plays_round, entry_plays_rounds, rounds_rows
+from competitions.models import Competition, Pick, Pool, PoolRound, Round
+from competitions.selectors import PLAYED, entry_plays_rounds, rounds_rows
 from league.links import pick_link
 from league.models import Entry, Season
 from league.selectors import NewsItem, news_between, season_current, user_language
@@ -99,17 +99,18 @@ def week_find(*, now: datetime | None = None) -> Week | None:
 
 def entry_rounds_missing(*, entry: Entry, rounds: Iterable[Round]) -> list[Round]:
     """The rounds among ``rounds`` that ``entry`` plays (the championship; a cup while it is in,
-    :func:`~competitions.selectors.entry_plays_round`) and has sent no pick for yet.
+    :func:`~competitions.selectors.entry_plays_rounds`, as the published results say) and has
+    sent no pick for yet, in four queries whatever their number.
 
     Any pick received counts, sent that week or in advance (R12: the last one received counts,
     but one is enough not to be missing).
     """
-    return [
-        round
-        for round in rounds
-        if entry_plays_round(entry=entry, round=round)
-        and not Pick.objects.filter(entry=entry, round=round).exists()
-    ]
+    rounds = list(rounds)
+    playing = entry_plays_rounds(entry=entry, rounds=rounds)
+    sent = set(
+        Pick.objects.filter(entry=entry, round__in=rounds).values_list("round_id", flat=True)
+    )
+    return [round for round in rounds if round.pk in playing and round.pk not in sent]
 
 
 def week_entries(*, week: Week) -> list[Entry]:
@@ -121,39 +122,16 @@ def week_entries(*, week: Week) -> list[Entry]:
     )
 
 
-def week_rounds_public(*, week: Week) -> list[Round]:
-    """``week``'s rounds whose teams are public: the championship's, and a cup's round while no
-    earlier round of that cup is arbitrated but not published yet.
-
-    Who plays a cup round follows from the rounds before it (the winners go on; an ONR team
-    forfeits and is out, R15; the next round is drawn at the arbitration): until the referee
-    publishes, listing a cup round's teams as missing their picks would tell who went on.
-    """
-    unpublished = PoolRound.objects.filter(
-        pool__season=week.season,
-        pool__competition__in=CUPS,
-        status=PoolRound.Status.ARBITRATED,
-    ).values_list("pool__competition", "round__number")
-    secret: dict[str, int] = {}
-    for competition, number in unpublished:
-        secret[competition] = min(number, secret.get(competition, number))
-    return [
-        round
-        for round in week.rounds
-        if round.competition not in secret or round.number <= secret[round.competition]
-    ]
-
-
 def week_teams_missing(*, week: Week) -> list[Entry]:
-    """The teams that have not sent all their picks for ``week``'s public rounds
-    (:func:`week_rounds_public`): at least one of them that they play has no pick. Dummy teams
-    play random picks (R14) and are never missing. A list every coach reads: it shows nothing
-    that published results do not (who plays a cup round drawn by an unpublished arbitration)."""
-    rounds = week_rounds_public(week=week)
+    """The teams that have not sent all their picks for ``week``'s rounds: at least one of them
+    that they play has no pick. Dummy teams play random picks (R14) and are never missing. A list
+    every coach reads: it shows nothing that published results do not, as who plays a cup round
+    follows them only (:func:`entry_rounds_missing`: the winners and the losers of a round
+    arbitrated and not published alike, R23)."""
     return [
         entry
         for entry in week_entries(week=week)
-        if not entry.team.is_dummy and entry_rounds_missing(entry=entry, rounds=rounds)
+        if not entry.team.is_dummy and entry_rounds_missing(entry=entry, rounds=week.rounds)
     ]
 
 
@@ -360,24 +338,22 @@ def reminders_send(*, now: datetime | None = None) -> int:
     one to the deputy they named, of each team that still has no pick for at least one of this
     week's open rounds it plays (the championship; the KDH while it is in; the WG when
     qualified), naming those rounds, in each one's language, with their one-click link. A team
-    that has sent everything gets nothing. A cup round drawn by an arbitrated round not yet
-    published is left out for everyone until the referee publishes it: reminding its teams
-    would tell them, before anyone, who went on. How many emails were queued; none twice to
-    anyone for the same week."""
+    that has sent everything gets nothing. Who plays a cup round follows the published results
+    only (:func:`entry_rounds_missing`): while a round of the cup is arbitrated and not
+    published, its winners and its losers are reminded of the next round alike, which tells
+    nobody who went on (R23). How many emails were queued; none twice to anyone for the same
+    week."""
     now = now or timezone.now()
     week = week_find(now=now)
     if week is None:
         return 0
-    # Who is reminded of a cup round tells who plays it: only the rounds whose teams follow
-    # from published results (week_rounds_public), as in Wednesday's missing list.
-    rounds = week_rounds_public(week=week)
     sent = 0
     for entry in week_entries(week=week):
         # The coach, and the deputy they named, who may send the picks too.
         people = [p for p in (entry.team.coach, entry.team.deputy) if _can_be_emailed(p)]
         if not people:
             continue
-        missing = entry_rounds_missing(entry=entry, rounds=rounds)
+        missing = entry_rounds_missing(entry=entry, rounds=week.rounds)
         if not missing:
             continue
         for person in people:

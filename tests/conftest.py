@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 
 import psycopg2
@@ -32,6 +32,7 @@ from rest_framework.test import APIClient
 from competitions import services as competitions
 from competitions.models import (
     Competition,
+    Pick,
     Pool,
     PoolRound,
     Round,
@@ -39,6 +40,7 @@ from competitions.models import (
     StockReason,
     TeamResult,
 )
+from engine import Pick as EnginePick
 from league import services as league
 from league.models import Division, Entry, Season
 from mail import outbox
@@ -455,6 +457,20 @@ class ResultRecorder:
                 competitions.stock_move(
                     entry=entry, kind=kind, delta=-spent, reason=StockReason.PLAYED, round=round
                 )
+        pick = None
+        if not published:
+            # The team's pick the arbitration played, received before the deadline (R12): all
+            # the team itself knows of a round not published yet (Sight.TEAM).
+            notation = f"{column}{'+' * extra_goals}{'#' * great_saves}({extra_time})"
+            notation += f"({shootout})" if shootout else ""
+            pick = competitions.pick_record(
+                entry=entry,
+                round=round,
+                notation=notation,
+                normalized=EnginePick.parse(notation).notation(),
+                channel=Pick.Channel.WEB,
+                received_at=round.deadline - timedelta(hours=1),
+            )
         return TeamResult.objects.create(
             pool_round=pool_round,
             entry=entry,
@@ -465,13 +481,15 @@ class ResultRecorder:
             great_saves_used=great_saves,
             goals=0,
             display=column,
+            pick=pick,
         )
 
 
 @pytest.fixture
 def record_played(db: None) -> ResultRecorder:
     """``record_played(entry, round, pool=…, column=…, extra_time=…)``: a team's played pick in
-    an arbitrated (or, with ``status``, published) pool round, stocks spent with it."""
+    an arbitrated (or, with ``status``, published) pool round, stocks spent with it; arbitrated,
+    the pick itself is stored too, received before the deadline."""
     return ResultRecorder()
 
 

@@ -35,6 +35,7 @@ from competitions.models import (
     SeasonStartJob,
     TeamResult,
 )
+from competitions.selectors.teams import onr_sanctions_publication
 from league.models import Season
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
 from matrixhockey.http import SignedInRequest, signed_in_user
@@ -472,6 +473,7 @@ class OnrSanctionAdmin(ReadOnlyAdmin):
         "great_saves_removed",
         "barred_from_promotion",
         "replacement",
+        "round_published",
         "replaced",
         "created_at",
     ]
@@ -487,11 +489,20 @@ class OnrSanctionAdmin(ReadOnlyAdmin):
     list_select_related = ["entry__team", "entry__season", "entry__division", "round__season"]
     actions = ["confirm_replacement"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[OnrSanction]:
+        return onr_sanctions_publication(super().get_queryset(request))
+
     @admin.display(description=_("replaced"), boolean=True)
     def replaced(self, sanction: OnrSanction) -> bool:
         return sanction.entry.replaced_at is not None
 
-    @admin.action(description=_("Confirm the proposed replacement (R14)"))
+    @admin.display(description=_("round published"), boolean=True)
+    def round_published(self, sanction: OnrSanction) -> bool:
+        """R23: a proposed replacement is confirmed once the round that found the ONR is
+        published (the new team would show on the public pages at once)."""
+        return bool(getattr(sanction, "published", False))
+
+    @admin.action(description=_("Confirm the proposed replacement (R14), its round published"))
     def confirm_replacement(
         self, request: SignedInRequest, queryset: QuerySet[OnrSanction]
     ) -> None:

@@ -82,7 +82,9 @@ class Coaches:
         )
         playing = [(f.home, f.away) for f in fixtures] + [(f.away, f.home) for f in fixtures]
         used = competition_selectors.entries_used(
-            entries=[entry for entry, _ in playing], competition=competition, published_only=False
+            entries=[entry for entry, _ in playing],
+            competition=competition,
+            sight=competition_selectors.Sight.REFEREE,
         )
         rows = []
         start, end = sent_between

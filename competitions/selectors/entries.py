@@ -4,12 +4,16 @@ columns and values it used (R19, R7), the entry holding a replaced team's place.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
 from competitions import hot_sql
 from competitions.models import Competition, Matrix, MatrixCell, PoolRound, Round
+from engine import NotationError
+from engine import Pick as EnginePick
 from engine.season import Used
 from league.models import Entry
 
@@ -95,75 +99,145 @@ def entry_lineage(*, entry: Entry) -> list[Entry]:
     return entries_lineages(entries=[entry])[entry.pk]
 
 
+class Sight(enum.Enum):
+    """Who looks at a team's record, and so what counts in what it has used and holds (R23:
+    nothing of a round is public before its publication). The one place that says which rounds
+    a reader sees: the columns and values used (:func:`entries_used`), the stocks
+    (:func:`competitions.selectors.entries_stocks`) and what a team may still play
+    (:func:`competitions.selectors.entries_choices`) all take one."""
+
+    PUBLIC = "public"
+    """The published rounds only: what anyone may know (« infos équipes », the matrices'
+    crowding pools, a team's page)."""
+    TEAM = "team"
+    """What the team itself knows: the published rounds, and its own picks (R12: the one that
+    counted) in the rounds arbitrated since. The referee's draws in those rounds — an ONR
+    team's column and value (R4), a stale part redrawn (R11) — are not known before their
+    publication, nor is a sanction (R14): the team's pick page, its picks' checks and
+    refusals (web, API, email) read this. A later pick that repeats such a draw is stale and
+    redrawn at its own round's arbitration (R11), which reads :attr:`REFEREE`."""
+    REFEREE = "referee"
+    """Every arbitrated round, published or not: what the arbitration plays with (R7, R19) and
+    what the referees see."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one entry's place has played this season, as a :class:`Sight` sees it."""
+
+    used: dict[str, Used]
+    """By competition: the columns and values played, in play order."""
+    asked: tuple[int, int] | None = None
+    """In the team's sight only: the extra goals and great saves the entry's own picks asked in
+    the rounds arbitrated but not published (R6), the stocks the team knows it spent there;
+    ``None`` when it has no such round (its stocks are then the published ones)."""
+
+
 def entries_used(
     *,
     entries: Iterable[Entry],
     competition: Competition | str,
-    published_only: bool,
+    sight: Sight,
     before_round: int | None = None,
 ) -> dict[int, Used]:
-    """For each entry (by id), what its place already played this season in ``competition``.
+    """For each entry (by id), what its place already played this season in ``competition``,
+    as ``sight`` sees it.
 
     ``competition`` is ``championship``, ``kdh`` or ``wg`` (the WG's group and knockout rounds
-    share one set, R19). Only pool rounds that are arbitrated or published count, or only the
-    published ones when ``published_only`` (what the public sees, « infos équipes »). A team
-    that replaced another (R14) inherits the replaced entry's record. Values are in play order;
-    a cup forfeit (R15) used nothing. ``before_round``: only the rounds numbered below it (what
-    a team had used when that round was played).
+    share one set, R19). A team that replaced another (R14) inherits the replaced entry's
+    record. Values are in play order; a cup forfeit (R15) used nothing. ``before_round``: only
+    the rounds numbered below it (what a team had used when that round was played).
     """
     competition = Competition(competition)
-    used = _used(list(entries), (competition,), published_only, before_round)
-    return {pk: by_competition[competition] for pk, by_competition in used.items()}
+    records = entries_records(
+        entries=entries, competitions=(competition,), sight=sight, before_round=before_round
+    )
+    return {pk: record.used[competition] for pk, record in records.items()}
 
 
 def entry_used_everywhere(
-    *, entry: Entry, competitions: Iterable[Competition | str], published_only: bool
+    *, entry: Entry, competitions: Iterable[Competition | str], sight: Sight
 ) -> dict[str, Used]:
     """What ``entry``'s place already played in each of ``competitions`` (see
     :func:`entries_used`), by competition, in one query."""
-    chosen = tuple(Competition(competition) for competition in competitions)
-    return dict(_used([entry], chosen, published_only, None)[entry.pk])
+    return entries_records(entries=[entry], competitions=competitions, sight=sight)[entry.pk].used
 
 
 def entries_used_everywhere(
-    *, entries: Iterable[Entry], competitions: Iterable[Competition | str], published_only: bool
+    *, entries: Iterable[Entry], competitions: Iterable[Competition | str], sight: Sight
 ) -> dict[int, dict[str, Used]]:
     """What each of ``entries``' places already played in each of ``competitions`` (see
     :func:`entries_used`), by entry id then competition, in one query (two when one of them
     replaced a team)."""
+    records = entries_records(entries=entries, competitions=competitions, sight=sight)
+    return {pk: record.used for pk, record in records.items()}
+
+
+def entries_records(
+    *,
+    entries: Iterable[Entry],
+    competitions: Iterable[Competition | str],
+    sight: Sight,
+    before_round: int | None = None,
+) -> dict[int, Record]:
+    """Each entry's :class:`Record` (by id) in ``competitions``, from one query (two when one of
+    them replaced a team, R14). In the team's sight every competition's rounds are read, for
+    :attr:`Record.asked`: a week's stocks are shared by its competitions (R6)."""
+    entries = list(entries)
     chosen = tuple(Competition(competition) for competition in competitions)
-    return _used(list(entries), chosen, published_only, None)
-
-
-def _used(
-    entries: list[Entry],
-    competitions: tuple[Competition, ...],
-    published_only: bool,
-    before_round: int | None,
-) -> dict[int, dict[str, Used]]:
     owner: dict[int, int] = {
         ancestor.pk: pk
         for pk, lineage in entries_lineages(entries=entries).items()
         for ancestor in lineage
     }
     played: dict[tuple[int, str], tuple[list[str], list[str], list[str]]] = {
-        (entry.pk, competition): ([], [], []) for entry in entries for competition in competitions
+        (entry.pk, competition): ([], [], []) for entry in entries for competition in chosen
     }
-    if competitions and entries:
-        for entry_id, competition, column, extra_time, shootout in _used_rows(
-            list(owner), competitions, entry_statuses(published_only), before_round
+    asked: dict[int, tuple[int, int]] = {}
+    read = tuple(Competition) if sight is Sight.TEAM else chosen
+    if read and entries:
+        statuses = (PoolRound.Status.PUBLISHED,) if sight is Sight.PUBLIC else PLAYED
+        for entry_id, competition, column, extra_time, shootout, status, pick in _used_rows(
+            list(owner), read, statuses, before_round
         ):
-            columns, extra_times, shootouts = played[(owner[entry_id], competition)]
+            if sight is Sight.TEAM and status != PoolRound.Status.PUBLISHED:
+                # R23: of a round not published, the team knows its own pick only.
+                own = _own_pick(pick)
+                if entry_id == owner[entry_id]:
+                    goals, saves = asked.get(entry_id, (0, 0))
+                    asked[entry_id] = (
+                        goals + (own.extra_goals if own else 0),
+                        saves + (own.great_saves if own else 0),
+                    )
+                if own is None:
+                    continue
+                column, extra_time, shootout = own.column, own.extra_time, own.shootout or ""
+            found = played.get((owner[entry_id], competition))
+            if found is None:
+                continue  # read for the stocks only
+            columns, extra_times, shootouts = found
             if column:
                 columns.append(column)
             if extra_time:
                 extra_times.append(extra_time)
             if shootout:
                 shootouts.append(shootout)
-    used: dict[int, dict[str, Used]] = {entry.pk: {} for entry in entries}
+    records: dict[int, Record] = {
+        entry.pk: Record(used={}, asked=asked.get(entry.pk)) for entry in entries
+    }
     for (pk, competition), (columns, extra_times, shootouts) in played.items():
-        used[pk][competition] = Used(tuple(columns), tuple(extra_times), tuple(shootouts))
-    return used
+        records[pk].used[competition] = Used(tuple(columns), tuple(extra_times), tuple(shootouts))
+    return records
+
+
+def _own_pick(normalized: str | None) -> EnginePick | None:
+    """The pick a team played, as it sent it (``None``: it sent none, R4)."""
+    if normalized is None:
+        return None
+    try:
+        return EnginePick.parse(normalized)
+    except NotationError:
+        return None  # stored picks were checked when sent
 
 
 def _used_rows(
@@ -171,11 +245,11 @@ def _used_rows(
     competitions: tuple[Competition, ...],
     statuses: tuple[str, ...],
     before_round: int | None,
-) -> list[tuple[int, str, str, str, str]]:
+) -> list[tuple[int, str, str, str, str, str, str | None]]:
     """The team results of ``entry_ids`` in ``competitions``' pool rounds of ``statuses`` (below
-    round ``before_round``), in play order: entry, competition, column, extra time, shootout.
-    Written out (:func:`competitions.hot_sql.used_rows`): every pick and every arbitration
-    reads it."""
+    round ``before_round``), in play order: entry, competition, column, extra time, shootout,
+    the pool round's status, the pick played. Written out
+    (:func:`competitions.hot_sql.used_rows`): every pick and every arbitration reads it."""
     return hot_sql.used_rows(
         entry_ids=entry_ids,
         competitions=competitions,
@@ -184,12 +258,10 @@ def _used_rows(
     )
 
 
-def entry_used(*, entry: Entry, competition: Competition | str, published_only: bool) -> Used:
+def entry_used(*, entry: Entry, competition: Competition | str, sight: Sight) -> Used:
     """What ``entry``'s place already played this season in ``competition`` (see
     :func:`entries_used`): columns, extra-time and shootout values, as tuples in play order."""
-    return entries_used(entries=[entry], competition=competition, published_only=published_only)[
-        entry.pk
-    ]
+    return entries_used(entries=[entry], competition=competition, sight=sight)[entry.pk]
 
 
 def entries_holders(*, entries: Iterable[Entry]) -> dict[int, Entry]:

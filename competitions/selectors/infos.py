@@ -4,7 +4,7 @@ only — with, for a signed-in coach, the teams their own team meets in the roun
 first.
 
 Nothing here reads an unpublished round: what a team used comes from published pool rounds
-(:func:`entries_choices` with ``published_only``), the cup's teams put out from its published
+(:func:`entries_choices` in the public's :class:`Sight`), the cup's teams put out from its published
 games (:func:`cup_eliminated`), the opponents from public draws (:func:`entry_opponents`).
 A constant number of queries whatever the pool's size or the week.
 """
@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from competitions.models import Competition, Pool, Round
-from competitions.selectors.entries import entries_holders
+from competitions.selectors.entries import Sight, entries_holders
 from competitions.selectors.matrices import coming_row
 from competitions.selectors.picks import (
     EntryChoices,
@@ -226,7 +226,7 @@ def pool_infos_grid(
     if pool is None:
         return None
     entries = pool_entries(pool=pool)
-    choices = entries_choices(entries=entries, competition=competition, published_only=True)
+    choices = entries_choices(entries=entries, competition=competition, sight=Sight.PUBLIC)
     mine = next((entry for entry in entries if _is_viewer(entry, user)), None)
     meetings = (
         _meetings(entry=mine, pool=pool, season=season, now=now or timezone.now())

@@ -24,7 +24,7 @@ from competitions.models import (
     PoolMember,
     Round,
 )
-from competitions.selectors.entries import entries_holders, entries_used_everywhere
+from competitions.selectors.entries import Sight, entries_holders, entries_used_everywhere
 from competitions.selectors.picks import PublicDraws, cup_eliminated, public_draws
 from engine.quotas import columns_left
 from league.models import Entry, Season
@@ -235,7 +235,7 @@ def rounds_columns_held(
     used = entries_used_everywhere(
         entries=list({e.pk: e for e in holder_of.values()}.values()),
         competitions={round.competition for round in rounds},
-        published_only=True,
+        sight=Sight.PUBLIC,
     )
     held: dict[int, ColumnsHeld] = {}
     for round in rounds:

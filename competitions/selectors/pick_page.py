@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 
 from competitions.models import Competition, Pick, Pool, Round, Stage
+from competitions.selectors.entries import Sight
 from competitions.selectors.matrices import ColumnsHeld, rounds_columns_held, rounds_rows
 from competitions.selectors.picks import (
     EntryChoices,
@@ -160,7 +161,10 @@ def _reads(open_rounds: list[OpenRound], pools: dict[str, Pool]) -> _Reads:
     draws = public_draws(pools=pools.values())
     return _Reads(
         choices=entry_choices_everywhere(
-            entry=entry, competitions={round.competition for round in rounds}, published_only=False
+            entry=entry,
+            competitions={round.competition for round in rounds},
+            # R23: what the team knows, from the published rounds and its own picks.
+            sight=Sight.TEAM,
         ),
         spoken=entries_spoken_for(entry=entry, rounds=rounds),
         pools=pools,

@@ -4,7 +4,7 @@ round.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -26,9 +26,10 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.selectors.entries import (
-    entries_used,
+    Record,
+    Sight,
+    entries_records,
     entry_lineage,
-    entry_used_everywhere,
 )
 from engine.cups import CupRound, KnockoutGame, RoundState, knocked_out, plays_round
 from engine.quotas import columns_left, notation_order, values_left
@@ -130,21 +131,48 @@ def pick_team_and_round(
     return found if found is not None else (None, None)
 
 
-def entry_stocks(*, entry: Entry, published_only: bool) -> tuple[int, int]:
-    """``entry``'s extra goals and great saves (R6): now, or as the published rounds left them.
+def entry_stocks(*, entry: Entry, sight: Sight) -> tuple[int, int]:
+    """``entry``'s extra goals and great saves (R6) as ``sight`` sees them (:class:`Sight`).
 
-    Published only, the movements tied to a round whose pool round (the entry's pool in that
-    round's competition) is not published are taken back out: an arbitrated but unpublished
-    round must not show what the team spent in it.
+    The published ones: the movements tied to a round whose pool round (the entry's pool in
+    that round's competition) is not published are taken back out, so that an arbitrated but
+    unpublished round shows nothing of what the team spent or lost in it. The team's: those, less
+    what its own picks asked in the rounds arbitrated since (never below 0). The referee's: the
+    balances now.
     """
-    return entries_stocks(entries=[entry], published_only=published_only)[entry.pk]
+    return entries_stocks(entries=[entry], sight=sight)[entry.pk]
 
 
-def entries_stocks(*, entries: Iterable[Entry], published_only: bool) -> dict[int, tuple[int, int]]:
-    """:func:`entry_stocks` of each of ``entries`` (by id), in one query at most."""
+def entries_stocks(
+    *, entries: Iterable[Entry], sight: Sight, records: Mapping[int, Record] | None = None
+) -> dict[int, tuple[int, int]]:
+    """:func:`entry_stocks` of each of ``entries`` (by id): none, one or two queries whatever
+    their number (in the team's sight, one fewer given their ``records`` in it, and the
+    published stocks read only for the entries with a round arbitrated and not published)."""
     entries = list(entries)
-    if not published_only or not entries:
+    if sight is Sight.REFEREE or not entries:
         return {entry.pk: (entry.extra_goals, entry.great_saves) for entry in entries}
+    if sight is Sight.PUBLIC:
+        return _published_stocks(entries)
+    if records is None:
+        records = entries_records(entries=entries, competitions=(), sight=Sight.TEAM)
+    asked = {pk: record.asked for pk, record in records.items() if record.asked is not None}
+    published = _published_stocks([entry for entry in entries if entry.pk in asked])
+    stocks = {}
+    for entry in entries:
+        if entry.pk not in asked:
+            # No round of its arbitrated and unpublished: the balances are the published ones.
+            stocks[entry.pk] = (entry.extra_goals, entry.great_saves)
+            continue
+        (goals, saves), (asked_goals, asked_saves) = published[entry.pk], asked[entry.pk]
+        stocks[entry.pk] = (max(0, goals - asked_goals), max(0, saves - asked_saves))
+    return stocks
+
+
+def _published_stocks(entries: list[Entry]) -> dict[int, tuple[int, int]]:
+    """Each entry's stocks as the published rounds left them, in one query (none for none)."""
+    if not entries:
+        return {}
     published = PoolRound.objects.filter(
         round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
     ).filter(
@@ -173,44 +201,39 @@ def entries_stocks(*, entries: Iterable[Entry], published_only: bool) -> dict[in
     }
 
 
-def entry_choices(
-    *, entry: Entry, competition: Competition | str, published_only: bool
-) -> EntryChoices:
-    """What ``entry`` may still play in ``competition``: columns, extra-time values with the uses
-    left, shootout values (KDH), extra-goal and great-save stocks.
-
-    ``published_only``: after the published rounds, what anyone may see (« infos équipes »);
-    otherwise after every arbitrated round too, the team's own pick form (its own record).
-    """
-    return entries_choices(entries=[entry], competition=competition, published_only=published_only)[
-        entry.pk
-    ]
+def entry_choices(*, entry: Entry, competition: Competition | str, sight: Sight) -> EntryChoices:
+    """What ``entry`` may still play in ``competition`` as ``sight`` sees it (:class:`Sight`):
+    columns, extra-time values with the uses left, shootout values (KDH), extra-goal and
+    great-save stocks. « Infos équipes » reads the public's; the team's pick page and the checks
+    of its picks, the team's own."""
+    return entries_choices(entries=[entry], competition=competition, sight=sight)[entry.pk]
 
 
 def entries_choices(
-    *, entries: Iterable[Entry], competition: Competition | str, published_only: bool
+    *, entries: Iterable[Entry], competition: Competition | str, sight: Sight
 ) -> dict[int, EntryChoices]:
     """:func:`entry_choices` of each of ``entries`` (by id), from two queries whatever their
     number (what they used, their stocks' movements)."""
     entries = list(entries)
     competition = Competition(competition)
-    used = entries_used(entries=entries, competition=competition, published_only=published_only)
-    stocks = entries_stocks(entries=entries, published_only=published_only)
-    return {entry.pk: _choices(competition, used[entry.pk], stocks[entry.pk]) for entry in entries}
+    records = entries_records(entries=entries, competitions=(competition,), sight=sight)
+    stocks = entries_stocks(entries=entries, sight=sight, records=records)
+    return {
+        entry.pk: _choices(competition, records[entry.pk].used[competition], stocks[entry.pk])
+        for entry in entries
+    }
 
 
 def entry_choices_everywhere(
-    *, entry: Entry, competitions: Iterable[Competition | str], published_only: bool
+    *, entry: Entry, competitions: Iterable[Competition | str], sight: Sight
 ) -> dict[str, EntryChoices]:
     """:func:`entry_choices` of ``entry`` in each of ``competitions``, by competition, from two
     queries at most whatever their number."""
-    used = entry_used_everywhere(
-        entry=entry, competitions=competitions, published_only=published_only
-    )
-    stocks = entries_stocks(entries=[entry], published_only=published_only)[entry.pk]
+    record = entries_records(entries=[entry], competitions=competitions, sight=sight)
+    stocks = entries_stocks(entries=[entry], sight=sight, records=record)[entry.pk]
     return {
         competition: _choices(Competition(competition), what, stocks)
-        for competition, what in used.items()
+        for competition, what in record[entry.pk].used.items()
     }
 
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, Round
-from competitions.selectors.entries import entries_holders
+from competitions.selectors.entries import Sight, entries_holders
 from competitions.selectors.picks import (
     EntryChoices,
     entries_choices,
@@ -140,7 +140,7 @@ def pool_infos(
     if pool is None:
         return None
     entries = pool_entries(pool=pool)
-    choices = entries_choices(entries=entries, competition=pool.competition, published_only=True)
+    choices = entries_choices(entries=entries, competition=pool.competition, sight=Sight.PUBLIC)
     return {entry.team.slug: choices[entry.pk] for entry in entries}
 
 

@@ -24,7 +24,7 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.models.results import Decided
-from competitions.selectors.entries import entry_lineage
+from competitions.selectors.entries import Sight, entry_lineage
 from competitions.selectors.picks import entry_stocks
 from competitions.selectors.results import GameResult, PlayedPick
 from competitions.selectors.standings import pool_standings
@@ -126,8 +126,8 @@ class CoachLedger:
     """The coach's own view of the team's bookkeeping, from the published rounds."""
 
     movements: list[StockMovement]
-    hidden: int
-    """Movements of rounds not yet published: they show once the round is published."""
+    """The movements of published rounds and those of no round (R23: not even how many an
+    unpublished round made: an ONR sanction's would tell the team it was found ONR)."""
     onr_count: int
     next_onr: NextOnr
     barred: bool
@@ -227,6 +227,34 @@ def published_onr_count(*, entry: Entry) -> int:
     )
 
 
+def _sanction_round_published() -> Exists:
+    """Whether the round of the ONR sanction ``OuterRef`` is published for its team's pool: its
+    division's, or the WG's for a group-stage ONR."""
+    return Exists(
+        PoolRound.objects.filter(
+            round_id=OuterRef("round_id"), status=PoolRound.Status.PUBLISHED
+        ).filter(
+            Q(
+                pool__competition=Competition.CHAMPIONSHIP,
+                pool__division_id=OuterRef("entry__division_id"),
+            )
+            | Q(pool__members__entry_id=OuterRef("entry_id"))
+        )
+    )
+
+
+def onr_sanctions_publication(sanctions: QuerySet[OnrSanction]) -> QuerySet[OnrSanction]:
+    """``sanctions`` each annotated with ``published``: whether the round whose arbitration found
+    the ONR is published for the team's pool. Until then nothing of the ONR may show (R23), nor
+    the replacement it proposes (R14)."""
+    return sanctions.annotate(published=_sanction_round_published())
+
+
+def onr_sanction_published(*, sanction: OnrSanction) -> bool:
+    """Whether ``sanction``'s round is published (:func:`onr_sanctions_publication`)."""
+    return OnrSanction.objects.filter(pk=sanction.pk).filter(_sanction_round_published()).exists()
+
+
 def team_season(*, entry: Entry) -> TeamSeason:
     """``entry``'s season from its published results (R9 table, R10 displays)."""
     lineage = entry_lineage(entry=entry)
@@ -242,7 +270,7 @@ def team_season(*, entry: Entry) -> TeamSeason:
         row = next((row for row in pool_standings(pool=pool) if row.team == entry.team.slug), None)
         if row is not None:
             place, points, played = row.rank, row.points, row.played
-    extra_goals, great_saves = entry_stocks(entry=entry, published_only=True)
+    extra_goals, great_saves = entry_stocks(entry=entry, sight=Sight.PUBLIC)
     return TeamSeason(
         entry=entry,
         pool=pool,
@@ -292,9 +320,8 @@ def coach_ledger(*, entry: Entry) -> CoachLedger:
     published = Exists(_published_for(entry))
     movements = StockMovement.objects.filter(entry=entry).select_related("round")
     shown = list(movements.filter(Q(round__isnull=True) | published).order_by("created_at", "id"))
-    hidden = movements.exclude(Q(round__isnull=True) | published).count()
     onr_count = published_onr_count(entry=entry)
-    extra_goals, great_saves = entry_stocks(entry=entry, published_only=True)
+    extra_goals, great_saves = entry_stocks(entry=entry, sight=Sight.PUBLIC)
     barred = (
         OnrSanction.objects.filter(entry=entry, barred_from_promotion=True)
         .filter(published)
@@ -307,7 +334,6 @@ def coach_ledger(*, entry: Entry) -> CoachLedger:
     )
     return CoachLedger(
         movements=shown,
-        hidden=hidden,
         onr_count=onr_count,
         next_onr=next_onr(
             division=entry.division,

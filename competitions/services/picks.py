@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from competitions import hot_sql
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
+from competitions.selectors.entries import Sight
 from competitions.selectors.picks import EntryChoices, entry_choices, entry_plays_round, entry_pool
 from competitions.selectors.spoken import entry_spoken_for
 from competitions.services.errors import PickFault, PickFaultCode, pick_refusal_worded
@@ -125,7 +126,10 @@ def _unavailable(
 ) -> PickRejected | None:
     """What ``pick`` asks that the team has no more of (R6, R7, R19), or ``None``.
 
-    Only the team's own record is looked at: what it played in arbitrated rounds, its stocks.
+    Only the team's own record is looked at, as the team knows it (:attr:`Sight.TEAM`): what it
+    played in the published rounds and what its own picks asked in the rounds arbitrated since,
+    its stocks. A referee's draw in an unpublished round (R4, R11) is not held against it: a pick
+    that repeats one is stale, redrawn at its round's arbitration (R11).
     """
     code, where = "unavailable", competition.value
     facts: dict[str, object]
@@ -218,9 +222,10 @@ def pick_submit(
     championship, the KDH while in it, the WG once qualified); the time (R13); the notation
     parses (R10); the competition allows it (the engine's ``refusal``: ``#`` in the championship
     only, a shootout value in the KDH only and always there, no extra-time 3 in the cups); the
-    team still has the column and the values (not played in an arbitrated round, R7, R19); and
-    the extra goals and great saves asked are within the team's stock now (R6: refused above it
-    here; the engine still caps a week's requests at arbitration, championship first).
+    team still has the column and the values, as it knows its record (R7, R19, R23: played in a
+    published round or by its own pick in a round arbitrated since); and the extra goals and
+    great saves asked are within its stock as it knows it (R6: refused above it here; the engine
+    still caps a week's requests at arbitration, championship first).
 
     A pick for a future round is fine at any time before its deadline; the last received counts
     (R12). The team's entry row is locked while checking and storing, so two picks of one team
@@ -328,7 +333,7 @@ def late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
 
 def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> EnginePick:
     """The pick parsed (R10), allowed in its competition (R6, R7, R19) and still available to
-    the team (what it played in arbitrated rounds, its stocks), or :class:`PickRejected`."""
+    the team as it knows its record (:attr:`Sight.TEAM`), or :class:`PickRejected`."""
     try:
         parsed = EnginePick.parse(notation)
     except NotationError as error:
@@ -337,7 +342,8 @@ def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> E
     if refused is not None:
         facts = _refusal_facts(parsed, competition, refused)
         raise PickRejected(refused, facts, code="not_allowed")
-    choices = entry_choices(entry=entry, competition=competition, published_only=False)
+    # R23: what the team knows it has left, from the published rounds and its own picks.
+    choices = entry_choices(entry=entry, competition=competition, sight=Sight.TEAM)
     unavailable = _unavailable(parsed, choices, competition)
     if unavailable is not None:
         raise unavailable

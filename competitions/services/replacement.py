@@ -18,6 +18,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from competitions.models import OnrSanction
+from competitions.selectors.teams import onr_sanction_published
 from competitions.services.entries import entry_replace
 from league.models import Entry, Profile, Team, WaitingListEntry
 from league.services import audit_record, team_create
@@ -147,21 +148,38 @@ def _locked_playing_entry(entry: Entry) -> Entry:
     return locked
 
 
+def _not_published(entry: Entry, sanction: OnrSanction) -> ValidationError:
+    """R23: a replacement shows on the public pages at once (the new team's name, the lost
+    place), so it waits for the publication of the round that found the ONR."""
+    return ValidationError(
+        _(
+            "The ONR of %(team)s was found by the arbitration of %(round)s, which is not "
+            "published yet: the replacement can be confirmed once it is, so that nothing of "
+            "that round shows before its results (R14, R23)."
+        )
+        % {"team": entry.team, "round": sanction.round},
+        code="not_published",
+    )
+
+
 @transaction.atomic
 def onr_replacement_confirm(*, sanction: OnrSanction, by: User | None) -> Entry:
     """An admin confirms the replacement a third ONR proposed (R14): an Elite or D2 team by a new
     dummy team, a D3 team by the first team of the waiting list (a dummy when the list is empty —
     the list as it is now, not as it was at the arbitration). Through
     :func:`competitions.services.entry_replace`: the replacement keeps the record (points, results,
-    stocks) and takes over the games not yet played; a waiting team's coach is invited. Returns
-    the replacement's entry."""
-    sanction = OnrSanction.objects.select_related("entry").get(pk=sanction.pk)
+    stocks) and takes over the games not yet played; a waiting team's coach is invited. Refused
+    until the round whose arbitration found the ONR is published (R23: the replacement shows on
+    the public pages at once). Returns the replacement's entry."""
+    sanction = OnrSanction.objects.select_related("entry__team", "round").get(pk=sanction.pk)
     if not sanction.replacement:
         raise ValidationError(
             _("No replacement was proposed for this ONR: only a third ONR proposes one (R14)."),
             code="no_replacement",
         )
     entry = _locked_playing_entry(sanction.entry)
+    if not onr_sanction_published(sanction=sanction):
+        raise _not_published(entry, sanction)
     return _replace(
         entry, waiting_list=entry.division.tier == 3, by=by, why=f"onr_{sanction.onr_count}"
     )
@@ -171,8 +189,8 @@ def onr_replacement_confirm(*, sanction: OnrSanction, by: User | None) -> Entry:
 def entry_replace_first_week_onr(*, entry: Entry, by: User | None) -> Entry:
     """R14: an admin replaces a new team (one that played no earlier season) that was ONR in week
     1, straight away, by the first team of the waiting list (a dummy team when it is empty), as
-    the rules' « replaced immediately by a team from the waiting list ». Returns the
-    replacement's entry."""
+    the rules' « replaced immediately by a team from the waiting list », once that round is
+    published (R23). Returns the replacement's entry."""
     entry = _locked_playing_entry(entry)
     if Entry.objects.filter(team=entry.team, season__number__lt=entry.season.number).exists():
         raise ValidationError(
@@ -180,8 +198,11 @@ def entry_replace_first_week_onr(*, entry: Entry, by: User | None) -> Entry:
             % {"team": entry.team},
             code="not_new",
         )
-    if not OnrSanction.objects.filter(entry=entry, week=1).exists():
+    sanction = OnrSanction.objects.filter(entry=entry, week=1).select_related("round").first()
+    if sanction is None:
         raise ValidationError(
             _("%(team)s was not ONR in week 1 (R14).") % {"team": entry.team}, code="not_onr"
         )
+    if not onr_sanction_published(sanction=sanction):
+        raise _not_published(entry, sanction)
     return _replace(entry, waiting_list=True, by=by, why="onr_week_1")

@@ -161,7 +161,7 @@ def round_input_compute(
     used = selectors.entries_used(
         entries=entries.values(),
         competition=competition,
-        published_only=False,
+        sight=selectors.Sight.REFEREE,
         before_round=round.number,
     )
 

@@ -15,7 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from competitions.models import Pick, Pool
 from tests.browser.conftest import Launch, screenshot
-from tests.competitions.open_rounds import OpenLeague, coaches_open_league
+from tests.competitions.open_rounds import OpenLeague, coaches_open_league, picks_sent
 from tests.conftest import ResultRecorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -82,7 +82,7 @@ def test_a_coach_sends_a_pick_on_the_tiles_and_sees_the_receipt(
     receipt = page.locator("#receipt")
     expect(receipt).to_be_visible()
     expect(receipt).to_contain_text(TEXT[language]["received"])
-    pick = Pick.objects.get()
+    pick = picks_sent().get()
     assert pick.normalized == "F+(2)"
     expect(receipt.locator("[data-receipt-hash]")).to_have_text(pick.receipt)
     expect(receipt).to_be_focused()
@@ -107,7 +107,7 @@ def test_a_wrong_pick_is_refused_next_to_its_form_and_what_was_typed_stays(
     alert = card.get_by_role("alert")
     expect(alert).to_contain_text(TEXT[language]["bad_value"])
     expect(card.locator("input[data-part=notation]")).to_have_value("f+(7)")
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
     assert mail.outbox == []
 
 
@@ -121,7 +121,7 @@ def test_a_double_click_sends_one_pick(
     card.locator(".tiles-values label.tile", has_text=re.compile(r"^1")).click()
     card.get_by_role("button", name="Send this pick").dblclick()
     expect(page.locator("#receipt")).to_be_visible()
-    assert Pick.objects.count() == 1
+    assert picks_sent().count() == 1
 
 
 def test_the_deadline_counts_down_and_shows_the_visitor_s_own_time(

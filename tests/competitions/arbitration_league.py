@@ -135,6 +135,12 @@ class League:
             pool_round=self.pool_round(pool, number), by=self.referee
         )
 
+    def play_published(self, pool: str, number: int, **send: object) -> PoolRound:
+        """:meth:`play`, then the referee publishes the pool round."""
+        return competitions.pool_round_publish(
+            pool_round=self.play(pool, number, **send), by=self.referee
+        )
+
 
 def build_league(
     *,

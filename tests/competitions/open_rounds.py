@@ -11,14 +11,22 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolMember, Round, Stage
+from competitions.models import Competition, Pick, Pool, PoolMember, Round, Stage
 from league.models import Entry, Season
 from tests.conftest import ResultRecorder
 
 PARIS = ZoneInfo("Europe/Paris")
+
+
+def picks_sent() -> QuerySet[Pick]:
+    """The picks a test sent: every pick but those an arbitrated round played (the league's
+    round 2, arbitrated and not published, was played with its teams' picks, which
+    ``record_played`` stores as the arbitration found them)."""
+    return Pick.objects.filter(team_results=None)
 
 
 def paris_17h(days_ahead: int) -> datetime:

@@ -123,7 +123,9 @@ class _Coaches:
         )
         playing = [(f.home, f.away) for f in fixtures] + [(f.away, f.home) for f in fixtures]
         used = selectors.entries_used(
-            entries=[entry for entry, _ in playing], competition=competition, published_only=False
+            entries=[entry for entry, _ in playing],
+            competition=competition,
+            sight=selectors.Sight.REFEREE,
         )
         rows = []
         for entry, opponent in sorted(playing, key=lambda pair: pair[0].team.slug):

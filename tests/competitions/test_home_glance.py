@@ -27,7 +27,7 @@ from pytest_django.fixtures import Settings
 from competitions import services
 from competitions.demo import DemoLeague
 from competitions.models import Competition, Fixture, Pick, PoolRound, Round, TeamResult
-from competitions.selectors import entry_choices
+from competitions.selectors import Sight, entry_choices
 from competitions.selectors.glance import week_glance
 from league.models import Entry
 from league.public_cache import public_cache_forget
@@ -106,7 +106,7 @@ def opponent(entry: Entry, round: Round) -> Entry:
 
 
 def a_legal_pick(entry: Entry, competition: str) -> str:
-    choices = entry_choices(entry=entry, competition=competition, published_only=False)
+    choices = entry_choices(entry=entry, competition=competition, sight=Sight.TEAM)
     return f"{choices.columns[0]}({next(iter(choices.extra_time))})"
 
 

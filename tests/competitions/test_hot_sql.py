@@ -133,6 +133,8 @@ def test_the_used_rows_are_the_orm_s() -> None:
                             "column",
                             "extra_time",
                             "shootout",
+                            "pool_round__status",
+                            "pick__normalized",
                         )
                     )
                     assert (

@@ -57,7 +57,7 @@ def elite(season: Season, divisions: dict[str, Division], referee: User) -> Leag
 def third_onr(made: League, pool: str, team: str) -> OnrSanction:
     """``team`` sends nothing in rounds 1–3: its third ONR proposes its replacement (R14)."""
     for number in (1, 2, 3):
-        made.play(pool, number, skip=[team])
+        made.play_published(pool, number, skip=[team])
     return OnrSanction.objects.get(entry=made.entries[team], onr_count=3)
 
 
@@ -220,7 +220,7 @@ def test_the_placed_teams_coach_gets_the_invitation_in_their_language(
 def test_a_team_with_an_account_placed_in_week_1_is_invited_too(d3a: League, referee: User) -> None:
     """The first-week replacement (R14) places a waiting team the same way."""
     user = User.objects.create_user("known", email="known@example.org", password="secret")
-    d3a.play("d3a", 1, skip=["d3a-09"])
+    d3a.play_published("d3a", 1, skip=["d3a-09"])
     WaitingListEntry.objects.create(name="Les Connus", email="known@example.org", user=user)
     new = competitions.entry_replace_first_week_onr(entry=d3a.entries["d3a-09"], by=referee)
     assert new.team.coach == user

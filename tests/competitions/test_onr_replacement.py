@@ -31,7 +31,7 @@ def referee(db: None) -> User:
 def three_onr(made: League, pool: str, team: str) -> OnrSanction:
     """``team`` sends no pick three weeks running: the third ONR proposes its replacement."""
     for number in (1, 2, 3):
-        made.play(pool, number, skip=[team])
+        made.play_published(pool, number, skip=[team])
     return OnrSanction.objects.get(entry=made.entries[team], week=3)
 
 
@@ -171,7 +171,7 @@ def test_no_replacement_before_a_third_onr(elite: League, referee: User) -> None
 def test_a_new_team_onr_in_week_1_is_replaced_by_the_waiting_list_straight_away(
     elite: League, referee: User
 ) -> None:
-    elite.play("elite", 1, skip=["elite-09"])
+    elite.play_published("elite", 1, skip=["elite-09"])
     WaitingListEntry.objects.create(name="Les Impatients", email="imp@example.org")
     new = competitions.entry_replace_first_week_onr(entry=elite.entries["elite-09"], by=referee)
     assert new.team.name == "Les Impatients"
@@ -195,7 +195,7 @@ def test_a_team_that_played_an_earlier_season_is_not_new(
     competitions.entry_create(
         season=earlier, team=elite.entries["elite-09"].team, division=divisions["d2a"], code=1
     )
-    elite.play("elite", 1, skip=["elite-09"])
+    elite.play_published("elite", 1, skip=["elite-09"])
     with pytest.raises(ValidationError, match="earlier season"):
         competitions.entry_replace_first_week_onr(entry=elite.entries["elite-09"], by=referee)
     assert elite.entry("elite-09").replaced_at is None
@@ -236,7 +236,7 @@ def test_an_admin_confirms_a_replacement_with_the_action(
 def test_an_admin_replaces_a_new_team_from_the_entries(
     elite: League, referee: User, admin_client: Client
 ) -> None:
-    elite.play("elite", 1, skip=["elite-09"])
+    elite.play_published("elite", 1, skip=["elite-09"])
     response = admin_client.post(
         reverse("admin:league_entry_changelist"),
         {

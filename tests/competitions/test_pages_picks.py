@@ -18,7 +18,7 @@ from competitions.models import Competition, Pick, Round
 from competitions.services import pick_submit
 from league.models import Profile, Team
 from mail.models import OutboundEmail
-from tests.competitions.open_rounds import PARIS, OpenLeague, paris_17h
+from tests.competitions.open_rounds import PARIS, OpenLeague, paris_17h, picks_sent
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
@@ -79,7 +79,7 @@ def test_someone_who_coaches_no_team_cannot_send_a_pick(
     client.force_login(referee)
     response = send(client, league.this_week, column="C", extra_time="1")
     assert response.status_code == 403
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 def test_a_visitor_who_is_not_signed_in_cannot_send_a_pick(
@@ -88,7 +88,7 @@ def test_a_visitor_who_is_not_signed_in_cannot_send_a_pick(
     response = send(client, league.this_week, column="C", extra_time="1")
     assert response.status_code == 302
     assert response.url.startswith("/accounts/login/")
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 @pytest.mark.parametrize("person", ["visitor", "admin_user"])
@@ -98,7 +98,7 @@ def test_people_without_a_team_cannot_send_a_pick(
     client.force_login(request.getfixturevalue(person))
     response = send(client, league.this_week, column="C", extra_time="1")
     assert response.status_code == 403
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 def test_the_menu_offers_my_picks_to_a_coach_only_and_the_admin_to_staff_only(
@@ -194,7 +194,7 @@ def test_a_pick_chosen_on_the_tiles_is_stored_and_its_receipt_shown_after_a_redi
     )
     assert response.status_code == 302
     assert response["Location"] == "/picks/#receipt"
-    pick = Pick.objects.get()
+    pick = picks_sent().get()
     assert (pick.normalized, pick.channel, pick.entered_by) == ("C++#(1)", "web", coach)
     assert pick.entry == league.coach_entry
     page = coach_client.get(PICKS).content.decode()
@@ -210,7 +210,7 @@ def test_a_typed_pick_is_stored_as_typed_and_wins_over_the_tiles(
     coach_client: Client, league: OpenLeague
 ) -> None:
     send(coach_client, league.this_week, column="C", extra_time="1", notation="f+ (2)")
-    pick = Pick.objects.get()
+    pick = picks_sent().get()
     assert (pick.notation, pick.normalized) == ("f+ (2)", "F+(2)")
 
 
@@ -219,12 +219,12 @@ def test_a_kdh_pick_needs_its_shootout_value(coach_client: Client, league: OpenL
     assert response.status_code == 400
     assert "a shootout value" in response.content.decode()
     send(coach_client, league.kdh_this_week, column="C", extra_time="1", shootout="4")
-    assert Pick.objects.get().normalized == "C(1)(4)"
+    assert picks_sent().get().normalized == "C(1)(4)"
 
 
 def test_a_pick_in_advance_is_accepted(coach_client: Client, league: OpenLeague) -> None:
     send(coach_client, league.next_week, notation="K(2)")
-    assert Pick.objects.get().round == league.next_week
+    assert picks_sent().get().round == league.next_week
 
 
 def test_the_receipt_email_goes_to_the_coach_in_their_language_whatever_the_page_s(
@@ -233,7 +233,7 @@ def test_the_receipt_email_goes_to_the_coach_in_their_language_whatever_the_page
     Profile.objects.create(user=coach, language="en")
     with django_capture_on_commit_callbacks(execute=True):
         send(french_client(coach), league.this_week, notation="F+(2)")
-    pick = Pick.objects.get()
+    pick = picks_sent().get()
     email = OutboundEmail.objects.get()
     assert (email.to, email.language, email.status) == (["sleigh-coach@example.org"], "en", "sent")
     [sent] = mail.outbox
@@ -255,7 +255,7 @@ def test_a_second_click_stores_both_picks_and_shows_the_latest_as_the_one_that_c
 ) -> None:
     send(coach_client, league.this_week, notation="B(0)")
     send(coach_client, league.this_week, notation="C(1)")
-    assert Pick.objects.count() == 2
+    assert picks_sent().count() == 2
     html = coach_client.get(PICKS).content.decode()
     card = html.split('id="round-championship-3"', 1)[1].split("</article>", 1)[0]
     current = re.search(r'Current pick <strong class="notation">([^<]+)</strong>', card)
@@ -300,7 +300,7 @@ def test_an_invalid_pick_is_refused_next_to_its_form_keeping_what_was_typed(
     assert "the extra-time value must be 0, 1, 2, 3 or X" in error.group(1)
     assert 'value="F+(7)"' in html
     assert '<details class="expert" open>' in html
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 def test_an_invalid_pick_is_refused_in_french_for_a_french_page(
@@ -321,7 +321,7 @@ def test_a_column_already_played_is_refused_by_the_server_too(
     response = send(coach_client, league.this_week, notation="D(1)")
     assert response.status_code == 400
     assert "Column D is already used" in response.content.decode()
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 def test_choosing_tiles_without_an_extra_time_value_says_what_is_missing(
@@ -344,7 +344,7 @@ def test_more_extra_goals_than_the_stock_are_refused(
     response = send(coach_client, league.this_week, column="C", extra_time="1", extra_goals=5)
     assert response.status_code == 400
     assert "Your team has 2 left." in response.content.decode()
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 def test_after_the_deadline_the_form_is_closed_on_the_server(
@@ -363,7 +363,7 @@ def test_after_the_deadline_the_form_is_closed_on_the_server(
     assert "was not recorded" in html
     assert "picks are closed" in html
     assert '<code class="notation">C(1)</code>' in html
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 def test_a_round_that_does_not_exist_is_not_found(coach_client: Client, league) -> None:
@@ -378,7 +378,7 @@ def test_the_form_is_protected_against_cross_site_posts(league: OpenLeague, coac
     browser.force_login(coach)
     response = send(browser, league.this_week, notation="C(1)")
     assert response.status_code == 403
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
     page = browser.get(PICKS).content.decode()
     assert 'name="csrfmiddlewaretoken"' in page
 
@@ -386,7 +386,7 @@ def test_the_form_is_protected_against_cross_site_posts(league: OpenLeague, coac
 def test_a_get_does_not_send_a_pick(coach_client: Client, league: OpenLeague) -> None:
     response = coach_client.get(reverse("pick_send", args=["championship", 3]))
     assert response.status_code == 405
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 # --- Secrecy -------------------------------------------------------------------------------------
@@ -425,7 +425,7 @@ def test_an_error_message_never_speaks_of_another_team_s_pick(
     html = response.content.decode()
     assert "Freezing Ass" not in html.split('id="errors-championship-3"', 1)[1].split("</div>")[0]
     send(client, league.this_week, notation="K(1)")
-    assert Pick.objects.get().normalized == "K(1)"
+    assert picks_sent().get().normalized == "K(1)"
 
 
 def test_a_coach_can_only_send_for_their_own_team(
@@ -433,7 +433,7 @@ def test_a_coach_can_only_send_for_their_own_team(
 ) -> None:
     client.force_login(other_coach)
     send(client, league.this_week, notation="C(1)")
-    assert Pick.objects.get().entry == league.other_entry
+    assert picks_sent().get().entry == league.other_entry
 
 
 # --- Spoken for: what earlier, unplayed picks already use (R11) ---------------------------------

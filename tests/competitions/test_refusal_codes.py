@@ -18,11 +18,11 @@ from rest_framework.test import APIClient
 
 import league.services as league_services
 from competitions import services
-from competitions.models import Pick, Round
+from competitions.models import Round
 from competitions.services import errors
 from engine import NotationFault, Refusal
 from engine.season_plan import PlanFault
-from tests.competitions.open_rounds import OpenLeague
+from tests.competitions.open_rounds import OpenLeague, picks_sent
 
 pytestmark = pytest.mark.django_db
 
@@ -177,7 +177,7 @@ def test_the_pick_form_says_each_fault_in_the_page_s_language(
 ) -> None:
     assert english in send(open_as(coach, "en"), league.this_week, text)
     assert french in send(open_as(coach, "fr"), league.this_week, text)
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 # --- The API -------------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_the_api_says_each_fault_in_the_caller_s_language(
         response = api_client(coach, language).put(url, {"pick": text}, format="json")
         assert response.status_code == 400
         assert response.json() == {"pick": [message]}  # API.md: {"field": ["message", …]}
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()
 
 
 # --- Nothing decides on the words -----------------------------------------------------------------
@@ -227,4 +227,4 @@ def test_a_message_worded_otherwise_changes_nothing_but_the_words(
     assert (response.status_code, response.json()) == (400, {"pick": ["Bracket trouble at “(2”."]})
     refused = services.ArbitrationTooEarly(number=1)
     assert (refused.code, refused.message) == ("too_early", "Wait for it.")
-    assert not Pick.objects.exists()
+    assert not picks_sent().exists()

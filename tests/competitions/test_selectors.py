@@ -35,21 +35,28 @@ def test_entry_used_lists_what_was_played_in_play_order(elite: League) -> None:
     second = elite.play("elite", 2, picks={"elite-01": "C(0)"})
     entry = elite.entries["elite-01"]
 
-    seen = selectors.entry_used(entry=entry, competition="championship", published_only=True)
+    seen = selectors.entry_used(
+        entry=entry, competition="championship", sight=selectors.Sight.PUBLIC
+    )
     assert (seen.columns, seen.extra_time, seen.shootout) == (("K",), ("X",), ())
-    own = selectors.entry_used(entry=entry, competition="championship", published_only=False)
+    own = selectors.entry_used(
+        entry=entry, competition="championship", sight=selectors.Sight.REFEREE
+    )
     assert (
         own.columns == ("K", "C") == (played(first, "elite-01")[0], played(second, "elite-01")[0])
     )
     assert own.extra_time == ("X", "0")
-    assert selectors.entry_used(entry=entry, competition="kdh", published_only=False).columns == ()
+    assert (
+        selectors.entry_used(entry=entry, competition="kdh", sight=selectors.Sight.REFEREE).columns
+        == ()
+    )
 
 
 def test_an_onr_teams_random_pick_is_used_too(elite: League) -> None:
     """R4: the referee's draw for an ONR team uses up its column and value."""
     first = elite.play("elite", 1, skip=["elite-02"])
     used = selectors.entry_used(
-        entry=elite.entries["elite-02"], competition="championship", published_only=False
+        entry=elite.entries["elite-02"], competition="championship", sight=selectors.Sight.REFEREE
     )
     assert used.columns == (played(first, "elite-02")[0],)
 
@@ -61,7 +68,9 @@ def test_a_replacement_inherits_the_record_of_the_team_it_replaces(elite: League
     newcomer = competitions.entry_replace(
         entry=elite.entries["elite-05"], team=league.team_create(name="Les Remplaçants")
     )
-    used = selectors.entry_used(entry=newcomer, competition="championship", published_only=True)
+    used = selectors.entry_used(
+        entry=newcomer, competition="championship", sight=selectors.Sight.PUBLIC
+    )
     assert used.columns == (played(first, "elite-05")[0],)
 
     table = {row.team: row for row in selectors.pool_standings(pool=elite.pools["elite"])}

@@ -10,9 +10,18 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from competitions import services as competitions
-from competitions.models import Competition, Pool, PoolMember, PoolRound, Round, Stage
+from competitions.models import (
+    Competition,
+    Pool,
+    PoolMember,
+    PoolRound,
+    Round,
+    Stage,
+    TeamResult,
+)
 from competitions.selectors import (
     EntryChoices,
+    Sight,
     entry_choices,
     entry_plays_round,
     entry_stocks,
@@ -70,8 +79,8 @@ def test_a_team_starts_with_every_column_and_the_quotas_of_r7(
     extra_time: dict[str, int],
     shootout: dict[str, int],
 ) -> None:
-    for published_only in (True, False):
-        choices = entry_choices(entry=dogs, competition=competition, published_only=published_only)
+    for sight in Sight:
+        choices = entry_choices(entry=dogs, competition=competition, sight=sight)
         assert choices == EntryChoices(
             competition=competition,
             columns=tuple(columns),
@@ -82,7 +91,7 @@ def test_a_team_starts_with_every_column_and_the_quotas_of_r7(
         )
 
 
-def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published_ones(
+def test_the_pick_form_counts_the_team_s_own_arbitrated_picks_and_infos_equipes_only_published(
     season: Season,
     dogs: Entry,
     elite_pool: Pool,
@@ -104,8 +113,9 @@ def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published
     record_played(
         dogs, round_2, pool=elite_pool, column="B", extra_time="0", extra_goals=1, great_saves=2
     )
-    form = entry_choices(entry=dogs, competition="championship", published_only=False)
-    public = entry_choices(entry=dogs, competition="championship", published_only=True)
+    form = entry_choices(entry=dogs, competition="championship", sight=Sight.TEAM)
+    assert entry_choices(entry=dogs, competition="championship", sight=Sight.REFEREE) == form
+    public = entry_choices(entry=dogs, competition="championship", sight=Sight.PUBLIC)
     assert form.columns == tuple("CDEFGHIJK")
     assert public.columns == tuple("BCDEFGHIJK")
     assert form.extra_time == {"0": 1, "1": 3, "2": 3, "3": 2}
@@ -115,10 +125,54 @@ def test_the_pick_form_counts_arbitrated_rounds_and_infos_equipes_only_published
     assert EntryChoices.spread(form.extra_time) == ["0", "1", "1", "1", "2", "2", "2", "3", "3"]
 
 
+def test_the_team_knows_its_own_picks_of_an_unpublished_round_not_the_referee_s_draws(
+    season: Season,
+    dogs: Entry,
+    elite_pool: Pool,
+    championship_round: Round,
+    record_played: ResultRecorder,
+) -> None:
+    """R23, R4, R11, R14: round 1 arbitrated, not published. An ONR team's drawn column and
+    value, and its sanction, are the referee's; a redrawn part of a team's pick is too, while
+    the pick it sent is its own."""
+    round_2 = competitions.round_create(
+        season=season, competition=Competition.CHAMPIONSHIP, number=2, week=2
+    )
+    # Round 1: the team sent nothing; the referee drew C(X), the sanction took one of each.
+    pool_round = competitions.pool_round_create(pool=elite_pool, round=championship_round)
+    PoolRound.objects.filter(pk=pool_round.pk).update(
+        status=PoolRound.Status.ARBITRATED, arbitrated_at=timezone.now()
+    )
+    TeamResult.objects.create(
+        pool_round=pool_round, entry=dogs, column="C", extra_time="X", onr=True, goals=0
+    )
+    for kind in ("extra_goals", "great_saves"):
+        competitions.stock_move(
+            entry=dogs, kind=kind, delta=-1, reason="onr_sanction", round=championship_round
+        )
+    # Round 2: the team's A+(1) was played as E+(1), its column redrawn (R11).
+    played = record_played(
+        dogs, round_2, pool=elite_pool, column="A", extra_time="1", extra_goals=1
+    )
+    TeamResult.objects.filter(pk=played.pk).update(column="E", redrawn=True)
+    dogs.refresh_from_db()
+
+    team = entry_choices(entry=dogs, competition="championship", sight=Sight.TEAM)
+    referee = entry_choices(entry=dogs, competition="championship", sight=Sight.REFEREE)
+    public = entry_choices(entry=dogs, competition="championship", sight=Sight.PUBLIC)
+    assert public.columns == tuple("ABCDEFGHIJK") and "X" in public.extra_time
+    assert team.columns == tuple("BCDEFGHIJK")  # its own A, not the drawn C nor the redrawn E
+    assert referee.columns == tuple("ABDFGHIJK")  # C drawn, E played
+    assert "X" in team.extra_time and "X" not in referee.extra_time
+    assert (public.extra_goals, public.great_saves) == (3, 2)
+    assert (team.extra_goals, team.great_saves) == (2, 2)  # the extra goal its pick asked
+    assert (referee.extra_goals, referee.great_saves) == (1, 1)
+
+
 def test_stocks_moved_outside_any_round_count_at_once(dogs: Entry, admin_user: User) -> None:
     competitions.stock_move(entry=dogs, kind="extra_goals", delta=2, reason="admin", by=admin_user)
-    assert entry_stocks(entry=dogs, published_only=True) == (5, 2)
-    assert entry_stocks(entry=dogs, published_only=False) == (5, 2)
+    for sight in Sight:
+        assert entry_stocks(entry=dogs, sight=sight) == (5, 2)
 
 
 # --- entry_plays_round ---------------------------------------------------------------------------

@@ -262,7 +262,7 @@ def test_voiding_is_refused_once_a_team_of_the_round_was_replaced(
 ) -> None:
     """R14: the replacement holds the record now; the old games cannot be played again."""
     for number in (1, 2, 3):
-        pool_round = elite.play("elite", number, skip=["elite-05"])
+        pool_round = elite.play_published("elite", number, skip=["elite-05"])
     competitions.onr_replacement_confirm(sanction=OnrSanction.objects.get(week=3), by=referee)
     with pytest.raises(competitions.VoidAfterReplacement) as caught:
         void(pool_round, referee)
