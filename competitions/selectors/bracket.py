@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from competitions.kinds import Page
-from competitions.models import Decided, Fixture, Pool, PoolMember, PoolRound, Round
+from competitions.models import Decided, Fixture, Pool, PoolRound, Round
 from competitions.models import Stage as StageChoice
 from competitions.selectors.lucky_losers import LuckyLoserShown
 from competitions.selectors.results import (
@@ -316,10 +316,9 @@ def kdh_bracket(*, pool: Pool, team: str | None = None) -> Bracket:
     qualified = pool_rounds_qualified(
         pool_rounds=[pool_round for pool_round in pool_rounds if pool_round.pk in drawn]
     )
-    members = [
-        member.entry
-        for member in PoolMember.objects.filter(pool=pool).select_related("entry__team")
-    ]
+    members = list(
+        Entry.objects.filter(pool_members__pool=pool).select_related("team").order_by("pk")
+    )
     weeks = dict(
         Round.objects.filter(season_id=pool.season_id, competition=pool.competition).values_list(
             "number", "week"

@@ -452,6 +452,7 @@ def pool_rounds_results(
     rows: dict[int, list[TeamResult]] = {pk: [] for pk in revealed}
     if revealed:
         related = ["entry__team", "entry__division", *(["pick"] if explain else [])]
+        entries: dict[int, Entry] = {}
         for row in (
             TeamResult.objects.filter(pool_round_id__in=revealed)
             .select_related(*related)
@@ -459,17 +460,17 @@ def pool_rounds_results(
         ):
             picks[row.pool_round_id][row.entry_id] = PlayedPick.of(row)
             rows[row.pool_round_id].append(row)
-        for fixture in (
+            entries[row.entry_id] = row.entry
+        fixtures = list(
             Fixture.objects.filter(pool_round_id__in=revealed, result__isnull=False)
-            .select_related(
-                "home__team",
-                "away__team",
-                "result__winner__team",
-                "home__division",
-                "away__division",
-            )
+            .select_related("result")
             .order_by("id")
-        ):
+        )
+        # Both sides of a played game have a result row of that round (the arbitration stores
+        # one for every team of the round): their entries, read with those rows, are the
+        # games' sides and winners — not read again, team and division, once per game.
+        _entries_attach(fixtures, entries)
+        for fixture in fixtures:
             games[fixture.pool_round_id].append(fixture)
     if explain:
         explained = pool_rounds_explanations(
@@ -486,6 +487,28 @@ def pool_rounds_results(
         _results(pool_round, picks.get(pool_round.pk), games.get(pool_round.pk, []), explain)
         for pool_round in shown
     ]
+
+
+def _entries_attach(fixtures: list[Fixture], entries: dict[int, Entry]) -> None:
+    """Set each of ``fixtures``' home, away and winner from ``entries`` (by id, with their team
+    and division), reading in one query those not found there (a game whose side has no result
+    row, which the arbitration never stores)."""
+    missing = {
+        entry_id
+        for fixture in fixtures
+        for entry_id in (fixture.home_id, fixture.away_id, fixture.result.winner_id)
+        if entry_id is not None and entry_id not in entries
+    }
+    if missing:
+        entries = {
+            **entries,
+            **Entry.objects.select_related("team", "division").in_bulk(missing),
+        }
+    for fixture in fixtures:
+        fixture.home = entries[fixture.home_id]
+        fixture.away = entries[fixture.away_id]
+        winner = fixture.result.winner_id
+        fixture.result.winner = None if winner is None else entries[winner]
 
 
 def _results(

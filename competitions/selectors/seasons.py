@@ -9,7 +9,7 @@ final tables and winners, these functions are the ones to point at it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
@@ -23,7 +23,12 @@ from competitions.models import (
     PoolRound,
     Stage,
 )
-from competitions.selectors.standings import TableLine, pools_standings, tables_lines
+from competitions.selectors.standings import (
+    StandingRow,
+    TableLine,
+    pools_standings,
+    tables_lines,
+)
 from engine import Decided, MatchResult
 from league.models import Division, Entry, Season, Team
 
@@ -334,9 +339,12 @@ def _move(entry: Entry, following: Entry | None, next_season_exists: bool) -> st
     return "stayed"
 
 
-def _places(entries: list[Entry], team: Team) -> dict[int, tuple[int | None, bool]]:
+def _places(
+    entries: list[Entry], team: Team, known: Mapping[int, list[StandingRow]]
+) -> dict[int, tuple[int | None, bool]]:
     """For each of ``entries`` (by id), ``team``'s rank in its division's table over the
-    published rounds (``None`` once replaced) and whether that table is final."""
+    published rounds (``None`` once replaced) and whether that table is final; the tables
+    ``known`` (by pool id) are not read again."""
     pools = {
         (pool.season_id, pool.division_id): pool
         for pool in Pool.objects.filter(
@@ -347,9 +355,11 @@ def _places(entries: list[Entry], team: Team) -> dict[int, tuple[int | None, boo
     }
     complete = _complete_pools({entry.season for entry in entries})
     mine = {entry.pk: pools.get((entry.season_id, entry.division_id)) for entry in entries}
-    tables = pools_standings(
-        pools=[pool for entry in entries if entry.is_playing and (pool := mine[entry.pk])]
-    )
+    asked = [pool for entry in entries if entry.is_playing and (pool := mine[entry.pk])]
+    tables = {
+        **pools_standings(pools=[pool for pool in asked if pool.pk not in known]),
+        **known,
+    }
     places: dict[int, tuple[int | None, bool]] = {}
     for entry in entries:
         pool = mine[entry.pk]
@@ -373,10 +383,13 @@ def _cup(
     return place, None if place is not None else furthest.get((entry.pk, competition))
 
 
-def team_honours(*, team: Team) -> list[Honour]:
+def team_honours(
+    *, team: Team, tables: Mapping[int, list[StandingRow]] | None = None
+) -> list[Honour]:
     """``team``'s seasons, newest first: division and place, the move to the next season, and
     how far it went in each cup — from published results only, in a constant number of
-    queries whatever the number of seasons."""
+    queries whatever the number of seasons. ``tables``: division tables over the published
+    rounds already read (by pool id; the team page's current one), not computed again."""
     entries = list(
         Entry.objects.filter(team=team)
         .select_related("season", "division", "team")
@@ -384,7 +397,7 @@ def team_honours(*, team: Team) -> list[Honour]:
     )
     numbers = set(Season.objects.values_list("number", flat=True))
     by_season = {entry.season.number: entry for entry in entries}
-    places = _places(entries, team) if entries else {}
+    places = _places(entries, team, tables or {}) if entries else {}
     finals = _finals({entry.season for entry in entries}) if entries else {}
     furthest = _furthest_stages(entries) if entries else {}
     honours = []

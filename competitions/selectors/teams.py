@@ -27,7 +27,7 @@ from competitions.models.results import Decided
 from competitions.selectors.entries import Sight, entry_lineage
 from competitions.selectors.picks import entry_stocks
 from competitions.selectors.results import GameResult, PlayedPick
-from competitions.selectors.standings import pool_standings
+from competitions.selectors.standings import StandingRow, pool_standings
 from engine.week import onr_sanction
 from league.models import Division, Entry, Season, Team, WaitingListEntry
 
@@ -102,6 +102,9 @@ class TeamSeason:
     extra_goals: int
     great_saves: int
     onr_count: int
+    table: list[StandingRow]
+    """The division's table over the published rounds, which its place is read from (empty
+    without a championship pool)."""
 
     @property
     def championship_games(self) -> list[TeamGame]:
@@ -266,8 +269,9 @@ def team_season(*, entry: Entry) -> TeamSeason:
     ).first()
     place = points = None
     played = 0
+    table = pool_standings(pool=pool) if pool is not None else []
     if pool is not None:
-        row = next((row for row in pool_standings(pool=pool) if row.team == entry.team.slug), None)
+        row = next((row for row in table if row.team == entry.team.slug), None)
         if row is not None:
             place, points, played = row.rank, row.points, row.played
     extra_goals, great_saves = entry_stocks(entry=entry, sight=Sight.PUBLIC)
@@ -282,6 +286,7 @@ def team_season(*, entry: Entry) -> TeamSeason:
         extra_goals=extra_goals,
         great_saves=great_saves,
         onr_count=published_onr_count(entry=entry),
+        table=table,
     )
 
 

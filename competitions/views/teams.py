@@ -66,7 +66,10 @@ def _team_public(team: Team) -> TeamPublic:
         "team": team,
         "entry": entry,
         "season": season,
-        "honours": team_honours(team=team),
+        # The current division's table is read once, for the season's place and the history.
+        "honours": team_honours(
+            team=team, tables={season.pool.pk: season.table} if season and season.pool else None
+        ),
         "goals_chart": goals_chart(
             goals=team_goals(games=season.championship_games), team=team.name
         )

@@ -20,8 +20,9 @@ from django.test import Client
 
 from competitions import services
 from competitions.demo import DemoLeague
-from competitions.models import Fixture, FixtureResult, Pool, PoolRound
+from competitions.models import Fixture, FixtureResult, Pool, PoolRound, TeamResult
 from competitions.selectors.bracket import SlotKind, kdh_bracket
+from competitions.selectors.results import pool_rounds_results
 from league.models import Division, Entry, Season
 from tests.competitions.arbitration_league import League, add_kdh, build_league
 from tests.competitions.results_league import bracket_columns as columns
@@ -94,6 +95,23 @@ class TestTheDemoAtWeek6:
             "Semi-finals",
             "Final",
         ]
+
+    def test_a_game_whose_side_has_no_result_row_still_shows_both_teams_and_its_winner(
+        self, week_6: DemoLeague
+    ) -> None:
+        """The games' sides are the entries read with the round's result rows; one without a
+        row (the arbitration always stores one) is read on its own."""
+        fixture = kdh_fixtures(2)[0]
+        TeamResult.objects.filter(pool_round=fixture.pool_round, entry=fixture.home).delete()
+        [shown] = pool_rounds_results(pool_rounds=[fixture.pool_round])
+        game = next(game for game in shown.games if game.fixture.pk == fixture.pk)
+        assert (game.home.team.slug, game.away.team.slug) == (
+            fixture.home.team.slug,
+            fixture.away.team.slug,
+        )
+        assert game.winner is not None and fixture.result.winner is not None
+        assert game.winner.team.slug == fixture.result.winner.team.slug
+        assert game.home.division == fixture.home.division
 
     def test_published_games_show_their_winner_score_and_how_they_were_decided(
         self, week_6: DemoLeague

@@ -112,9 +112,10 @@ PAGES: dict[str, Page] = {
     # R25: each round's matrix row, and its crowding pool's columns left (R2) — 6 of the 22;
     # the header's team and referee rights are the view's one read of the team.
     "picks": Page(lambda week: "/picks/", 22, who="coach"),
-    # A team's page (its coach also reads the ledger there), the WG race.
-    "team": Page(lambda week: "/teams/{team}/", 22),
-    "team for its coach": Page(lambda week: "/teams/{team}/", 29, who="coach"),
+    # A team's page (its coach also reads the ledger there), the WG race; its division's table
+    # read once, for the season's place and the history.
+    "team": Page(lambda week: "/teams/{team}/", 16),
+    "team for its coach": Page(lambda week: "/teams/{team}/", 26, who="coach"),
     "team, kept": Page(lambda week: "/teams/{team}/", 0, kept=True),
     "team for its coach, kept": Page(lambda week: "/teams/{team}/", 11, who="coach", kept=True),
     "team for another coach, kept": Page(lambda week: "/teams/{other}/", 4, who="coach", kept=True),
