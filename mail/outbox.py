@@ -43,6 +43,7 @@ from mail import tasks
 from mail.models import OutboundEmail
 from matrixhockey.celery import app as celery_app
 from matrixhockey.errors import DATABASE_DOWN
+from matrixhockey.redis_breaker import BreakerOpen, redis_call
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -153,16 +154,23 @@ def email_outbox_wake() -> None:
     a second per web process, not one a pick.
 
     Nothing that fails here fails the action, already committed and answered: if the broker
-    cannot take the task, the rows wait for beat's sweep (:func:`emails_send_due`).
+    cannot take the task, the rows wait for beat's sweep (:func:`emails_send_due`). The task is
+    published through the Redis breaker (:mod:`matrixhockey.redis_breaker`): a Redis that failed
+    a moment ago is not tried, one that hangs is given its short timeouts once.
     """
     now = time.monotonic()
     if not celery_app.conf.task_always_eager and now - _OutboxWake.at < OUTBOX_WAKE_EVERY:
         return
     _OutboxWake.at = now
     try:
-        tasks.emails_send_due.apply_async(countdown=OUTBOX_WAKE_DELAY)
+        if celery_app.conf.task_always_eager:
+            tasks.emails_send_due.apply_async(countdown=OUTBOX_WAKE_DELAY)
+        else:
+            redis_call(tasks.emails_send_due.apply_async, countdown=OUTBOX_WAKE_DELAY)
     except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
         logger.warning("The due emails were not sent: %s", error)
+    except BreakerOpen:  # said once when it opened (matrixhockey.redis_breaker)
+        email_outbox_wake_forget()
     except Exception:  # the broker is down: the rows are the truth, beat's sweep sends them
         logger.exception("Could not wake a worker for the outbox; the sweep will send its emails")
         email_outbox_wake_forget()

@@ -10,6 +10,7 @@ from matrixhockey.env import (
     env_bool,
     env_bytes,
     env_choice,
+    env_float,
     env_int,
     env_list,
     env_rate,
@@ -73,6 +74,27 @@ def test_a_required_variable_that_is_missing_is_named() -> None:
                 "EMAIL_PORT", 25, minimum=1, maximum=65535, environ={"EMAIL_PORT": "0"}
             ),
             "EMAIL_PORT='0' is not valid",
+        ),
+        (
+            lambda: env_float(
+                "REDIS_SOCKET_TIMEOUT", 1, minimum=0.05, maximum=30,
+                environ={"REDIS_SOCKET_TIMEOUT": "soon"},
+            ),
+            "REDIS_SOCKET_TIMEOUT='soon' is not valid: expected a number from 0.05 to 30",
+        ),
+        (
+            lambda: env_float(
+                "REDIS_SOCKET_TIMEOUT", 1, minimum=0.05, maximum=30,
+                environ={"REDIS_SOCKET_TIMEOUT": "0"},
+            ),
+            "REDIS_SOCKET_TIMEOUT='0' is not valid",
+        ),
+        (
+            lambda: env_float(
+                "REDIS_SOCKET_TIMEOUT", 1, minimum=0.05, maximum=30,
+                environ={"REDIS_SOCKET_TIMEOUT": "nan"},
+            ),
+            "REDIS_SOCKET_TIMEOUT='nan' is not valid",
         ),
         (
             lambda: env_bytes("MAIL_MAX_BYTES", 1, environ={"MAIL_MAX_BYTES": "10 apples"}),
