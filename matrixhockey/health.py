@@ -44,9 +44,10 @@ def cache_state() -> str:
 
 
 def _broker_connects() -> None:
-    timeout = settings.REDIS_CONNECT_TIMEOUT
-    with app.connection_for_write(connect_timeout=timeout) as broker:
-        broker.ensure_connection(max_retries=1, timeout=timeout)
+    """One try at a connection to the broker (``REDIS_CONNECT_TIMEOUT``, then
+    ``REDIS_SOCKET_TIMEOUT`` for its first answer); raises when it fails."""
+    with app.connection_for_write(connect_timeout=settings.REDIS_CONNECT_TIMEOUT) as broker:
+        broker.ensure_connection(max_retries=0)
 
 
 def broker_state() -> str:

@@ -57,9 +57,7 @@ class _Log(pybreaker.CircuitBreakerListener):
         new_state: pybreaker.CircuitBreakerState,
     ) -> None:
         if new_state.name == pybreaker.STATE_OPEN:
-            logger.warning(
-                "Redis is unreachable: not tried again for %s s", cb.reset_timeout
-            )
+            logger.warning("Redis is unreachable: not tried again for %s s", cb.reset_timeout)
         elif new_state.name == pybreaker.STATE_CLOSED and old_state is not None:
             logger.warning("Redis answers again")
 

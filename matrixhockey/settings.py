@@ -16,7 +16,6 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from matrixhockey.beat import SCHEDULE
-from matrixhockey.redis_breaker import connection_class
 from matrixhockey.env import (
     REQUIRED,
     env_bool,
@@ -30,6 +29,7 @@ from matrixhockey.env import (
     env_url,
     env_url_list,
 )
+from matrixhockey.redis_breaker import connection_class
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -223,6 +223,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=5, maximum=86_400)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # Each worker looks for such tasks every 10 s (kombu's default: every 100 s).
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
     **_REDIS_TRANSPORT_TIMEOUTS,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}

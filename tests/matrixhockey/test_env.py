@@ -77,21 +77,30 @@ def test_a_required_variable_that_is_missing_is_named() -> None:
         ),
         (
             lambda: env_float(
-                "REDIS_SOCKET_TIMEOUT", 1, minimum=0.05, maximum=30,
+                "REDIS_SOCKET_TIMEOUT",
+                1,
+                minimum=0.05,
+                maximum=30,
                 environ={"REDIS_SOCKET_TIMEOUT": "soon"},
             ),
             "REDIS_SOCKET_TIMEOUT='soon' is not valid: expected a number from 0.05 to 30",
         ),
         (
             lambda: env_float(
-                "REDIS_SOCKET_TIMEOUT", 1, minimum=0.05, maximum=30,
+                "REDIS_SOCKET_TIMEOUT",
+                1,
+                minimum=0.05,
+                maximum=30,
                 environ={"REDIS_SOCKET_TIMEOUT": "0"},
             ),
             "REDIS_SOCKET_TIMEOUT='0' is not valid",
         ),
         (
             lambda: env_float(
-                "REDIS_SOCKET_TIMEOUT", 1, minimum=0.05, maximum=30,
+                "REDIS_SOCKET_TIMEOUT",
+                1,
+                minimum=0.05,
+                maximum=30,
                 environ={"REDIS_SOCKET_TIMEOUT": "nan"},
             ),
             "REDIS_SOCKET_TIMEOUT='nan' is not valid",
