@@ -43,7 +43,7 @@ from mail import tasks
 from mail.models import OutboundEmail
 from matrixhockey.celery import app as celery_app
 from matrixhockey.errors import DATABASE_DOWN
-from matrixhockey.redis_breaker import BreakerOpen, redis_call
+from matrixhockey.redis_breaker import BreakerOpen, task_publish
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -188,10 +188,7 @@ def email_outbox_wake() -> None:
         return
     _OutboxWake.at = now
     try:
-        if celery_app.conf.task_always_eager:
-            tasks.emails_send_due.apply_async(countdown=OUTBOX_WAKE_DELAY)
-        else:
-            redis_call(tasks.emails_send_due.apply_async, countdown=OUTBOX_WAKE_DELAY)
+        task_publish(tasks.emails_send_due, countdown=OUTBOX_WAKE_DELAY)
     except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
         logger.warning("The due emails were not sent: %s", error)
     except BreakerOpen:  # said once when it opened (matrixhockey.redis_breaker)

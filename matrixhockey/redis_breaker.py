@@ -25,6 +25,8 @@ from typing import Any, TypeVar
 
 import pybreaker
 import redis
+from celery import Task
+from celery.result import AsyncResult
 from django.conf import settings
 from kombu.exceptions import OperationalError as BrokerUnavailable
 from redis.connection import AbstractConnection
@@ -64,7 +66,12 @@ class _Log(pybreaker.CircuitBreakerListener):
 
 def _answered(error: BaseException) -> bool:
     """Whether ``error`` came from a Redis that answered (not counted as a failure)."""
-    return not isinstance(error, REDIS_DOWN)
+    return not isinstance(error, REDIS_DOWN) and not isinstance(error.__cause__, REDIS_DOWN)
+
+
+TASK_NOT_QUEUED: tuple[type[BaseException], ...] = (BrokerUnavailable, BreakerOpen, RuntimeError)
+"""What publishing a task raises when Redis is down or hung: the broker's error, the breaker's,
+or the result store's (a ``RuntimeError``, for a task whose result is read back)."""
 
 
 @functools.cache
@@ -87,6 +94,15 @@ def redis_call(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return redis_breaker().call(function, *args, **kwargs)
     except pybreaker.CircuitBreakerError:
         raise BreakerOpen("Redis failed a moment ago; not tried") from None
+
+
+def task_publish(task: Task[Any, Any], **options: Any) -> AsyncResult[Any]:
+    """``task.apply_async(**options)`` through the breaker (:func:`redis_call`), unless tasks
+    run eagerly: then there is no Redis to guard and the task itself runs here, its errors its
+    own."""
+    if task.app.conf.task_always_eager:
+        return task.apply_async(**options)
+    return redis_call(task.apply_async, **options)
 
 
 class _ThroughBreaker(AbstractConnection):

@@ -189,6 +189,8 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Celery's consumer, surviving a Redis lost while it holds tasks (matrixhockey.worker).
+CELERY_WORKER_CONSUMER = "matrixhockey.worker:Consumer"
 # Publishing a task: REDIS_CONNECT_TIMEOUT to connect, REDIS_SOCKET_TIMEOUT for each command,
 # one more try at once (a connection in the pool that Redis closed), then the error: the caller
 # has its work in a row (the outbox, a request) that a sweep or a person takes up again.
@@ -228,7 +230,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
     **_REDIS_TRANSPORT_TIMEOUTS,
 }
-CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+# The result store (the arbitration's and the season start's answers) tries once more at once,
+# not 20 times a second apart (Celery's default), before it says Redis is unreachable.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0},
+}
 CELERY_TIMEZONE = "Europe/Paris"
 CELERY_BEAT_SCHEDULE = SCHEDULE
 # How long the arbitration API waits for its task before answering 202 (competitions/api.py).

@@ -297,12 +297,12 @@ def test_a_lost_workers_tasks_come_back_within_minutes_not_redis_hour() -> None:
         "CELERY_TASK_REJECT_ON_WORKER_LOST",
     )
     values = settings_in({}, *names)
-    assert values["CELERY_BROKER_TRANSPORT_OPTIONS"] == {"visibility_timeout": 600}
-    assert values["CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS"] == {"visibility_timeout": 600}
+    assert values["CELERY_BROKER_TRANSPORT_OPTIONS"]["visibility_timeout"] == 600
+    assert values["CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS"]["visibility_timeout"] == 600
     assert values["CELERY_TASK_ACKS_LATE"] is True
     assert values["CELERY_TASK_REJECT_ON_WORKER_LOST"] is True
     shorter = settings_in({"CELERY_VISIBILITY_TIMEOUT": "120"}, names[0])
-    assert shorter[names[0]] == {"visibility_timeout": 120}
+    assert shorter[names[0]]["visibility_timeout"] == 120
 
 
 @pytest.mark.parametrize("value", ["ten", "0", "4", "86401"])
