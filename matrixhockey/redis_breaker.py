@@ -60,7 +60,9 @@ class _Log(pybreaker.CircuitBreakerListener):
     ) -> None:
         if new_state.name == pybreaker.STATE_OPEN:
             logger.warning("Redis is unreachable: not tried again for %s s", cb.reset_timeout)
-        elif new_state.name == pybreaker.STATE_CLOSED and old_state is not None:
+        elif new_state.name == pybreaker.STATE_CLOSED and (
+            old_state is not None and old_state.name != pybreaker.STATE_CLOSED
+        ):
             logger.warning("Redis answers again")
 
 
