@@ -12,8 +12,9 @@ a row), ``/healthz`` says "down". The first call after that tries Redis again (h
 closes the breaker when it succeeds, opens it for another while when it fails.
 
 The cache's connections go through :class:`BreakerConnection` (``CONNECTION_POOL_KWARGS`` in
-settings.CACHES); code that publishes a task from a request goes through :func:`redis_call`.
-A worker's own connection to the broker is Celery's, which reconnects by itself.
+settings.CACHES); a task published from a request or a staff action goes through
+:func:`task_publish`, the health check's broker probe through :func:`redis_call`. A worker's
+own connection to the broker is Celery's, which reconnects by itself (``matrixhockey.worker``).
 """
 
 from __future__ import annotations
