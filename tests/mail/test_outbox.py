@@ -197,9 +197,7 @@ def test_a_publication_swept_twice_sends_each_email_once(
     assert all(sent.subject.startswith("Résultats") for sent in mail.outbox)
 
 
-def test_a_claim_held_through_a_database_error_is_given_back_only_if_it_is_still_that_claim() -> (
-    None
-):
+def test_a_claim_held_through_a_database_error_is_given_back_if_still_held() -> None:
     """A run the database failed under gives back the claim it held (``EmailClaimHeld``); a
     claim another run took since (a later lease's end) is left alone."""
     lease_until = timezone.now() + timedelta(minutes=10)
