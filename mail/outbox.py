@@ -43,6 +43,7 @@ from mail import tasks
 from mail.models import OutboundEmail
 from matrixhockey.celery import app as celery_app
 from matrixhockey.errors import DATABASE_DOWN
+from matrixhockey.redis_breaker import BreakerOpen, task_publish
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,31 @@ class EmailDeliveryFailed(Exception):
         super().__init__(message)
         self.attempts = attempts
         self.retry_in = retry_in
+
+
+class EmailClaimHeld(Exception):
+    """The database failed while this run held email ``email_id``'s claim, which it took until
+    ``lease_until``: neither the sending nor the failure could be recorded. The run that retries
+    gives the claim back (:func:`email_claims_release`) rather than leave the email to the
+    lease's end (``EMAIL_CLAIM_SECONDS``, ten minutes)."""
+
+    def __init__(self, *, email_id: int, lease_until: datetime) -> None:
+        super().__init__(f"the database failed while email {email_id} was claimed")
+        self.email_id = email_id
+        self.lease_until = lease_until
+
+
+def email_claims_release(*, held: list[tuple[int, datetime]]) -> int:
+    """Make each ``(email_id, lease_until)`` claim that :class:`EmailClaimHeld` reported due
+    again at once, if it is still that claim (a conditional update on the lease's end: a claim
+    taken since by another run is left alone); how many were released."""
+    now = timezone.now()
+    return sum(
+        OutboundEmail.objects.filter(
+            pk=email_id, status=OutboundEmail.Status.QUEUED, due_at=lease_until
+        ).update(due_at=now)
+        for email_id, lease_until in held
+    )
 
 
 def email_retry_countdown(retries: int) -> int:
@@ -153,16 +179,20 @@ def email_outbox_wake() -> None:
     a second per web process, not one a pick.
 
     Nothing that fails here fails the action, already committed and answered: if the broker
-    cannot take the task, the rows wait for beat's sweep (:func:`emails_send_due`).
+    cannot take the task, the rows wait for beat's sweep (:func:`emails_send_due`). The task is
+    published through the Redis breaker (:mod:`matrixhockey.redis_breaker`): a Redis that failed
+    a moment ago is not tried, one that hangs is given its short timeouts once.
     """
     now = time.monotonic()
     if not celery_app.conf.task_always_eager and now - _OutboxWake.at < OUTBOX_WAKE_EVERY:
         return
     _OutboxWake.at = now
     try:
-        tasks.emails_send_due.apply_async(countdown=OUTBOX_WAKE_DELAY)
+        task_publish(tasks.emails_send_due, countdown=OUTBOX_WAKE_DELAY)
     except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit
         logger.warning("The due emails were not sent: %s", error)
+    except BreakerOpen:  # said once when it opened (matrixhockey.redis_breaker)
+        email_outbox_wake_forget()
     except Exception:  # the broker is down: the rows are the truth, beat's sweep sends them
         logger.exception("Could not wake a worker for the outbox; the sweep will send its emails")
         email_outbox_wake_forget()
@@ -225,8 +255,10 @@ def email_deliver(
     dies holding it leaves it due again after that lease. Any failure (rendering or the mail
     server) records the attempt and the error, leaves the row queued, due again after a wait
     doubling up to an hour (``failed`` after :data:`EMAIL_MAX_ATTEMPTS`), and raises
-    :class:`EmailDeliveryFailed`. Returns the email, or ``None`` when there was nothing to
-    send (not due, already sent, claimed by another, or nobody left to send it to).
+    :class:`EmailDeliveryFailed`. The database failing once the email is claimed raises
+    :class:`EmailClaimHeld`, whose retry gives the claim back. Returns the email, or ``None``
+    when there was nothing to send (not due, already sent, claimed by another, or nobody left
+    to send it to).
     """
     now = timezone.now()
     claim = OutboundEmail.objects.filter(pk=email_id, status=OutboundEmail.Status.QUEUED)
@@ -234,6 +266,13 @@ def email_deliver(
     lease = timedelta(seconds=settings.EMAIL_CLAIM_SECONDS)
     if claim.update(due_at=now + lease, attempts=F("attempts") + 1) != 1:
         return None
+    try:
+        return _email_deliver_claimed(email_id=email_id, memo=memo)
+    except DATABASE_DOWN as error:  # the claim is held: the task's retry gives it back
+        raise EmailClaimHeld(email_id=email_id, lease_until=now + lease) from error
+
+
+def _email_deliver_claimed(*, email_id: int, memo: Memo | None) -> OutboundEmail | None:
     email = OutboundEmail.objects.select_related("user").get(pk=email_id)
     # What the worker renders is written with the attempt's outcome, in the same statement.
     rendered: dict[str, object] = {}
@@ -256,7 +295,9 @@ def email_deliver(
         if email.body_html:
             message.attach_alternative(email.body_html, "text/html")
         message.send(fail_silently=False)
-    except Exception as error:  # any failure: the row stays queued, due again later
+    except DATABASE_DOWN:
+        raise
+    except Exception as error:  # any other failure: the row stays queued, due again later
         failure = f"{type(error).__name__}: {error}"
         raise email_attempt_failed(email=email, failure=failure, rendered=rendered) from error
     email.status = OutboundEmail.Status.SENT

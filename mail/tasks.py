@@ -4,35 +4,68 @@ its service when it runs (the HackSoft shape). Nothing reads their results: none
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
 from django.db import OperationalError
 
+from matrixhockey.errors import DATABASE_DOWN
 
-@shared_task(
-    name="mail.emails_send_due",
-    autoretry_for=(OperationalError,),
-    retry_backoff=30,
-    retry_backoff_max=600,
-    max_retries=10,
-)
-def emails_send_due() -> int:
+DATABASE_RETRY_BASE_SECONDS = 5
+DATABASE_RETRY_MAX_SECONDS = 300
+
+
+@shared_task(bind=True, name="mail.emails_send_due", max_retries=10)
+def emails_send_due(self: Task[Any, Any], held: list[tuple[int, str]] | None = None) -> int:
     """Send every due email of the outbox (``outbox.emails_send_due``); how many were sent.
 
     Woken after the commits that write emails, at most once a second per process, and run by
     beat every minute: the sweep that sends what a lost wake-up, a dead worker or a failed
     attempt left due. When an attempt failed, this task is queued again for the time it is
-    due (not when running eagerly: the sweep is the retry). A database briefly unreachable is
-    retried.
+    due (not when running eagerly: the sweep is the retry).
+
+    A database error is retried like a refusing mail server: after 5 s, doubling up to five
+    minutes. The emails whose claim a failed run ``held`` (``[email id, lease end]``, from
+    ``outbox.EmailClaimHeld``) are given back first, so they go out with the retry instead of
+    waiting for their lease's end.
     """
     from mail import outbox
 
-    done = outbox.emails_send_due()
-    if done.retry_in is not None and not emails_send_due.app.conf.task_always_eager:
+    claims = [(email_id, datetime.fromisoformat(until)) for email_id, until in held or []]
+    try:
+        if claims:
+            outbox.email_claims_release(held=claims)
+        done = outbox.emails_send_due()
+    except outbox.EmailClaimHeld as error:
+        claims.append((error.email_id, error.lease_until))
+        _database_retry(self, error, claims)
+        raise
+    except DATABASE_DOWN as error:
+        _database_retry(self, error, claims)
+        raise
+    if done.retry_in is not None and not self.app.conf.task_always_eager:
         emails_send_due.apply_async(countdown=done.retry_in)
     return done.sent
+
+
+def _database_retry(
+    task: Task[Any, Any], error: Exception, claims: list[tuple[int, datetime]]
+) -> None:
+    """Retry ``task`` after a database error, with the claims it must give back (raises
+    Celery's ``Retry``); nothing when running eagerly (the sweep is the retry) or out of
+    retries: the caller raises the error."""
+    if task.app.conf.task_always_eager or task.request.retries >= (task.max_retries or 0):
+        return
+    countdown = get_exponential_backoff_interval(
+        factor=DATABASE_RETRY_BASE_SECONDS,
+        retries=task.request.retries,
+        maximum=DATABASE_RETRY_MAX_SECONDS,
+    )
+    held = [(email_id, until.isoformat()) for email_id, until in claims]
+    raise task.retry(kwargs={"held": held}, countdown=countdown, exc=error)
 
 
 @shared_task(name="mail.email_fetch_picks")

@@ -111,6 +111,32 @@ def env_int(
     return number
 
 
+def env_float(
+    name: str,
+    default: float | _Required,
+    *,
+    minimum: float,
+    maximum: float,
+    environ: Mapping[str, str] | None = None,
+) -> float:
+    """A decimal number between ``minimum`` and ``maximum`` (included): a number of seconds.
+
+    >>> env_float("T", 0.5, minimum=0.05, maximum=30, environ={"T": "0.25"})
+    0.25
+    """
+    value = _raw(name, environ)
+    if value is None:
+        return _missing(name, default)
+    expected = f"a number from {minimum:g} to {maximum:g}"
+    try:
+        number = float(value)
+    except ValueError:
+        raise _bad(name, value, expected) from None
+    if not minimum <= number <= maximum:  # NaN fails this too
+        raise _bad(name, value, expected)
+    return number
+
+
 _SIZE = re.compile(r"^([0-9]+)\s*([kmg]?)(?:i?b)?$", re.IGNORECASE)
 _SIZE_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 

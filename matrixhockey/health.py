@@ -5,23 +5,26 @@ per-process cache) and the broker ``"eager"`` (no Redis: tasks run in the web pr
 database is vital: without it nothing can be read or stored, so the check fails (503). Without
 Redis the site goes on degraded — no shared cache, throttles let requests through, emails wait
 in the outbox and arbitration answers 503 — so the check answers 200 and names what is down:
-a load balancer keeps sending readers and coaches to a process that can serve them.
+a load balancer keeps sending readers and coaches to a process that can serve them. Redis
+hung answers as fast: the cache's ping waits ``REDIS_SOCKET_TIMEOUT`` at most, and the broker,
+on the same Redis, is then known down (:mod:`matrixhockey.redis_breaker`).
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import DatabaseError
 from kombu.exceptions import OperationalError
 
 from matrixhockey.cache import ping, redis_client
 from matrixhockey.celery import app
 from matrixhockey.db import database_answers
+from matrixhockey.redis_breaker import BreakerOpen, redis_call
 
 logger = logging.getLogger(__name__)
 
-BROKER_TIMEOUT_SECONDS = 1
 OK, DOWN = "ok", "down"
 
 
@@ -40,12 +43,22 @@ def cache_state() -> str:
     return OK if ping() else DOWN
 
 
+def _broker_connects() -> None:
+    """One try at a connection to the broker (``REDIS_CONNECT_TIMEOUT``, then
+    ``REDIS_SOCKET_TIMEOUT`` for its first answer); raises when it fails."""
+    with app.connection_for_write(connect_timeout=settings.REDIS_CONNECT_TIMEOUT) as broker:
+        broker.ensure_connection(max_retries=0)
+
+
 def broker_state() -> str:
+    """Whether the broker takes a connection now, through the Redis breaker: a Redis that the
+    cache's ping (or any call of this process) found down a moment ago is "down" at once."""
     if app.conf.task_always_eager:
         return "eager"
     try:
-        with app.connection_for_write(connect_timeout=BROKER_TIMEOUT_SECONDS) as broker:
-            broker.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+        redis_call(_broker_connects)
+    except BreakerOpen:
+        return DOWN
     except (OperationalError, OSError) as error:
         logger.warning("Health check: the task broker is down: %s", error)
         return DOWN

@@ -21,6 +21,7 @@ from matrixhockey.env import (
     env_bool,
     env_bytes,
     env_choice,
+    env_float,
     env_int,
     env_list,
     env_rate,
@@ -28,6 +29,7 @@ from matrixhockey.env import (
     env_url,
     env_url_list,
 )
+from matrixhockey.redis_breaker import connection_class
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -132,12 +134,21 @@ if _database_url == _SQLITE_DEFAULT:
     (BASE_DIR / "var").mkdir(exist_ok=True)
 
 REDIS_URL = env_url("REDIS_URL", None, schemes=["redis", "rediss"])
+# Every call to Redis — the cache, the throttles, the health check, a task published, a result
+# read — waits REDIS_CONNECT_TIMEOUT seconds at most for a connection and REDIS_SOCKET_TIMEOUT
+# for an answer (a Redis that hangs is a Redis that is down), and a process whose call failed
+# leaves Redis alone for REDIS_RETRY_SECONDS (matrixhockey.redis_breaker): a request meets a
+# Redis down or hung once, briefly, and goes on without it.
+REDIS_CONNECT_TIMEOUT = env_float("REDIS_CONNECT_TIMEOUT", 0.5, minimum=0.05, maximum=30)
+REDIS_SOCKET_TIMEOUT = env_float("REDIS_SOCKET_TIMEOUT", 0.5, minimum=0.05, maximum=30)
+REDIS_RETRY_SECONDS = env_float("REDIS_RETRY_SECONDS", 5, minimum=0.1, maximum=300)
 # Redis down or hung: a miss, a dropped write, a warning; never an error (django-redis's
-# IGNORE_EXCEPTIONS and these timeouts, in seconds; matrixhockey.cache).
+# IGNORE_EXCEPTIONS; matrixhockey.cache), its connections through the breaker.
 REDIS_CACHE_OPTIONS = {
     "IGNORE_EXCEPTIONS": True,
-    "SOCKET_CONNECT_TIMEOUT": 0.5,
-    "SOCKET_TIMEOUT": 1.0,
+    "SOCKET_CONNECT_TIMEOUT": REDIS_CONNECT_TIMEOUT,
+    "SOCKET_TIMEOUT": REDIS_SOCKET_TIMEOUT,
+    "CONNECTION_POOL_KWARGS": {"connection_class": connection_class(REDIS_URL or "")},
 }
 if REDIS_URL:
     CACHES = {
@@ -173,7 +184,36 @@ CELERY_RESULT_BACKEND = REDIS_URL
 # arbitration and the season start, followed by `celery result` and the fault tests); every
 # other task's work is in the database.
 CELERY_TASK_IGNORE_RESULT = True
+# A worker that loses Redis reconnects, however long it takes (Celery's default gives up after
+# 100 tries), and hands back the tasks it was running: they cannot be acknowledged on the lost
+# connection, so they run again, which each tolerates (its work is claimed by a status).
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Celery's consumer, surviving a Redis lost while it holds tasks (matrixhockey.worker).
+CELERY_WORKER_CONSUMER = "matrixhockey.worker:Consumer"
+# Publishing a task: REDIS_CONNECT_TIMEOUT to connect, REDIS_SOCKET_TIMEOUT for each command,
+# one more try at once (a connection in the pool that Redis closed), then the error: the caller
+# has its work in a row (the outbox, a request) that a sweep or a person takes up again.
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0,
+    "interval_max": 0,
+}
+_REDIS_TRANSPORT_TIMEOUTS = {
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    # How often a connection that is made again may be tried before a publish gives up.
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0,
+    "interval_max": 0,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT
 # A task is acknowledged once it has run, and one whose worker process died is handed back to
 # the queue: a worker killed mid-arbitration loses nothing (the arbitration's claim makes the
 # second run the only one).
@@ -185,8 +225,19 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task held longer than that (a retry's countdown) is handed out again too, which every task
 # here tolerates: its work is claimed by a status only one run moves forward.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=5, maximum=86_400)
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
-CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # Each worker looks for such tasks every 10 s (kombu's default: every 100 s).
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+    **_REDIS_TRANSPORT_TIMEOUTS,
+}
+# The result store (the arbitration's and the season start's answers) tries once more at once,
+# not 20 times a second apart (Celery's default), before it says Redis is unreachable.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0},
+}
 CELERY_TIMEZONE = "Europe/Paris"
 CELERY_BEAT_SCHEDULE = SCHEDULE
 # How long the arbitration API waits for its task before answering 202 (competitions/api.py).

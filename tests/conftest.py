@@ -45,6 +45,7 @@ from league import services as league
 from league.models import Division, Entry, Season
 from mail import outbox
 from matrixhockey.celery import app
+from matrixhockey.redis_breaker import redis_breaker
 from tests.demo_worlds import DemoWorlds, content_types_forget
 from tests.redis_per_worker import worker_redis_url
 
@@ -189,6 +190,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _redis_breaker_closed() -> Iterator[None]:
+    """Each test starts with this process's Redis breaker closed: one that stopped a private
+    Redis (tests/matrixhockey/test_redis_down.py) leaves the next one the test Redis."""
+    yield
+    redis_breaker().close()
+
+
+@pytest.fixture(autouse=True)
 def english() -> Iterator[None]:
     """Messages in English unless a test asks for French (the league's default language)."""
     with translation.override("en"):
@@ -231,14 +240,23 @@ def redis_empty() -> None:
             queue(connection.default_channel).declare()
 
 
+BROKER_KEYS = ("broker_url", "broker_read_url", "broker_write_url")
+"""Where a Celery app connects to its broker: a test moving it sets all three (Celery reads
+and writes at ``broker_url`` only when the other two were unset at its configuration)."""
+
+
 @contextmanager
 def celery_on_redis(*, empty: bool = True) -> Iterator[Celery]:
     """The project's Celery app on the test Redis, not eager, whatever the settings say; the
     Redis database emptied before (unless ``empty`` is false: tasks queued on purpose while no
     worker ran) and after, even when the test fails (:func:`redis_empty`)."""
-    keys = ("task_always_eager", "broker_url", "result_backend")
+    keys = ("task_always_eager", *BROKER_KEYS, "result_backend")
     saved = {key: app.conf[key] for key in keys}
-    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+    app.conf.update(
+        task_always_eager=False,
+        **dict.fromkeys(BROKER_KEYS, redis_url()),
+        result_backend=redis_url(),
+    )
     try:
         if empty:
             redis_empty()

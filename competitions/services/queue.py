@@ -15,7 +15,6 @@ from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from competitions import selectors, tasks
 from competitions.models import ArbitrationRequest, PoolRound
@@ -33,6 +32,7 @@ from competitions.services.errors import (
 )
 from league.services import audit_record
 from matrixhockey.db import work_lock, work_locks_tell
+from matrixhockey.redis_breaker import TASK_NOT_QUEUED, task_publish
 
 logger = logging.getLogger(__name__)
 
@@ -119,8 +119,8 @@ def _ask_again(
 
 def _enqueue(request: ArbitrationRequest, by: User | None) -> None:
     try:
-        tasks.pool_round_arbitrate.apply_async(args=(request.pk,), task_id=request.task_id)
-    except BrokerUnavailable as error:  # say so, rather than leave the referee waiting
+        task_publish(tasks.pool_round_arbitrate, args=(request.pk,), task_id=request.task_id)
+    except TASK_NOT_QUEUED as error:  # Redis down or hung: say so, not leave the referee waiting
         logger.exception("Could not queue arbitration request %s", request.pk)
         pool_round_arbitration_refused(
             request=request,

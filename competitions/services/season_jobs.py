@@ -29,7 +29,6 @@ from django.contrib.auth.models import User
 from django.db import DatabaseError, OperationalError, connection, connections, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from competitions import tasks
 from competitions.models import SeasonStartJob
@@ -43,6 +42,7 @@ from competitions.services.start_plan import SeasonStartRefused, start_plan_read
 from league.models import Season
 from league.services.seasons import STANDARD_DIVISIONS
 from matrixhockey.db import work_lock, work_locks_tell
+from matrixhockey.redis_breaker import TASK_NOT_QUEUED, task_publish
 
 logger = logging.getLogger(__name__)
 
@@ -107,8 +107,8 @@ def season_start_request(
 
 def _enqueue(job_id: int, task_id: str) -> None:
     try:
-        tasks.season_start_run.apply_async(args=(job_id,), task_id=task_id)
-    except BrokerUnavailable as error:
+        task_publish(tasks.season_start_run, args=(job_id,), task_id=task_id)
+    except TASK_NOT_QUEUED as error:  # Redis down or hung (matrixhockey.redis_breaker)
         logger.exception("Could not queue season start %s", job_id)
         _finish(
             job_id,

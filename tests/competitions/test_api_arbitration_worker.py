@@ -17,7 +17,7 @@ from competitions.models import ArbitrationRequest, PoolRound, TeamResult
 from league.models import AuditLog, Division, Season
 from matrixhockey.celery import app
 from tests.competitions.desk_league import Desk, arbitration_url, desk_build, running_worker
-from tests.conftest import redis_empty, redis_url
+from tests.conftest import BROKER_KEYS, redis_empty, redis_url
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -78,8 +78,12 @@ def test_without_a_worker_the_call_answers_202_and_the_task_waits_in_the_queue(
     desk: Desk, api_as: ApiAs, settings: Settings
 ) -> None:
     settings.ARBITRATION_WAIT_SECONDS = 1
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
-    app.conf.update(task_always_eager=False, broker_url=redis_url(), result_backend=redis_url())
+    saved = {key: app.conf[key] for key in ("task_always_eager", *BROKER_KEYS, "result_backend")}
+    app.conf.update(
+        task_always_eager=False,
+        **dict.fromkeys(BROKER_KEYS, redis_url()),
+        result_backend=redis_url(),
+    )
     try:
         redis_empty()
         response = api_as(desk.referee).post(arbitration_url(1))

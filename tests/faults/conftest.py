@@ -16,7 +16,7 @@ from django.db import connections
 
 from mail import outbox
 from matrixhockey.celery import app
-from tests.conftest import redis_url, services_required
+from tests.conftest import BROKER_KEYS, redis_url, services_required
 from tests.faults.services import base_env, postgres_bin
 
 
@@ -56,8 +56,8 @@ def broker() -> Iterator[str]:
     keys = ("celery", "unacked", "unacked_index", "unacked_mutex")
     client.delete(*keys)
     outbox.email_outbox_wake_forget()  # a wake-up queued there by an earlier test is gone
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
-    app.conf.update(task_always_eager=False, broker_url=url, result_backend=url)
+    saved = {key: app.conf[key] for key in ("task_always_eager", *BROKER_KEYS, "result_backend")}
+    app.conf.update(task_always_eager=False, **dict.fromkeys(BROKER_KEYS, url), result_backend=url)
     try:
         yield url
     finally:

@@ -213,3 +213,57 @@ def celery_worker(env: Mapping[str, str], log: Path, *, name: str) -> Process:
     if not worker.alive():
         raise RuntimeError(f"the Celery worker stopped:\n{worker.text()}")
     return worker
+
+
+class PrivateRedis:
+    """A ``redis-server`` of its own on 127.0.0.1:``port``, its data in a temporary directory
+    (appended to its file at every write, so a restart keeps the queues, as a production Redis
+    with persistence does). It can be stopped and started again on the same port, or hung with
+    SIGSTOP: it then accepts connections and answers nothing, as a Redis that hangs does."""
+
+    def __init__(self, server: str, port: int) -> None:
+        self.server = server
+        self.port = port_or_free(port)
+        self.dir = Path(tempfile.mkdtemp(prefix="mh-faults-redis-"))
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def answers(self) -> bool:
+        with socket.socket() as probe:
+            probe.settimeout(1)
+            try:
+                probe.connect(("127.0.0.1", self.port))
+                probe.sendall(b"PING\r\n")
+                return probe.recv(16).startswith(b"+PONG")
+            except OSError:
+                return False
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.dir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        wait_for(self.answers, timeout=20, what="the private redis-server's start", every=0.05)
+
+    def stop(self) -> None:
+        """SIGTERM and wait: the server down, its data kept for :meth:`start`."""
+        if self.process is not None and self.process.poll() is None:
+            self.resume()
+            self.process.terminate()
+            self.process.wait(timeout=20)
+        self.process = None
+
+    def hang(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -12,6 +12,7 @@ calls it (the real worker's tests are ``test_tasks_email.py`` and
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -20,6 +21,7 @@ from django.db.models import QuerySet
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from competitions.demo import DemoLeague
@@ -193,3 +195,18 @@ def test_a_publication_swept_twice_sends_each_email_once(
     english = [sent for sent in mail.outbox if sent.subject.startswith("Results")]
     assert english == []
     assert all(sent.subject.startswith("Résultats") for sent in mail.outbox)
+
+
+def test_a_claim_held_through_a_database_error_is_given_back_if_still_held() -> None:
+    """A run the database failed under gives back the claim it held (``EmailClaimHeld``); a
+    claim another run took since (a later lease's end) is left alone."""
+    lease_until = timezone.now() + timedelta(minutes=10)
+    email = OutboundEmail.objects.create(
+        template="pick-receipt", to=["coach@example.org"], attempts=1, due_at=lease_until
+    )
+    later = lease_until + timedelta(minutes=5)
+    assert outbox.email_claims_release(held=[(email.pk, later)]) == 0
+    assert OutboundEmail.objects.get(pk=email.pk).due_at == lease_until
+
+    assert outbox.email_claims_release(held=[(email.pk, lease_until)]) == 1
+    assert OutboundEmail.objects.get(pk=email.pk).due_at <= timezone.now()

@@ -10,6 +10,7 @@ from matrixhockey.env import (
     env_bool,
     env_bytes,
     env_choice,
+    env_float,
     env_int,
     env_list,
     env_rate,
@@ -73,6 +74,36 @@ def test_a_required_variable_that_is_missing_is_named() -> None:
                 "EMAIL_PORT", 25, minimum=1, maximum=65535, environ={"EMAIL_PORT": "0"}
             ),
             "EMAIL_PORT='0' is not valid",
+        ),
+        (
+            lambda: env_float(
+                "REDIS_SOCKET_TIMEOUT",
+                1,
+                minimum=0.05,
+                maximum=30,
+                environ={"REDIS_SOCKET_TIMEOUT": "soon"},
+            ),
+            "REDIS_SOCKET_TIMEOUT='soon' is not valid: expected a number from 0.05 to 30",
+        ),
+        (
+            lambda: env_float(
+                "REDIS_SOCKET_TIMEOUT",
+                1,
+                minimum=0.05,
+                maximum=30,
+                environ={"REDIS_SOCKET_TIMEOUT": "0"},
+            ),
+            "REDIS_SOCKET_TIMEOUT='0' is not valid",
+        ),
+        (
+            lambda: env_float(
+                "REDIS_SOCKET_TIMEOUT",
+                1,
+                minimum=0.05,
+                maximum=30,
+                environ={"REDIS_SOCKET_TIMEOUT": "nan"},
+            ),
+            "REDIS_SOCKET_TIMEOUT='nan' is not valid",
         ),
         (
             lambda: env_bytes("MAIL_MAX_BYTES", 1, environ={"MAIL_MAX_BYTES": "10 apples"}),
@@ -266,12 +297,12 @@ def test_a_lost_workers_tasks_come_back_within_minutes_not_redis_hour() -> None:
         "CELERY_TASK_REJECT_ON_WORKER_LOST",
     )
     values = settings_in({}, *names)
-    assert values["CELERY_BROKER_TRANSPORT_OPTIONS"] == {"visibility_timeout": 600}
-    assert values["CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS"] == {"visibility_timeout": 600}
+    assert values["CELERY_BROKER_TRANSPORT_OPTIONS"]["visibility_timeout"] == 600
+    assert values["CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS"]["visibility_timeout"] == 600
     assert values["CELERY_TASK_ACKS_LATE"] is True
     assert values["CELERY_TASK_REJECT_ON_WORKER_LOST"] is True
     shorter = settings_in({"CELERY_VISIBILITY_TIMEOUT": "120"}, names[0])
-    assert shorter[names[0]] == {"visibility_timeout": 120}
+    assert shorter[names[0]]["visibility_timeout"] == 120
 
 
 @pytest.mark.parametrize("value", ["ten", "0", "4", "86401"])

@@ -29,6 +29,7 @@ from matrixhockey.cache import LOG_EVERY_SECONDS, OncePerInterval, rate_exceeded
 from matrixhockey.cache import ping as health_ping
 from matrixhockey.celery import app
 from tests.competitions.desk_league import Desk, arbitration_url, desk_build
+from tests.conftest import BROKER_KEYS
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -79,8 +80,8 @@ def private_redis(settings: Settings) -> Iterator[PrivateRedis]:
             "OPTIONS": settings.REDIS_CACHE_OPTIONS,
         }
     }
-    kept = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
-    app.conf.update(task_always_eager=False, broker_url=server.url)
+    kept = {key: app.conf[key] for key in ("task_always_eager", *BROKER_KEYS)}
+    app.conf.update(task_always_eager=False, **dict.fromkeys(BROKER_KEYS, server.url))
     app._pool = None  # the broker connections are made again, to the private server
     app.amqp._producer_pool = None
     try:
