@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -130,6 +131,15 @@ class PrivatePostgres:
     def create_database(self, name: str) -> None:
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
 
+    def restore_database(self, name: str, dump: bytes) -> None:
+        """Database ``name`` made from ``dump`` (``pg_dump -Fc``, the test database's schema)."""
+        self.create_database(name)
+        subprocess.run(
+            [str(self.bin / "pg_restore"), "--no-owner", "-h", "127.0.0.1", "-p",
+             str(self.port), "-U", "postgres", "-d", name],
+            input=dump, capture_output=True, timeout=60, check=True,
+        )  # fmt: skip
+
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
             subprocess.run(
@@ -192,6 +202,36 @@ class Process:
                 self.process.wait(timeout=timeout)
         self.kill(signal.SIGKILL)  # what may remain of the group
         self.output.close()
+
+
+def gunicorn_site(
+    env: Mapping[str, str], log: Path, *, workers: int, threads: int, timeout: int
+) -> tuple[Process, str]:
+    """The site under gunicorn on :data:`SITE_PORT` (or a free port) and its address, once its
+    ``/healthz`` answers 200."""
+    port = port_or_free(SITE_PORT)
+    server = Process(
+        [sys.executable, "-m", "gunicorn", "matrixhockey.wsgi:application",
+         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
+         "--timeout", str(timeout)],
+        env,
+        log,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+
+    def serving() -> bool:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=30) as response:
+                return bool(response.status == 200)
+        except OSError:
+            return False
+
+    try:
+        wait_for(serving, timeout=30, what="gunicorn serving the site", every=0.3)
+    except BaseException:
+        server.stop()
+        raise
+    return server, url
 
 
 def celery_worker(env: Mapping[str, str], log: Path, *, name: str) -> Process:

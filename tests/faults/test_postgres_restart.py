@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -25,12 +24,11 @@ from django.db import connections
 from tests.conftest import database_problem, redis_problem, redis_url
 from tests.faults.conftest import need
 from tests.faults.services import (
-    SITE_PORT,
     PrivatePostgres,
     Process,
     base_env,
+    gunicorn_site,
     manage,
-    port_or_free,
     wait_for,
 )
 
@@ -125,12 +123,7 @@ def site(
     server = None
     try:
         postgres.start()
-        postgres.create_database(DATABASE)
-        subprocess.run(
-            [str(pg_bin / "pg_restore"), "--no-owner", "-h", "127.0.0.1", "-p",
-             str(postgres.port), "-U", "postgres", "-d", DATABASE],
-            input=schema_dump(pg_bin), capture_output=True, timeout=60, check=True,
-        )  # fmt: skip
+        postgres.restore_database(DATABASE, schema_dump(pg_bin))
         env = base_env(
             DATABASE_URL=postgres.url(DATABASE),
             # As in production: tasks (the receipts) go to the broker; no worker is needed here.
@@ -143,23 +136,7 @@ def site(
         )
         output = manage(env, "shell", "-c", LEAGUE_SCRIPT, timeout=180)
         league = json.loads(output.split("LEAGUE ", 1)[1])
-        port = port_or_free(SITE_PORT)
-        server = Process(
-            [sys.executable, "-m", "gunicorn", "matrixhockey.wsgi:application",
-             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "8",
-             "--timeout", "60"],
-            env,
-            logs / "gunicorn.log",
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-
-        def serving() -> bool:
-            try:
-                return call(f"{url}/healthz").status == 200
-            except OSError:
-                return False
-
-        wait_for(serving, timeout=30, what="gunicorn serving the site", every=0.3)
+        server, url = gunicorn_site(env, logs / "gunicorn.log", workers=2, threads=8, timeout=60)
         yield Site(postgres, url, league["round"], league["coaches"], server)
     finally:
         if server is not None:

@@ -7,7 +7,6 @@ the claim's lease (``EMAIL_CLAIM_SECONDS``, ten minutes) would have let beat's s
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -86,12 +85,7 @@ def outbox(
     try:
         redis.start()
         postgres.start()
-        postgres.create_database(DATABASE)
-        subprocess.run(
-            [str(pg_bin / "pg_restore"), "--no-owner", "-h", "127.0.0.1", "-p",
-             str(postgres.port), "-U", "postgres", "-d", DATABASE],
-            input=schema_dump(pg_bin), capture_output=True, timeout=60, check=True,
-        )  # fmt: skip
+        postgres.restore_database(DATABASE, schema_dump(pg_bin))
         env = base_env(
             DATABASE_URL=postgres.url(DATABASE),
             REDIS_URL=redis.url(0),

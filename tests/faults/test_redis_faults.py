@@ -11,8 +11,6 @@ Redis stops reconnects once it is back and runs them."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,8 +29,8 @@ from tests.faults.services import (
     Process,
     base_env,
     celery_worker,
+    gunicorn_site,
     manage,
-    port_or_free,
     wait_for,
 )
 from tests.faults.test_postgres_restart import DATABASE, LEAGUE_SCRIPT, Answer, call, schema_dump
@@ -98,12 +96,7 @@ def redis_site(
     try:
         redis.start()
         postgres.start()
-        postgres.create_database(DATABASE)
-        subprocess.run(
-            [str(pg_bin / "pg_restore"), "--no-owner", "-h", "127.0.0.1", "-p",
-             str(postgres.port), "-U", "postgres", "-d", DATABASE],
-            input=schema_dump(pg_bin), capture_output=True, timeout=60, check=True,
-        )  # fmt: skip
+        postgres.restore_database(DATABASE, schema_dump(pg_bin))
         env = base_env(
             DATABASE_URL=postgres.url(DATABASE),
             REDIS_URL=redis.url(0),
@@ -112,23 +105,7 @@ def redis_site(
             LOG_LEVEL="warning",
         )
         league = json.loads(manage(env, "shell", "-c", LEAGUE_SCRIPT).split("LEAGUE ", 1)[1])
-        port = port_or_free(SITE_PORT)
-        server = Process(
-            [sys.executable, "-m", "gunicorn", "matrixhockey.wsgi:application",
-             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
-             "--timeout", "120"],
-            env,
-            logs / "gunicorn.log",
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-
-        def serving() -> bool:
-            try:
-                return call(f"{url}/healthz").status == 200
-            except OSError:
-                return False
-
-        wait_for(serving, timeout=30, what="gunicorn serving the site", every=0.3)
+        server, url = gunicorn_site(env, logs / "gunicorn.log", workers=1, threads=4, timeout=120)
         yield Site(redis, postgres, url, league["round"], league["coaches"], server)
     finally:
         if server is not None:
