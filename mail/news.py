@@ -12,17 +12,10 @@ from django.urls import reverse
 from league.models import News
 from league.selectors import news_in_language, user_language
 from league.services import news_emailed_mark
-from mail import tasks
 from mail.models import EmailKind, OutboundEmail
 from mail.outbox import Memo, Rendering, emails_queue, renders
 from mail.preferences import email_wanted, unsubscribe_url
 from matrixhockey.site import site_url
-
-
-def news_email_queue(*, news_id: int) -> None:
-    """Ask a worker to email news ``news_id`` (:func:`news_emails_send`) once the current
-    transaction commits."""
-    transaction.on_commit(lambda: tasks.news_email_send.delay(news_id))
 
 
 def news_recipients() -> list[User]:

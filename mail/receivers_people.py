@@ -21,7 +21,7 @@ from league.signals import (
 )
 from mail.emails import email_invitation, emails_season_started
 from mail.emails_accounts import email_deputy_ended, email_password_reset, email_waiting_list
-from mail.news import news_email_queue
+from mail.news import news_emails_send
 
 
 @receiver(coach_invited, dispatch_uid="mail.coach_invitation")
@@ -39,8 +39,9 @@ def deputy_ended_email(sender: type[Team], team: Team, deputy: User, **kwargs: o
 
 @receiver(news_email_requested, dispatch_uid="mail.news_email")
 def news_email(sender: type[News], news: News, **kwargs: object) -> None:
-    """An admin asked for a news item to go to every coach now: a worker emails it."""
-    news_email_queue(news_id=news.pk)
+    """An admin asked for a news item to go to every coach now: its emails are written to the
+    outbox in the admin's transaction (a worker renders and sends each)."""
+    news_emails_send(news_id=news.pk)
 
 
 @receiver(password_reset_requested, dispatch_uid="mail.password_reset")

@@ -124,11 +124,3 @@ def watchdog_alerts_send() -> int:
     from mail import weekly
 
     return weekly.watchdog_alerts_send()
-
-
-@shared_task(name="mail.news_email_send", **WEEKLY_RETRY)
-def news_email_send(news_id: int) -> int:
-    """Email a news item to every coach who wants news, once (``news.news_emails_send``)."""
-    from mail import news
-
-    return news.news_emails_send(news_id=news_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 
 from league.models import News
@@ -16,11 +17,12 @@ class NewsNotReady(Exception):
     """The news item is not published yet, or was emailed already."""
 
 
+@transaction.atomic
 def news_email_request(*, news: News, by: User | None) -> None:
     """Ask for ``news`` to be emailed to every coach in their language (those who want news):
-    the mail, above the registry, hears :data:`~league.signals.news_email_requested` and queues
-    its worker once the transaction commits. Raises :class:`NewsNotReady` for an item not yet
-    published or already emailed."""
+    the mail, above the registry, hears :data:`~league.signals.news_email_requested` and writes
+    one outbox email per coach in this transaction (its worker renders and sends them). Raises
+    :class:`NewsNotReady` for an item not yet published or already emailed."""
     now = timezone.now()
     if news.published_at > now or news.emailed_at is not None:
         raise NewsNotReady(news.pk)

@@ -139,6 +139,19 @@ def test_an_admin_emails_a_news_item_at_once_to_every_coach_in_their_language_on
     assert OutboundEmail.objects.filter(template="news").count() == 2
 
 
+def test_the_news_emails_are_in_the_outbox_when_the_admin_s_request_ends(
+    admin_client: Client, coach: User, other_coach: User
+) -> None:
+    """Written in the admin's transaction, not by a task queued after it: nothing after the
+    commit (the broker down, say) can lose them."""
+    news = post("Christmas break")
+    email_now(admin_client, news)  # no on-commit callback runs
+    news.refresh_from_db()
+    assert news.emailed_at is not None
+    outbox = OutboundEmail.objects.filter(template="news").values_list("to", flat=True)
+    assert sorted(outbox) == sorted([[coach.email], [other_coach.email]])
+
+
 def test_a_coach_who_wants_no_news_is_not_emailed(
     coach: User, other_coach: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
