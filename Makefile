@@ -91,8 +91,9 @@ $(NODE_STAMP): package.json package-lock.json
 node-packages: $(NODE_STAMP)
 
 # The engine's branch coverage is a gate of its own; the rest of the suite runs either way, a
-# module's tests on one worker (--dist loadgroup: they share its fixtures), and prints its 20
-# slowest tests.
+# module's tests on one worker (--dist loadgroup: they share its fixtures), the heaviest modules
+# handed out first (tests/conftest.py orders them; --no-loadscope-reorder keeps that order), and
+# prints its 20 slowest tests.
 test: export DATABASE_URL ?= $(TEST_DATABASE_URL)
 test: export REDIS_URL ?= $(TEST_REDIS_URL)
 test: export TEST_REDIS_WORKER_DBS ?= $(TEST_REDIS_WORKER_DBS_DEFAULT)
@@ -100,11 +101,12 @@ test: messages test-packages node-packages
 	@status=0; \
 	$(PY) -m pytest tests/engine --cov=engine --cov-branch --cov-fail-under=100 || status=1; \
 	$(PY) -m pytest tests --ignore=tests/engine -n $(TEST_WORKERS) --dist loadgroup \
-		--durations=20 || status=1; \
+		--no-loadscope-reorder --durations=20 || status=1; \
 	exit $$status
 
-# mypy reads its settings from pyproject.toml and keeps its cache in .mypy_cache/ (git ignores it):
-# a run after a small change takes seconds.
+# mypy reads its settings from pyproject.toml and keeps its cache in .mypy_cache/ (git ignores it),
+# or in MYPY_CACHE_DIR when set (.ci/run keeps it outside the clone): a run after a small change
+# takes seconds.
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -147,18 +147,52 @@ def _needs_database(item: pytest.Item) -> bool:
     )
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> Iterator[None]:
     """Under pytest-xdist (``make test``: ``--dist loadgroup``) the tests of a module run on one
     worker, which sets up the module's fixtures once (a demo world, a live server); a test
     given a group of its own keeps it. The fault tests (``faults``) are one group: each starts
     PostgreSQL clusters, Celery workers and gunicorn and times what a killed part does, so they
-    run one after the other. First, before xdist reads the groups."""
+    run one after the other. First, before xdist reads the groups.
+
+    Then, after every other plugin's ordering (pytest-django's mixes the groups), the groups
+    heaviest first, each group's tests together and in the order they were given. ``make test``
+    keeps that order (``--no-loadscope-reorder``); xdist would otherwise hand the groups out by
+    their number of tests, leaving a long group of few tests (Lighthouse's) to start when the
+    other worker is nearly done. A worker takes the next group when it is free, so the last ones
+    handed out, short, end nearly together. (In one process, pytest-django's order stays.)"""
     for item in items:
         if item.get_closest_marker("faults") is not None:
             item.add_marker(pytest.mark.xdist_group("faults"))
         elif item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    yield
+    if not hasattr(config, "workerinput"):  # not an xdist worker
+        return
+    weights: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        group = _group(item)
+        weights[group] = weights.get(group, 0) + _weight(item)
+        first.setdefault(group, index)
+    items.sort(key=lambda item: (-weights[_group(item)], first[_group(item)]))
+
+
+HEAVY = ("browser", "faults", "celery_worker")
+"""Markers of tests that start a browser, servers or workers: seconds each, against a
+fraction of a second for most others."""
+
+
+def _group(item: pytest.Item) -> str:
+    marker = item.get_closest_marker("xdist_group")
+    assert marker is not None
+    return str(marker.args[0] if marker.args else marker.kwargs["name"])
+
+
+def _weight(item: pytest.Item) -> int:
+    return 10 if any(item.get_closest_marker(name) for name in HEAVY) else 1
 
 
 @pytest.fixture(autouse=True)

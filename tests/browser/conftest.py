@@ -15,7 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connections
 from django.test.utils import modify_settings
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
@@ -74,37 +74,51 @@ def _browser_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 Launch = Callable[..., Page]
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Launch]:
-    """``browser(locale="fr-FR", phone=False, timezone_id=…)``: a page in a fresh Chromium
-    profile (a new user-data directory each time)."""
-    contexts: list[BrowserContext] = []
-    with sync_playwright() as playwright:
-
-        def launch(
-            *, locale: str = "en-GB", phone: bool = False, timezone_id: str = "Europe/Paris"
-        ) -> Page:
-            context = playwright.chromium.launch_persistent_context(
-                str(tmp_path / f"profile-{len(contexts)}"),
-                executable_path=str(CHROMIUM),
-                args=CHROMIUM_ARGS,
-                headless=True,
-                locale=locale,
-                timezone_id=timezone_id,
-                **(PHONE if phone else DESKTOP),
-            )
-            context.set_default_timeout(15_000)
-            contexts.append(context)
-            return context.pages[0] if context.pages else context.new_page()
-
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """One Chromium for a module's tests (a module runs on one xdist worker, in one go); each
+    test's pages open in browser contexts of their own, which share nothing with one another:
+    cookies, storage, cache and permissions are a context's (Chromium's incognito profiles). A
+    launch costs about a second of CPU, more than most browser tests' own work."""
+    # Playwright's sync API runs an event loop in this thread for as long as it is started, and
+    # Django refuses its ORM where a loop runs: the module's other fixtures (its demo site) may
+    # be set up or torn down while it runs. The test's own ORM calls are plain synchronous code.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
         try:
-            yield launch
+            yield launched
         finally:
-            for context in contexts:
-                context.close()
-            # While Playwright's loop runs, the ORM keeps its connections in that loop's context
-            # (asgiref's Local): close them here, or they outlive the test database.
+            launched.close()
             connections.close_all()
+
+
+@pytest.fixture
+def browser(chromium: Browser) -> Iterator[Launch]:
+    """``browser(locale="fr-FR", phone=False, timezone_id=…)``: a page in a fresh browser
+    context of the module's Chromium (no cookie, storage or cache of any other page)."""
+    contexts: list[BrowserContext] = []
+
+    def launch(
+        *, locale: str = "en-GB", phone: bool = False, timezone_id: str = "Europe/Paris"
+    ) -> Page:
+        context = chromium.new_context(
+            locale=locale, timezone_id=timezone_id, **(PHONE if phone else DESKTOP)
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    try:
+        yield launch
+    finally:
+        for context in contexts:
+            context.close()
+        # While Playwright's loop runs, the ORM keeps its connections in that loop's context
+        # (asgiref's Local): close them here, or they outlive the test database.
+        connections.close_all()
 
 
 SCROLLERS = ".scroller, .table-scroll, .chips"

@@ -13,10 +13,11 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+from competitions.demo import DemoLeague
 from tests.browser.conftest import CHROMIUM, DemoSite
 from tests.conftest import services_required
 
@@ -46,16 +47,45 @@ def _lighthouse_installed() -> None:
 
 
 FORM_FACTORS = ("mobile", "desktop")
+ONE_FORM_FACTOR = {
+    "results latest": "mobile",
+    "results week waiting": "desktop",
+    "results elite round": "desktop",
+    "results kdh round": "mobile",
+    "infos index": "desktop",
+    "infos kdh": "mobile",
+}
+"""Pages drawn by one template with another page of this list (``results/week.html``,
+``results/pool_round.html``, ``league/infos.html``): each is audited in one form factor, its
+twin in the other, so that every page is audited and every template in both form factors. An
+audit costs a few seconds of CPU; what tells two form factors apart (the viewport, tap targets,
+font sizes) is the template's and its stylesheet's, not the rows it shows."""
+
+
+def audited(pages: dict[str, str], form_factor: str) -> dict[str, str]:
+    """The pages audited in ``form_factor``, by name."""
+    return {
+        name: path
+        for name, path in pages.items()
+        if ONE_FORM_FACTOR.get(name, form_factor) == form_factor
+    }
 
 
 @pytest.fixture(scope="module")
 def reports(demo_site: DemoSite) -> dict[str, dict[str, Any]]:
     """Lighthouse's report of every public page on a phone's screen and a desktop's, the two
-    audited side by side (each in its own Chromium)."""
-    urls = [demo_site.url + path for path in demo_site.public_pages().values()]
+    audited side by side (each in its own Chromium): every page, once or in both (see
+    :data:`ONE_FORM_FACTOR`)."""
+    pages = demo_site.public_pages()
     runs = {
         form_factor: subprocess.Popen(
-            ["node", str(SCRIPT), str(CHROMIUM), form_factor, *urls],
+            [
+                "node",
+                str(SCRIPT),
+                str(CHROMIUM),
+                form_factor,
+                *(demo_site.url + path for path in audited(pages, form_factor).values()),
+            ],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -89,7 +119,7 @@ def its_own_404(audit: dict[str, Any], url: str) -> bool:
 def test_every_public_page_scores_100_for_accessibility_best_practices_and_seo(
     demo_site: DemoSite, reports: dict[str, dict[str, Any]], form_factor: str
 ) -> None:
-    pages = demo_site.public_pages()
+    pages = audited(demo_site.public_pages(), form_factor)
     report = reports[form_factor]
     scores, problems = [], []
     for name, path in pages.items():
@@ -114,3 +144,11 @@ def test_every_public_page_scores_100_for_accessibility_best_practices_and_seo(
             problems.append(f"{name} ({path}):\n" + "\n".join(map(worded, failing)))
     print(f"Lighthouse ({form_factor}): accessibility, best practices, SEO", *scores, sep="\n")
     assert not problems, "\n".join(problems)
+
+
+def test_every_public_page_is_audited_and_each_shared_template_in_both_form_factors() -> None:
+    pages = DemoSite(url="", league=cast(DemoLeague, None), team="t").public_pages()
+    assert set(ONE_FORM_FACTOR) <= set(pages)
+    assert set(audited(pages, "mobile")) | set(audited(pages, "desktop")) == set(pages)
+    shared = list(ONE_FORM_FACTOR.values())
+    assert shared.count("mobile") == shared.count("desktop")
