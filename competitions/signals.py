@@ -22,3 +22,7 @@ coach is told."""
 season_started = Signal()
 """Sent (``season=``, ``by=``) when a season starts (``season_start``): the announcement to every
 coach, with their division, code, stocks and first deadline."""
+
+round_deadline_moved = Signal()
+"""Sent (``round=``, ``before=``, ``by=``) when a round's deadline moved while its season runs
+(``round_deadline_move``): the coaches concerned are told."""

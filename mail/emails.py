@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competitions.models import Pick, PoolRound, Round, TeamResult
-from competitions.selectors import PoolRoundResults, pool_round_results
+from competitions.selectors import PoolRoundResults, pool_round_results, round_entries_playing
 from league.links import password_link
-from league.models import Entry, Season
+from league.models import Entry, Season, Team
 from league.selectors import user_language
 from mail.models import EmailKind, OutboundEmail
 from mail.outbox import Memo, Rendering, email_queue, emails_queue, renders
@@ -268,5 +268,52 @@ def invitation_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
             "set_password_url": password_link(user),
             "valid_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
             "sign_in_url": site_url(reverse("sign_in")),
+        },
+    )
+
+
+def email_deadline_moved(*, round: Round, before: datetime) -> list[OutboundEmail]:
+    """A round's deadline moved while its season runs (R13), queued in the move's transaction:
+    one row for each coach and each deputy of a team that plays the round (a championship's:
+    every team of the season; a cup's: those still in it by the published results), holding
+    the deadline before and after, so that a later move sends its own. Essential: always sent
+    (:func:`deadline_moved_rendering`)."""
+    move = {"round": round.pk, "before": before.isoformat(), "after": round.deadline.isoformat()}
+    emails: list[OutboundEmail] = []
+    for entry in round_entries_playing(round=round):
+        for person in (entry.team.coach, entry.team.deputy):
+            if person is not None and person.is_active and person.email:
+                emails.append(
+                    OutboundEmail(
+                        template="deadline-moved",
+                        user=person,
+                        to=[person.email],
+                        context={**move, "team": entry.team_id},
+                    )
+                )
+    return emails_queue(emails)
+
+
+@renders("deadline-moved")
+def deadline_moved_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """A moved deadline, when sent: to its coach or deputy in their language, the old and the
+    new deadline in the season's time zone (Europe/Paris by default)."""
+    person = email.user
+    round = Round.objects.select_related("season").filter(pk=email.context["round"]).first()
+    team = Team.objects.filter(pk=email.context["team"]).first()
+    if person is None or round is None or team is None:
+        return None
+    zone = ZoneInfo(round.season.time_zone)
+    return Rendering(
+        user=person,
+        language=user_language(person),
+        context={
+            "person": person,
+            "team": team,
+            "round": round,
+            "before": timezone.localtime(datetime.fromisoformat(email.context["before"]), zone),
+            "after": timezone.localtime(datetime.fromisoformat(email.context["after"]), zone),
+            "time_zone": round.season.time_zone,
+            "picks_url": site_url(reverse("picks")),
         },
     )

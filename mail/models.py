@@ -278,7 +278,7 @@ class Mailing(models.Model):
 class EmailKind(models.TextChoices):
     """The emails a person may choose not to get. The others are essential and always sent:
     pick receipts and replies, invitations and password emails, a season's announcement,
-    Friday's reminder while a pick is missing, the referees' watchdog alert."""
+    Friday's reminder while a pick is missing, a moved deadline, the referees' watchdog alert."""
 
     WEEKLY = "weekly", _("Wednesday's information")
     RESULTS = "results", _("results published")

@@ -1,14 +1,22 @@
 """The mail listening to the competitions (connected in :meth:`MailConfig.ready`): receipts,
-the late-pick refusal and the results emails. The competitions never import the mail."""
+the late-pick refusal, the results emails and a moved deadline's announcement. The competitions
+never import the mail."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.dispatch import receiver
 
-from competitions.models import LatePick, Pick, PoolRound
-from competitions.signals import late_pick_rejected, pick_received, pool_round_published
+from competitions.models import LatePick, Pick, PoolRound, Round
+from competitions.signals import (
+    late_pick_rejected,
+    pick_received,
+    pool_round_published,
+    round_deadline_moved,
+)
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
-from mail.emails import email_pick_receipt, email_results_published
+from mail.emails import email_deadline_moved, email_pick_receipt, email_results_published
 from mail.emails_replies import email_late_pick_rejected
 
 
@@ -34,3 +42,12 @@ def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
 def late_pick_refusal(sender: type[LatePick], late_pick: LatePick, **kwargs: object) -> None:
     """R13: the coach whose late pick a referee refused is told."""
     email_late_pick_rejected(late_pick=late_pick)
+
+
+@receiver(round_deadline_moved, dispatch_uid="mail.deadline_moved")
+def deadline_moved(
+    sender: type[Round], round: Round, before: datetime, by: object, **kwargs: object
+) -> None:
+    """R13: a deadline moved while the season runs is told to the coaches and deputies of the
+    teams that play the round."""
+    email_deadline_moved(round=round, before=before)

@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -115,11 +114,15 @@ class RoundAdmin(admin.ModelAdmin):
     def save_model(
         self, request: HttpRequest, obj: Round, form: forms.ModelForm, change: bool
     ) -> None:
-        if change and "deadline" in form.changed_data:
-            # The calendar feeds' SEQUENCE and LAST-MODIFIED: subscribers update the event.
-            obj.calendar_sequence += 1
-            obj.calendar_changed_at = timezone.now()
+        if not (change and "deadline" in form.changed_data):
+            super().save_model(request, obj, form, change)
+            return
+        # The other fields as edited, then the deadline by its service: the feeds' revision,
+        # the audit entry and, while the season runs, its announcement.
+        deadline = obj.deadline
+        obj.deadline = form.initial["deadline"]
         super().save_model(request, obj, form, change)
+        services.round_deadline_move(round=obj, deadline=deadline, by=signed_in_user(request))
 
 
 class PoolMemberInline(CheckedAutocomplete, admin.TabularInline):

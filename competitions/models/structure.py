@@ -189,6 +189,14 @@ class Round(models.Model):
     calendar_changed_at = models.DateTimeField(
         _("calendar changed at"), default=timezone.now, editable=False
     )
+    # The last deadline move announced while the season ran (``round_deadline_move``): the
+    # deadline it replaced and when, which the home page shows for a week.
+    deadline_moved_from = models.DateTimeField(
+        _("deadline moved from"), null=True, blank=True, editable=False
+    )
+    deadline_moved_at = models.DateTimeField(
+        _("deadline moved at"), null=True, blank=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("round")

@@ -52,6 +52,7 @@ from competitions.selectors.picks import (
     pick_team_and_round,
     picks_received,
     public_draws,
+    round_entries_playing,
 )
 from competitions.selectors.referee import (
     ARBITRATION_REFUSED,
@@ -210,6 +211,7 @@ __all__ = [
     "referee_pools",
     "referee_weeks",
     "results_weeks",
+    "round_entries_playing",
     "round_find",
     "round_status",
     "rounds_columns_held",

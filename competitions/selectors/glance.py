@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -182,4 +182,19 @@ def coach_week(*, team: Team, season: Season, rounds: Sequence[Round]) -> CoachW
             )
             for round in rounds
         ),
+    )
+
+
+DEADLINE_MOVE_SHOWN = timedelta(days=7)
+"""How long the home page says that a round's deadline moved (``round_deadline_move``)."""
+
+
+def deadline_moves(*, season: Season) -> list[Round]:
+    """The rounds of ``season`` whose deadline moved while it ran, in the last
+    :data:`DEADLINE_MOVE_SHOWN`, the latest move first (one query). Public: a deadline is."""
+    since = timezone.now() - DEADLINE_MOVE_SHOWN
+    return list(
+        Round.objects.filter(season=season, deadline_moved_at__gte=since).order_by(
+            "-deadline_moved_at", "competition", "number"
+        )
     )

@@ -450,3 +450,17 @@ def entry_plays_rounds(
         if cup_pool_id is not None and plays_round(cups.get(cup_pool_id, []), round.number):
             playing.add(round.pk)
     return playing
+
+
+def round_entries_playing(*, round: Round) -> list[Entry]:
+    """The entries that play ``round`` (:func:`entry_plays_rounds`), with their team's coach
+    and deputy: every playing team of the season for a championship round; for a cup's round,
+    those still in it as the published results say (two queries for each team of the season)."""
+    entries = list(
+        Entry.objects.filter(season_id=round.season_id, replaced_at__isnull=True)
+        .select_related("team__coach", "team__deputy")
+        .order_by("team__name", "pk")
+    )
+    if round.kind.divisional:
+        return entries
+    return [entry for entry in entries if entry_plays_rounds(entry=entry, rounds=[round])]

@@ -10,6 +10,7 @@ from competitions.services.arbitration import (
     pool_round_replay,
     rounds_close_due,
 )
+from competitions.services.deadlines import round_deadline_move
 from competitions.services.entries import (
     StockBelowZero,
     entry_create,
@@ -136,6 +137,7 @@ __all__ = [
     "pool_round_verify",
     "pool_round_void",
     "round_create",
+    "round_deadline_move",
     "rounds_close_due",
     "season_rounds_create",
     "stock_move",

@@ -1,5 +1,6 @@
-"""The home page (``/``): the week at a glance — the next deadline with its countdown, each
-pool's public status in the week being played, the latest published results and, for a
+"""The home page (``/``): the week at a glance — the next deadline with its countdown, a
+deadline moved in the past week (from what to what), each pool's public status in the week being
+played, the latest published results and, for a
 signed-in coach or deputy, the team's games of the coming week with their pick status — then
 the league's news and the divisions with their teams.
 
@@ -13,6 +14,7 @@ part added (the join link or not, their team's games and picks sent), computed e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
@@ -26,7 +28,13 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from competitions.models import Competition, PoolRound, Round, Stage
-from competitions.selectors.glance import CoachGame, WeekGlance, coach_week, week_glance
+from competitions.selectors.glance import (
+    CoachGame,
+    WeekGlance,
+    coach_week,
+    deadline_moves,
+    week_glance,
+)
 from competitions.selectors.people import request_person
 from competitions.views.picks import countdown_labels
 from league.models import Season, Team
@@ -48,6 +56,16 @@ class PoolLine:
     title: str
     status: str = ""
     label: str = ""
+
+
+@dataclass(frozen=True)
+class DeadlineMove:
+    """A round whose deadline moved this past week: the round in words, the deadline it
+    replaced and its deadline now."""
+
+    title: str
+    before: datetime
+    after: datetime
 
 
 @dataclass(frozen=True)
@@ -170,6 +188,13 @@ def _week(glance: WeekGlance, season: Season) -> dict[str, object]:
             default=None,
         ),
         "countdown_labels": countdown_labels(),
+        "deadline_moves": [
+            DeadlineMove(
+                title=words.title(round), before=round.deadline_moved_from, after=round.deadline
+            )
+            for round in deadline_moves(season=season)
+            if round.deadline_moved_from is not None
+        ],
     }
 
 
