@@ -22,3 +22,8 @@ coach is told."""
 season_started = Signal()
 """Sent (``season=``, ``by=``) when a season starts (``season_start``): the announcement to every
 coach, with their division, code, stocks and first deadline."""
+
+pool_round_verification_failed = Signal()
+"""Sent (``failure=``, a :class:`~competitions.models.VerificationFailure`) in the transaction
+that records a published pool round's failed verification, once per pool round and night (R23):
+the admins' alert."""

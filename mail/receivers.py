@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
-from competitions.models import LatePick, Pick, PoolRound
-from competitions.signals import late_pick_rejected, pick_received, pool_round_published
+from competitions.models import LatePick, Pick, PoolRound, VerificationFailure
+from competitions.signals import (
+    late_pick_rejected,
+    pick_received,
+    pool_round_published,
+    pool_round_verification_failed,
+)
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
-from mail.emails import email_pick_receipt, email_results_published
+from mail.emails import (
+    email_pick_receipt,
+    email_results_published,
+    emails_verification_failed,
+)
 from mail.emails_replies import email_late_pick_rejected
 
 
@@ -34,3 +43,12 @@ def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
 def late_pick_refusal(sender: type[LatePick], late_pick: LatePick, **kwargs: object) -> None:
     """R13: the coach whose late pick a referee refused is told."""
     email_late_pick_rejected(late_pick=late_pick)
+
+
+@receiver(pool_round_verification_failed, dispatch_uid="mail.verification_failed")
+def verification_failed(
+    sender: type[VerificationFailure], failure: VerificationFailure, **kwargs: object
+) -> None:
+    """R23: a published pool round that does not verify alerts every admin by email, in the
+    transaction that records it."""
+    emails_verification_failed(failure=failure)
