@@ -26,3 +26,8 @@ coach, with their division, code, stocks and first deadline."""
 round_deadline_moved = Signal()
 """Sent (``round=``, ``before=``, ``by=``) when a round's deadline moved while its season runs
 (``round_deadline_move``): the coaches concerned are told."""
+
+pool_round_verification_failed = Signal()
+"""Sent (``failure=``, a :class:`~competitions.models.VerificationFailure`) in the transaction
+that records a published pool round's failed verification, once per pool round and night (R23):
+the admins' alert."""

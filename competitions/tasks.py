@@ -9,6 +9,10 @@ the request's id. It is idempotent by the request's claim (a conditional status 
 one worker wins) and the arbitration's own lock: sent twice, retried, or run while a referee
 arbitrates from elsewhere, it leaves exactly one result.
 
+``competitions.pool_round_verify`` is queued by :func:`competitions.services.pool_round_publish`
+once the publication commits, with the pool round's id; ``competitions.season_rounds_verify``
+runs nightly (beat). Both record a mismatch once a night and alert the admins (R23).
+
 ``competitions.season_start`` is queued by
 :func:`competitions.services.season_jobs.season_start_request`: it runs one season start and
 records its progress on the job, which only one worker can claim.
@@ -139,3 +143,28 @@ def season_start_run(self: Task, job_id: int) -> dict[str, object]:
         "season": job.season.number if job.season is not None else None,
         "code": job.code,
     }
+
+
+@shared_task(name="competitions.pool_round_verify")
+def pool_round_verify(pool_round_id: int) -> bool | None:
+    """R23: verify published pool round ``pool_round_id`` after its publication
+    (``pool_round_verification_record``); a mismatch alerts the admins. Whether it matched
+    (``None``: no such published pool round). The nightly check is its retry."""
+    from competitions.models import PoolRound
+    from competitions.services import pool_round_verification_record
+
+    pool_round = PoolRound.objects.filter(pk=pool_round_id).first()
+    if pool_round is None:
+        logger.warning("Pool round %s does not exist", pool_round_id)
+        return None
+    verification = pool_round_verification_record(pool_round=pool_round)
+    return None if verification is None else verification.matches
+
+
+@shared_task(name="competitions.season_rounds_verify")
+def season_rounds_verify() -> int:
+    """R23, nightly: verify every published pool round of the current season
+    (``season_rounds_verify``); how many did not verify."""
+    from competitions import services
+
+    return services.season_rounds_verify()

@@ -13,12 +13,13 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from competitions.models import Pick, PoolRound, Round, TeamResult
+from competitions.models import Competition, Pick, PoolRound, Round, TeamResult, VerificationFailure
 from competitions.selectors import PoolRoundResults, pool_round_results, round_entries_playing
 from league.links import password_link
 from league.models import Entry, Season, Team
@@ -315,5 +316,70 @@ def deadline_moved_rendering(email: OutboundEmail, memo: Memo) -> Rendering | No
             "after": timezone.localtime(datetime.fromisoformat(email.context["after"]), zone),
             "time_zone": round.season.time_zone,
             "picks_url": site_url(reverse("picks")),
+        },
+    )
+
+
+def league_admins() -> list[User]:
+    """Who is alerted when the league's record is in doubt: the admins (staff superusers) with
+    an active account and an address."""
+    admins = (
+        get_user_model()
+        .objects.filter(is_staff=True, is_superuser=True, is_active=True)
+        .exclude(email="")
+        .order_by("pk")
+    )
+    return list(admins)
+
+
+def emails_verification_failed(*, failure: VerificationFailure) -> list[OutboundEmail]:
+    """R23: a published pool round that no longer verifies, told to every admin, queued in the
+    transaction that records the failure (once per pool round and night: the record's own
+    constraint)."""
+    return emails_queue(
+        [
+            OutboundEmail(
+                template="verification-failed",
+                user=admin,
+                to=[admin.email],
+                context={"failure": failure.pk},
+            )
+            for admin in league_admins()
+        ]
+    )
+
+
+@renders("verification-failed")
+def verification_failed_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """A failed verification, when sent: to an admin still staff, in their language, times in
+    the season's zone, with the pool round, what differed, the season desk and the admin."""
+    admin = email.user
+    failure = (
+        VerificationFailure.objects.select_related(
+            "pool_round__pool__division", "pool_round__round__season"
+        )
+        .filter(pk=email.context["failure"])
+        .first()
+    )
+    if failure is None or admin is None or not (admin.is_active and admin.is_staff):
+        return None
+    pool_round = failure.pool_round
+    round, pool = pool_round.round, pool_round.pool
+    pool_name = pool.division.name if pool.division else Competition(pool.competition).label
+    return Rendering(
+        user=admin,
+        language=user_language(admin),
+        time_zone=round.season.time_zone,
+        context={
+            "user": admin,
+            "time_zone": round.season.time_zone,
+            "failure": failure,
+            "round": round,
+            "pool_name": pool_name,
+            "differences": failure.differences,
+            "desk_url": site_url(reverse("season_desk") + "#verification"),
+            "admin_url": site_url(
+                reverse("admin:competitions_poolround_change", args=[pool_round.pk])
+            ),
         },
     )

@@ -8,15 +8,21 @@ from datetime import datetime
 
 from django.dispatch import receiver
 
-from competitions.models import LatePick, Pick, PoolRound, Round
+from competitions.models import LatePick, Pick, PoolRound, Round, VerificationFailure
 from competitions.signals import (
     late_pick_rejected,
     pick_received,
     pool_round_published,
+    pool_round_verification_failed,
     round_deadline_moved,
 )
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
-from mail.emails import email_deadline_moved, email_pick_receipt, email_results_published
+from mail.emails import (
+    email_deadline_moved,
+    email_pick_receipt,
+    email_results_published,
+    emails_verification_failed,
+)
 from mail.emails_replies import email_late_pick_rejected
 
 
@@ -51,3 +57,12 @@ def deadline_moved(
     """R13: a deadline moved while the season runs is told to the coaches and deputies of the
     teams that play the round."""
     email_deadline_moved(round=round, before=before)
+
+
+@receiver(pool_round_verification_failed, dispatch_uid="mail.verification_failed")
+def verification_failed(
+    sender: type[VerificationFailure], failure: VerificationFailure, **kwargs: object
+) -> None:
+    """R23: a published pool round that does not verify alerts every admin by email, in the
+    transaction that records it."""
+    emails_verification_failed(failure=failure)

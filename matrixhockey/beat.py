@@ -47,6 +47,12 @@ SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "mail.watchdog_alerts_send",
         "schedule": crontab(minute=10),
     },
+    # Nightly, 03:30 Paris: every published pool round of the current season replayed from stored
+    # data and compared with what is stored (R23); a mismatch alerts the admins once a night.
+    "rounds-verify": {
+        "task": "competitions.season_rounds_verify",
+        "schedule": crontab(minute=30, hour=3),
+    },
     # Every 2 minutes: picks sent by email, from the mailbox (does nothing without IMAP_HOST).
     "email-picks-fetch": {
         "task": "mail.email_fetch_picks",

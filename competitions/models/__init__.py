@@ -55,6 +55,7 @@ from competitions.models.structure import (
     Stage,
     WgGroup,
 )
+from competitions.models.verification import VerificationFailure
 
 __all__ = [
     "CUPS",
@@ -96,6 +97,7 @@ __all__ = [
     "StockMovement",
     "StockReason",
     "TeamResult",
+    "VerificationFailure",
     "WgGroup",
     "Withdrawal",
 ]

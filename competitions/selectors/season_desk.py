@@ -21,6 +21,7 @@ from competitions.models import (
     PoolRound,
     Round,
     SeasonStartJob,
+    VerificationFailure,
 )
 from competitions.selectors.archive import season_in_preparation, season_last_finished
 from competitions.services.season_close import RoundLeft, season_rounds_left
@@ -202,3 +203,15 @@ def _season_desk() -> SeasonDesk:
     if finished is not None:
         return SeasonDesk(stage=FINISHED, season=finished, job=job)
     return SeasonDesk(stage=EMPTY, season=None, job=job)
+
+
+def verification_failures_open() -> list[VerificationFailure]:
+    """R23: the published pool rounds that did not verify and have not verified since, each
+    with its latest night's record (what differed), newest first — for the season desk."""
+    failures = (
+        VerificationFailure.objects.filter(resolved_at=None)
+        .select_related("pool_round__pool__division", "pool_round__round__season")
+        .order_by("pool_round_id", "-night")
+        .distinct("pool_round_id")
+    )
+    return sorted(failures, key=lambda failure: failure.found_at, reverse=True)

@@ -78,7 +78,9 @@ from competitions.services.setup import (
 )
 from competitions.services.verify import (
     Verification,
+    pool_round_verification_record,
     pool_round_verify,
+    season_rounds_verify,
 )
 from competitions.services.void import (
     pool_round_void,
@@ -134,12 +136,14 @@ __all__ = [
     "pool_round_publish",
     "pool_round_published",
     "pool_round_replay",
+    "pool_round_verification_record",
     "pool_round_verify",
     "pool_round_void",
     "round_create",
     "round_deadline_move",
     "rounds_close_due",
     "season_rounds_create",
+    "season_rounds_verify",
     "stock_move",
     "wg_start",
     "worded",

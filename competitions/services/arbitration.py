@@ -5,6 +5,7 @@ cups moved on, and publication reveals the seed (R23). Also closes rounds past t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import Case, Exists, Func, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
+from competitions import tasks
 from competitions.kinds import kind_of
 from competitions.models import (
     Fixture,
@@ -51,9 +53,12 @@ from league.models import Entry, WaitingListEntry
 from league.public_cache import public_statuses_bump, public_version_bump
 from league.services import audit_record
 from matrixhockey.db import update_returning
+from matrixhockey.redis_breaker import TASK_NOT_QUEUED, task_publish
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
+
+logger = logging.getLogger(__name__)
 
 
 class EarlierUnplayed(TypedDict):
@@ -454,4 +459,15 @@ def pool_round_publish(
     public_version_bump()
     if announce:
         pool_round_published.send(sender=PoolRound, pool_round=pool_round, by=by)
+    pool_round_id = pool_round.pk
+    transaction.on_commit(lambda: _verification_queue(pool_round_id))
     return pool_round
+
+
+def _verification_queue(pool_round_id: int) -> None:
+    """R23: verify the pool round just published, by a worker. Redis down loses only this
+    early check: the nightly verification of the season (beat) covers the round too."""
+    try:
+        task_publish(tasks.pool_round_verify, args=(pool_round_id,))
+    except TASK_NOT_QUEUED:
+        logger.exception("Could not queue the verification of pool round %s", pool_round_id)

@@ -1,17 +1,32 @@
 """R23 verification: a stored round replayed from its stored input and compared with what
 was stored, difference by difference.
+
+Every published pool round is verified after its publication (a task queued on the
+publication's commit) and every night over the current season (beat): a mismatch is recorded
+(:class:`~competitions.models.VerificationFailure`, once per pool round and night) and
+:data:`~competitions.signals.pool_round_verification_failed` tells the mail, which alerts the
+admins; the season desk lists the mismatches still open. Never silently.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
-from competitions.models import PoolRound, SeasonArchive, TeamResult
+from django.db import DatabaseError, IntegrityError, transaction
+from django.utils import timezone
+
+from competitions.models import PoolRound, SeasonArchive, TeamResult, VerificationFailure
 from competitions.selectors.results import PlayedPick
 from competitions.services.arbitration import pool_round_replay
+from competitions.signals import pool_round_verification_failed
 from engine import commitment
 from league.models import Season
+
+logger = logging.getLogger(__name__)
 
 NEWLINE = "\n"
 """Joins the pool rounds' seeds into what the plan seed hashes (R23)."""
@@ -158,3 +173,71 @@ def season_plan_seed_verify(*, archive: SeasonArchive) -> bool:
         commitment(seed) == seed_hash and status == PoolRound.Status.PUBLISHED
         for seed, seed_hash, status in seeds
     )
+
+
+def pool_round_verification_record(
+    *, pool_round: PoolRound, now: datetime | None = None
+) -> Verification | None:
+    """R23: verify the published ``pool_round`` (:func:`pool_round_verify`) and keep what it
+    found. A mismatch — or a replay that fails outright, which proves nothing either — is
+    recorded once per pool round and night (the season's time zone), and the first record of
+    the night sends :data:`~competitions.signals.pool_round_verification_failed` in the same
+    transaction (the admins' alert email is committed with it); found again that night, the
+    record's differences are brought up to date and nobody is emailed twice. A match resolves
+    the pool round's open records. ``None`` for a pool round not published (nothing to say
+    before publication: its seed and picks are secret)."""
+    now = now or timezone.now()
+    pool_round = PoolRound.objects.select_related("round__season", "pool").get(pk=pool_round.pk)
+    if not pool_round.is_published:
+        return None
+    try:
+        verification = pool_round_verify(pool_round=pool_round)
+    except DatabaseError:
+        raise  # the database's trouble, not the round's: the caller retries
+    except Exception as error:  # a replay that cannot run is a failed verification too
+        logger.exception("Verifying pool round %s failed", pool_round.pk)
+        verification = Verification(
+            pool_round=pool_round,
+            differences=(f"replay: it failed ({type(error).__name__}: {error})",),
+        )
+    if verification.matches:
+        VerificationFailure.objects.filter(pool_round=pool_round, resolved_at=None).update(
+            resolved_at=now
+        )
+        return verification
+    logger.error(
+        "Pool round %s does not verify: %s", pool_round.pk, "; ".join(verification.differences)
+    )
+    night = timezone.localtime(now, ZoneInfo(pool_round.round.season.time_zone)).date()
+    differences = list(verification.differences)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                failure = VerificationFailure.objects.create(
+                    pool_round=pool_round, night=night, differences=differences, found_at=now
+                )
+        except IntegrityError:  # found already tonight: the admins were told then
+            VerificationFailure.objects.filter(pool_round=pool_round, night=night).update(
+                differences=differences, resolved_at=None
+            )
+            return verification
+        pool_round_verification_failed.send(sender=VerificationFailure, failure=failure)
+    return verification
+
+
+def season_rounds_verify(*, season: Season | None = None, now: datetime | None = None) -> int:
+    """R23, nightly: verify every published pool round of ``season`` (the current one by
+    default) with :func:`pool_round_verification_record`, each in its own transaction so that
+    one round's trouble holds back none of the others. How many did not verify."""
+    season = season or Season.objects.filter(is_current=True).first()
+    if season is None:
+        return 0
+    now = now or timezone.now()
+    published = PoolRound.objects.filter(
+        round__season=season, status=PoolRound.Status.PUBLISHED
+    ).order_by("round__deadline", "pool__competition", "pool__slug", "round__number")
+    failed = 0
+    for pool_round in published.only("pk"):
+        verification = pool_round_verification_record(pool_round=pool_round, now=now)
+        failed += verification is not None and not verification.matches
+    return failed

@@ -43,6 +43,7 @@ from competitions.selectors.season_desk import (
     Preparation,
     season_desk,
     season_start_job_lost,
+    verification_failures_open,
 )
 from competitions.services.league_import import LeagueImportRefused, league_import
 from competitions.services.season_close import SeasonCloseRefused, season_close
@@ -126,7 +127,11 @@ def _groups(document: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
 @staff_only
 def season_desk_page(request: SignedInRequest) -> HttpResponse:
     desk = season_desk()
-    context: dict[str, Any] = {"desk": desk, "stage": desk.stage}
+    context: dict[str, Any] = {
+        "desk": desk,
+        "stage": desk.stage,
+        "verification_failures": verification_failures_open(),
+    }
     if desk.stage == PREPARING and desk.season is not None:
         context.update(_preparing_context(request, desk.season, desk.preparation))
     if desk.stage == FINISHED and desk.season is not None:

@@ -70,6 +70,7 @@ def test_every_entry_names_a_registered_task() -> None:
         "mail.watchdog_alerts_send",
         "mail.email_fetch_picks",
         "mail.emails_send_due",
+        "competitions.season_rounds_verify",
     } == names
 
 
@@ -124,6 +125,12 @@ def test_the_watchdog_runs_every_hour() -> None:
     runs = next_runs("arbitration-watchdog", paris(2026, 3, 22, 16, 30), count=3)
     assert [run.hour for run in runs] == [17, 18, 19]
     assert len({run.minute for run in runs}) == 1
+
+
+def test_the_published_rounds_are_verified_every_night_at_3_30_in_paris() -> None:
+    runs = next_runs("rounds-verify", paris(2026, 3, 28, 12, 0), count=2)
+    # Across the change to summer time (29 March): 03:30 in Paris both nights.
+    assert runs == [paris(2026, 3, 29, 3, 30), paris(2026, 3, 30, 3, 30)]
 
 
 def test_the_mailbox_is_read_every_two_minutes() -> None:
