@@ -190,6 +190,30 @@ def database_answers() -> None:
         cursor.execute("SELECT 1")
 
 
+def published_results_void() -> None:
+    """Let this transaction change an arbitrated or published pool round's record: its games,
+    results and draws, which the database otherwise refuses to change or delete (migration
+    ``competitions/0010_published_results_final``). Only the void-and-redo path
+    (``competitions.services.void``, public and audited) says this, inside its own atomic block:
+    the setting is transaction-local (``set_config(…, true)``), undone by a rollback, and taken
+    back by :func:`published_results_final` when the void is done."""
+    if connection.vendor != "postgresql":
+        return
+    if not connection.in_atomic_block:
+        raise RuntimeError("published_results_void() needs a transaction")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('matrixhockey.void', 'on', true)")
+
+
+def published_results_final() -> None:
+    """Make an arbitrated or published pool round's record final again in this transaction
+    (the end of :func:`published_results_void`)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('matrixhockey.void', 'off', true)")
+
+
 def update_returning(queryset: QuerySet, field: str, value: Any) -> list[Any]:
     """``queryset.update(**{field: value})`` in one statement that also gives back the value
     each updated row got (``RETURNING``): a value the database works out (a ``Case`` over the

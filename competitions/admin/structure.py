@@ -34,8 +34,9 @@ from competitions.models import (
     SeasonStartJob,
     TeamResult,
 )
+from competitions.selectors.entries import PLAYED
 from competitions.selectors.teams import onr_sanctions_publication
-from league.models import Season
+from league.models import Entry, Season
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
 from matrixhockey.http import SignedInRequest, signed_in_user
 
@@ -179,6 +180,10 @@ class FixtureFormSet(forms.BaseInlineFormSet):
                 entry = form.cleaned_data.get(side)
                 if entry is None:
                     continue
+                if not isinstance(entry, Entry):
+                    # A read-only row (an arbitrated round's): the admin gives its initial data,
+                    # ids, as its cleaned data; the game itself names its teams.
+                    entry = getattr(form.instance, side)
                 if entry.pk in seen:
                     raise forms.ValidationError(
                         _("%(team)s plays twice in this round.") % {"team": entry.team}
@@ -186,12 +191,29 @@ class FixtureFormSet(forms.BaseInlineFormSet):
                 seen.add(entry.pk)
 
 
+def _final(pool_round: PoolRound | None) -> bool:
+    """Whether ``pool_round``'s games, results and draws are final: arbitrated or published,
+    only voiding it takes them back (the database refuses any other change too)."""
+    return pool_round is not None and pool_round.status in PLAYED
+
+
 class FixtureInline(CheckedAutocomplete, admin.TabularInline):
+    """A pool round's games, editable until it is arbitrated, read-only after."""
+
     model = Fixture
     formset = FixtureFormSet
     fields = ["home", "away", "label"]
     autocomplete_fields = ["home", "away"]
     extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: PoolRound | None = None) -> bool:
+        return not _final(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: PoolRound | None = None) -> bool:
+        return not _final(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: PoolRound | None = None) -> bool:
+        return not _final(obj) and super().has_delete_permission(request, obj)
 
 
 class TeamResultInline(ReadOnlyInline):
@@ -340,6 +362,9 @@ class PoolRoundAdmin(admin.ModelAdmin):
     def get_inline_instances(self, request: HttpRequest, obj: PoolRound | None = None) -> list[Any]:
         return super().get_inline_instances(request, obj) if obj is not None else []
 
+    def has_delete_permission(self, request: HttpRequest, obj: PoolRound | None = None) -> bool:
+        return not _final(obj) and super().has_delete_permission(request, obj)
+
     def save_model(
         self, request: HttpRequest, obj: PoolRound, form: forms.ModelForm, change: bool
     ) -> None:
@@ -349,6 +374,9 @@ class PoolRoundAdmin(admin.ModelAdmin):
 
 @admin.register(Fixture)
 class FixtureAdmin(CheckedAutocomplete, admin.ModelAdmin):
+    """Games of pool rounds not yet arbitrated can be changed; an arbitrated or published
+    round's are shown read-only and no game can be moved into one."""
+
     list_display = ["pool_round", "home", "away", "label"]
     list_filter = ["pool_round__round__season", "pool_round__round__competition", "label"]
     search_fields = ["home__team__name", "away__team__name"]
@@ -365,6 +393,25 @@ class FixtureAdmin(CheckedAutocomplete, admin.ModelAdmin):
         "away__division",
         "away__season",
     ]
+
+    def has_change_permission(self, request: HttpRequest, obj: Fixture | None = None) -> bool:
+        return (obj is None or not _final(obj.pool_round)) and super().has_change_permission(
+            request, obj
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Fixture | None = None) -> bool:
+        return (obj is None or not _final(obj.pool_round)) and super().has_delete_permission(
+            request, obj
+        )
+
+    def formfield_for_foreignkey(
+        self, db_field: Any, request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelChoiceField | None:
+        if db_field.name == "pool_round":
+            kwargs["queryset"] = PoolRound.objects.exclude(status__in=PLAYED).select_related(
+                "pool", "round__season"
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(FixtureResult)

@@ -28,6 +28,7 @@ from competitions.services.errors import NotArbitrated, VoidAfterReplacement, Vo
 from league.models import Entry
 from league.public_cache import public_version_bump
 from league.services import audit_record
+from matrixhockey.db import published_results_final, published_results_void
 
 
 def _next_pool_round_made_by(pool_round: PoolRound) -> PoolRound | None:
@@ -211,6 +212,9 @@ def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> P
         },
     )
 
+    # The one path allowed to take a played round's record back (the database refuses anyone
+    # else: migration competitions/0010_published_results_final), until the round is void.
+    published_results_void()
     for (entry_id, kind), taken in sorted(net.items()):
         if taken:
             stock_move(
@@ -250,6 +254,7 @@ def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> P
         published_by=None,
         draw_log=kept_draws,
     )
+    published_results_final()
     round_status_refresh(round, now)
     public_version_bump()  # a published result taken back is no longer public
     pool_round.refresh_from_db()

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from competitions.models import FixtureResult, PoolRound, TeamResult
 from competitions.services import pool_round_input_document, pool_round_verify
 from tests.competitions.results_league import SEED, RulesWeek
+from tests.final_results import unguarded
 
 pytestmark = pytest.mark.django_db
 
@@ -43,13 +44,15 @@ def test_a_freshly_published_round_matches_its_replay(week: RulesWeek) -> None:
 def test_tampered_goals_are_reported_with_exit_1(week: RulesWeek) -> None:
     week.arbitrate()
     week.publish()
-    # Someone edits the Freezing Ass' stored goals (6) and their game's score.
-    TeamResult.objects.filter(pool_round=week.pool_round, entry__team__slug="freezing-ass").update(
-        goals=2
-    )
-    FixtureResult.objects.filter(
-        fixture__pool_round=week.pool_round, fixture__home__team__slug="freezing-ass"
-    ).update(home_goals=2, away_goals=3, decided="regulation", winner=week.entries["groggs"])
+    # Someone edits the Freezing Ass' stored goals (6) and their game's score (behind the
+    # database's guard, as a restored backup would).
+    with unguarded():
+        TeamResult.objects.filter(
+            pool_round=week.pool_round, entry__team__slug="freezing-ass"
+        ).update(goals=2)
+        FixtureResult.objects.filter(
+            fixture__pool_round=week.pool_round, fixture__home__team__slug="freezing-ass"
+        ).update(home_goals=2, away_goals=3, decided="regulation", winner=week.entries["groggs"])
     differences = pool_round_verify(pool_round=week.pool_round).differences
     assert "team freezing-ass: goals stored 2, replayed 6" in differences
     assert "game 4: home_goals stored 2, replayed 6" in differences
@@ -64,12 +67,13 @@ def test_tampered_goals_are_reported_with_exit_1(week: RulesWeek) -> None:
 def test_a_tampered_bonus_goal_and_draw_log_are_reported(week: RulesWeek) -> None:
     week.arbitrate()
     week.publish()
-    TeamResult.objects.filter(pool_round=week.pool_round, entry__team__slug="groggs").update(
-        bonus_goal=True
-    )
     log = list(week.pool_round.draw_log)
     log[1] = {**log[1], "result": "A"}  # the Cybérians' ONR column was F
-    PoolRound.objects.filter(pk=week.pool_round.pk).update(draw_log=log)
+    with unguarded():
+        TeamResult.objects.filter(pool_round=week.pool_round, entry__team__slug="groggs").update(
+            bonus_goal=True
+        )
+        PoolRound.objects.filter(pk=week.pool_round.pk).update(draw_log=log)
     differences = pool_round_verify(pool_round=week.pool_round).differences
     assert "team groggs: bonus_goal stored True, replayed False" in differences
     assert any(d.startswith("bonus goal: stored ['freezing-ass', 'groggs']") for d in differences)

@@ -15,6 +15,7 @@ from competitions.selectors.standings import pool_standings
 from competitions.selectors.wg_race import wg_race
 from league.models import Division, Season
 from tests.competitions.desk_league import Desk, desk_build
+from tests.final_results import unguarded
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]
 
@@ -32,15 +33,16 @@ def desk(season: Season, divisions: dict[str, Division]) -> Desk:
     entry = made.league.entries["elite-01"]
     fixture = Fixture.objects.get(Q(home=entry) | Q(away=entry), pool_round=made.pool_round(1))
     home = fixture.home_id == entry.pk
-    FixtureResult.objects.filter(fixture=fixture).update(
-        home_goals=20 if home else 0,
-        away_goals=0 if home else 20,
-        winner=entry,
-        decided="regulation",
-    )
-    TeamResult.objects.filter(pool_round=fixture.pool_round, entry=entry).update(goals=20)
     other = fixture.away if home else fixture.home
-    TeamResult.objects.filter(pool_round=fixture.pool_round, entry=other).update(goals=0)
+    with unguarded():
+        FixtureResult.objects.filter(fixture=fixture).update(
+            home_goals=20 if home else 0,
+            away_goals=0 if home else 20,
+            winner=entry,
+            decided="regulation",
+        )
+        TeamResult.objects.filter(pool_round=fixture.pool_round, entry=entry).update(goals=20)
+        TeamResult.objects.filter(pool_round=fixture.pool_round, entry=other).update(goals=0)
     return made
 
 

@@ -1,0 +1,23 @@
+"""Setting a scene on played rounds: a test that writes an arbitrated or published round's
+games, results or draws directly (to shape a standings table, or to play a tampered row that
+``verify_round`` must catch) does it inside :func:`unguarded`, the leave the void-and-redo path
+takes; the database refuses such writes otherwise (migration
+``competitions/0010_published_results_final``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import transaction
+
+from matrixhockey.db import published_results_final, published_results_void
+
+
+@contextmanager
+def unguarded() -> Iterator[None]:
+    """Let the block change played rounds' records, in its own atomic block."""
+    with transaction.atomic():
+        published_results_void()
+        yield
+        published_results_final()
