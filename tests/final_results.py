@@ -2,7 +2,7 @@
 games, results or draws directly (to shape a standings table, or to play a tampered row that
 ``verify_round`` must catch) does it inside :func:`unguarded`, the leave the void-and-redo path
 takes; the database refuses such writes otherwise (migration
-``competitions/0010_published_results_final``)."""
+``competitions/0012_published_results_final``)."""
 
 from __future__ import annotations
 

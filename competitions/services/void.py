@@ -213,7 +213,7 @@ def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> P
     )
 
     # The one path allowed to take a played round's record back (the database refuses anyone
-    # else: migration competitions/0010_published_results_final), until the round is void.
+    # else: migration competitions/0012_published_results_final), until the round is void.
     published_results_void()
     for (entry_id, kind), taken in sorted(net.items()):
         if taken:

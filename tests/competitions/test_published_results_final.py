@@ -1,6 +1,6 @@
 """Published results are final: once a pool round is arbitrated, its games, results and draws
 change by nothing but the void-and-redo path — the admin shows them read-only and PostgreSQL
-refuses any other UPDATE or DELETE (migration competitions/0010_published_results_final)."""
+refuses any other UPDATE or DELETE (migration competitions/0012_published_results_final)."""
 
 from __future__ import annotations
 

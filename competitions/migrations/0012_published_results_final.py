@@ -135,6 +135,6 @@ def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("competitions", "0009_season_plan_draft")]
+    dependencies = [("competitions", "0011_verification_failure")]
 
     operations = [migrations.RunPython(create, drop)]
