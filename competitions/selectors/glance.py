@@ -62,6 +62,9 @@ class WeekGlance:
     """The latest week with a published pool round (``None``: nothing published yet)."""
     results: tuple[PoolRound, ...]
     """That week's published pool rounds."""
+    deadline_moves: tuple[Round, ...] = ()
+    """The rounds whose deadline moved while the season ran, in the last
+    :data:`DEADLINE_MOVE_SHOWN`, the latest move first. Public: a deadline is."""
 
 
 def _order(pool_round: PoolRound) -> tuple[int, int, int, str]:
@@ -79,7 +82,7 @@ def week_glance(*, season: Season, now: datetime | None = None) -> WeekGlance:
     """``season``'s week at ``now`` (default: now), from two queries (the season's rounds, and
     its pool rounds with their round and division): the next deadline and its rounds, the pools
     of the week whose deadline passed last with their public statuses (while one of them is not
-    published), and the latest week's published pool rounds."""
+    published), the latest week's published pool rounds and the deadlines moved lately."""
     now = now or timezone.now()
     pool_rounds = sorted(
         PoolRound.objects.filter(pool__season=season).select_related("round", "pool__division"),
@@ -118,6 +121,7 @@ def week_glance(*, season: Season, now: datetime | None = None) -> WeekGlance:
         results=tuple(
             pool_round for pool_round in published if pool_round.round.week == results_week
         ),
+        deadline_moves=_deadline_moves(rounds, now),
     )
 
 
@@ -189,12 +193,20 @@ DEADLINE_MOVE_SHOWN = timedelta(days=7)
 """How long the home page says that a round's deadline moved (``round_deadline_move``)."""
 
 
-def deadline_moves(*, season: Season) -> list[Round]:
-    """The rounds of ``season`` whose deadline moved while it ran, in the last
-    :data:`DEADLINE_MOVE_SHOWN`, the latest move first (one query). Public: a deadline is."""
-    since = timezone.now() - DEADLINE_MOVE_SHOWN
-    return list(
-        Round.objects.filter(season=season, deadline_moved_at__gte=since).order_by(
-            "-deadline_moved_at", "competition", "number"
+def _deadline_moves(rounds: list[Round], now: datetime) -> tuple[Round, ...]:
+    """Of ``rounds``, those whose deadline moved in the last :data:`DEADLINE_MOVE_SHOWN`, the
+    latest move first."""
+    since = now - DEADLINE_MOVE_SHOWN
+    moved = [
+        (round.deadline_moved_at, round)
+        for round in rounds
+        if round.deadline_moved_at is not None and round.deadline_moved_at >= since
+    ]
+    moved.sort(
+        key=lambda pair: (
+            -pair[0].timestamp(),
+            Competition.values.index(pair[1].competition),
+            pair[1].number,
         )
     )
+    return tuple(round for _, round in moved)

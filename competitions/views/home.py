@@ -32,7 +32,6 @@ from competitions.selectors.glance import (
     CoachGame,
     WeekGlance,
     coach_week,
-    deadline_moves,
     week_glance,
 )
 from competitions.selectors.people import request_person
@@ -192,7 +191,7 @@ def _week(glance: WeekGlance, season: Season) -> dict[str, object]:
             DeadlineMove(
                 title=words.title(round), before=round.deadline_moved_from, after=round.deadline
             )
-            for round in deadline_moves(season=season)
+            for round in glance.deadline_moves
             if round.deadline_moved_from is not None
         ],
     }
