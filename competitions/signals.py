@@ -31,3 +31,8 @@ pool_round_verification_failed = Signal()
 """Sent (``failure=``, a :class:`~competitions.models.VerificationFailure`) in the transaction
 that records a published pool round's failed verification, once per pool round and night (R23):
 the admins' alert."""
+
+pool_round_voided = Signal()
+"""Sent (``pool_round=``, ``entries=`` the ids of the teams' entries that played it, ``by=``) in
+the transaction of a void (``pool_round_void``): the pool's coaches are told it will be
+replayed, and why."""

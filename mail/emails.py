@@ -320,6 +320,67 @@ def deadline_moved_rendering(email: OutboundEmail, memo: Memo) -> Rendering | No
     )
 
 
+def emails_pool_round_voided(*, pool_round: PoolRound, entries: list[int]) -> list[OutboundEmail]:
+    """A pool round voided to be replayed, queued in the void's transaction: one row for each
+    coach and each deputy of a team that played it (``entries``), holding the void's time, so
+    that a later void sends its own. It says the round will be replayed and why, nothing of a
+    new result (the round is pending again). Essential: always sent
+    (:func:`pool_round_voided_rendering`)."""
+    if pool_round.voided_at is None:
+        return []
+    void = {"pool_round": pool_round.pk, "voided_at": pool_round.voided_at.isoformat()}
+    emails: list[OutboundEmail] = []
+    for entry in (
+        Entry.objects.filter(pk__in=entries)
+        .select_related("team__coach", "team__deputy")
+        .order_by("team__name", "pk")
+    ):
+        for person in (entry.team.coach, entry.team.deputy):
+            if person is not None and person.is_active and person.email:
+                emails.append(
+                    OutboundEmail(
+                        template="pool-round-voided",
+                        user=person,
+                        to=[person.email],
+                        context={**void, "team": entry.team_id},
+                    )
+                )
+    return emails_queue(emails)
+
+
+@renders("pool-round-voided")
+def pool_round_voided_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
+    """A voided pool round, when sent: to its coach or deputy in their language, when it was
+    voided (the season's time zone) and the reason the referee gave."""
+    person = email.user
+    pool_round = (
+        PoolRound.objects.select_related("pool", "round__season")
+        .filter(pk=email.context["pool_round"])
+        .first()
+    )
+    team = Team.objects.filter(pk=email.context["team"]).first()
+    if person is None or pool_round is None or team is None or pool_round.voided_at is None:
+        return None
+    round, pool = pool_round.round, pool_round.pool
+    zone = ZoneInfo(round.season.time_zone)
+    where = [pool.competition, pool.slug, round.number]
+    return Rendering(
+        user=person,
+        language=user_language(person),
+        context={
+            "person": person,
+            "team": team,
+            "round": round,
+            "voided_at": timezone.localtime(
+                datetime.fromisoformat(email.context["voided_at"]), zone
+            ),
+            "time_zone": round.season.time_zone,
+            "reason": pool_round.void_reason,
+            "results_url": site_url(reverse("results_pool_round", args=where)),
+        },
+    )
+
+
 def league_admins() -> list[User]:
     """Who is alerted when the league's record is in doubt: the admins (staff superusers) with
     an active account and an address."""

@@ -14,6 +14,7 @@ from competitions.signals import (
     pick_received,
     pool_round_published,
     pool_round_verification_failed,
+    pool_round_voided,
     round_deadline_moved,
 )
 from mail import receivers_people  # noqa: F401  (connects the invitation and announcement)
@@ -21,6 +22,7 @@ from mail.emails import (
     email_deadline_moved,
     email_pick_receipt,
     email_results_published,
+    emails_pool_round_voided,
     emails_verification_failed,
 )
 from mail.emails_replies import email_late_pick_rejected
@@ -66,3 +68,12 @@ def verification_failed(
     """R23: a published pool round that does not verify alerts every admin by email, in the
     transaction that records it."""
     emails_verification_failed(failure=failure)
+
+
+@receiver(pool_round_voided, dispatch_uid="mail.pool_round_voided")
+def pool_round_voided_email(
+    sender: type[PoolRound], pool_round: PoolRound, entries: list[int], by: object, **kwargs: object
+) -> None:
+    """A voided pool round is told to the coaches and deputies of the teams that played it: it
+    will be replayed, and why."""
+    emails_pool_round_voided(pool_round=pool_round, entries=entries)

@@ -398,6 +398,10 @@ class PoolRound(models.Model):
     arbitrated_by = done_by(_("arbitrated by"))
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     published_by = done_by(_("published by"))
+    # The last void of this round (``pool_round_void``), shown publicly once it is published
+    # again: pages read these, never the audit log.
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True, editable=False)
+    void_reason = models.TextField(_("void reason"), blank=True, editable=False)
     qualified = models.ManyToManyField(
         Entry,
         verbose_name=_("qualified"),
@@ -447,6 +451,11 @@ class PoolRound(models.Model):
     @property
     def is_published(self) -> bool:
         return self.status == self.Status.PUBLISHED
+
+    @property
+    def replayed(self) -> bool:
+        """Voided and published again: the void and its reason are public (not before)."""
+        return self.is_published and self.voided_at is not None
 
     @property
     def public_seed(self) -> str | None:

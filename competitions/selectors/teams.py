@@ -166,7 +166,7 @@ def _games(entries: list[Entry]) -> list[TeamGame]:
             result__isnull=False,
         )
         .select_related(
-            "pool_round__round",
+            "pool_round__round__season",
             "pool_round__pool",
             "home__team",
             "away__team",

@@ -25,6 +25,7 @@ from competitions.selectors.results import next_round_draw_seed
 from competitions.services.arbitration import round_status_refresh
 from competitions.services.entries import stock_move
 from competitions.services.errors import NotArbitrated, VoidAfterReplacement, VoidRefused
+from competitions.signals import pool_round_voided
 from league.models import Entry
 from league.public_cache import public_version_bump
 from league.services import audit_record
@@ -253,9 +254,13 @@ def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> P
         published_at=None,
         published_by=None,
         draw_log=kept_draws,
+        voided_at=now,
+        void_reason=reason,
     )
     published_results_final()
     round_status_refresh(round, now)
     public_version_bump()  # a published result taken back is no longer public
     pool_round.refresh_from_db()
+    # The pool's coaches and deputies are told (mail.receivers): voided, to be replayed, why.
+    pool_round_voided.send(sender=PoolRound, pool_round=pool_round, entries=list(entries), by=by)
     return pool_round

@@ -4,12 +4,17 @@ the same seed (R23) unless its picks changed (a late pick accepted, R13)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import mail
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.test import Client
+from django.urls import reverse
+from django.utils import formats, timezone, translation
 
 from competitions import services as competitions
 from competitions.models import (
@@ -26,7 +31,9 @@ from competitions.models import (
     TeamResult,
 )
 from competitions.services import late_pick_accept
-from league.models import AuditLog, Division, Entry, Season
+from league.models import AuditLog, Division, Entry, Profile, Season, Team
+from mail import outbox
+from mail.models import OutboundEmail
 from tests.competitions.arbitration_league import League, add_kdh, build_league
 
 
@@ -302,3 +309,106 @@ def test_voiding_a_kdh_round_takes_back_the_next_round_it_drew(
     assert set(PoolRound.objects.get(pk=first.pk).qualified.values_list("pk", flat=True)) == (
         qualified
     )
+
+
+# --- Said publicly, and told to the pool's coaches ------------------------------------------------
+
+
+def page(client: Client, url: str, language: str) -> str:
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def results_url(pool_round: PoolRound) -> str:
+    return reverse(
+        "results_pool_round",
+        args=[pool_round.pool.competition, pool_round.pool.slug, pool_round.round.number],
+    )
+
+
+VOIDED_AT = datetime(2026, 3, 12, 21, 30, tzinfo=UTC)  # 22:30 in Paris (winter time)
+
+
+def test_a_replayed_round_says_so_on_its_results_and_team_pages_once_published_again(
+    elite: League, referee: User, client: Client
+) -> None:
+    """Voided, then published again: « Voided on <date, Paris time>, replayed: <reason> » on the
+    round's results page and on its teams' pages, in French and in English; nothing of it while
+    the round is not published again."""
+    pool_round = elite.play_published("elite", 1)
+    void(pool_round, referee, reason="a matrix value was wrong")
+    # A void's time of day to read in Paris time (the round is pending: its row is open).
+    PoolRound.objects.filter(pk=pool_round.pk).update(voided_at=VOIDED_AT)
+    team = reverse("team", args=["elite-01"])
+    for language in ("en", "fr"):
+        for url in (results_url(pool_round), team):
+            assert "a matrix value was wrong" not in page(client, url, language)
+
+    competitions.pool_round_arbitrate(pool_round=pool_round, by=referee)
+    for language in ("en", "fr"):
+        assert "a matrix value was wrong" not in page(client, results_url(pool_round), language)
+    competitions.pool_round_publish(pool_round=pool_round, by=referee)
+
+    english = "Voided on March 12, 2026, 10:30 p.m., replayed: a matrix value was wrong"
+    french = "Annulée le 12 mars 2026 22:30, rejouée : a matrix value was wrong"
+    for url in (results_url(pool_round), team):
+        assert english in page(client, url, "en")
+        assert french in page(client, url, "fr")
+
+
+def test_a_round_never_voided_says_nothing_of_a_void(elite: League, client: Client) -> None:
+    pool_round = elite.play_published("elite", 1)
+    for url in (results_url(pool_round), reverse("team", args=["elite-01"])):
+        for language in ("en", "fr"):
+            html = page(client, url, language)
+            assert "data-voided" not in html
+            assert "Voided on" not in html and "Annulée le" not in html
+
+
+def test_voiding_emails_the_coaches_and_deputies_of_the_pool_in_their_language(
+    elite: League, referee: User
+) -> None:
+    """At the void, the round is pending again: each coach and deputy of a team that played it
+    is told, in their language, that it will be replayed and why — nothing of a new result."""
+    people = {}
+    for slug, role, language in (
+        ("elite-01", "coach", "fr"),
+        ("elite-01", "deputy", "en"),
+        ("elite-02", "coach", "en"),
+    ):
+        person = User.objects.create_user(f"{slug}-{role}", email=f"{slug}-{role}@example.org")
+        Profile.objects.update_or_create(user=person, defaults={"language": language})
+        Team.objects.filter(slug=slug).update(**{role: person})
+        people[person.email] = language
+    pool_round = elite.play_published("elite", 1)
+    mail.outbox.clear()
+    OutboundEmail.objects.all().delete()
+
+    void(pool_round, referee, reason="a matrix value was wrong")
+    voided_at = PoolRound.objects.get(pk=pool_round.pk).voided_at
+    assert voided_at is not None
+    paris = timezone.localtime(voided_at, ZoneInfo("Europe/Paris"))
+    assert sorted(
+        OutboundEmail.objects.filter(template="pool-round-voided").values_list("to", flat=True)
+    ) == sorted([address] for address in people)
+    assert outbox.emails_send_due().sent == 3
+
+    sent = {message.to[0]: message for message in mail.outbox}
+    assert set(sent) == set(people)
+    for address, language in people.items():
+        message = sent[address]
+        assert "a matrix value was wrong" in message.body
+        assert results_url(pool_round) in message.body
+        if language == "fr":
+            assert message.subject == "Journée annulée, à rejouer — Championnat, journée 1"
+            assert "la journée sera rejouée" in message.body
+            with translation.override("fr"):
+                when = formats.date_format(paris, "DATETIME_FORMAT")
+            assert f"Annulée le : {when} (Europe/Paris)" in message.body
+        else:
+            assert message.subject == "Round voided, to be replayed — Championship, round 1"
+            assert "the round will be replayed" in message.body
+            with translation.override("en"):
+                when = formats.date_format(paris, "DATETIME_FORMAT")
+            assert f"Voided on: {when} (Europe/Paris)" in message.body
