@@ -142,6 +142,8 @@ def test_the_database_refuses_to_swap_a_published_games_teams(published: PoolRou
         "DELETE FROM competitions_teamresult WHERE pool_round_id = %s",
         "UPDATE competitions_poolround SET draw_log = '[]'::jsonb WHERE id = %s",
         "UPDATE competitions_poolround SET status = 'pending' WHERE id = %s",
+        "UPDATE competitions_poolround SET void_reason = 'never happened' WHERE id = %s",
+        "UPDATE competitions_poolround SET voided_at = now() WHERE id = %s",
         "DELETE FROM competitions_poolround WHERE id = %s",
     ],
 )
