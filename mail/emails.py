@@ -9,6 +9,7 @@ season's announcement and an invitation; the others by what they are about (``em
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -273,6 +274,26 @@ def invitation_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
     )
 
 
+def _emails_to_teams(
+    entries: Iterable[Entry], template: str, context: dict[str, object]
+) -> list[OutboundEmail]:
+    """``template``'s email to the coach and the deputy (active, with an address) of each of
+    ``entries``' teams, the team's id added to ``context``; queued."""
+    return emails_queue(
+        [
+            OutboundEmail(
+                template=template,
+                user=person,
+                to=[person.email],
+                context={**context, "team": entry.team_id},
+            )
+            for entry in entries
+            for person in (entry.team.coach, entry.team.deputy)
+            if person is not None and person.is_active and person.email
+        ]
+    )
+
+
 def email_deadline_moved(*, round: Round, before: datetime) -> list[OutboundEmail]:
     """A round's deadline moved while its season runs (R13), queued in the move's transaction:
     one row for each coach and each deputy of a team that plays the round (a championship's:
@@ -280,19 +301,7 @@ def email_deadline_moved(*, round: Round, before: datetime) -> list[OutboundEmai
     the deadline before and after, so that a later move sends its own. Essential: always sent
     (:func:`deadline_moved_rendering`)."""
     move = {"round": round.pk, "before": before.isoformat(), "after": round.deadline.isoformat()}
-    emails: list[OutboundEmail] = []
-    for entry in round_entries_playing(round=round):
-        for person in (entry.team.coach, entry.team.deputy):
-            if person is not None and person.is_active and person.email:
-                emails.append(
-                    OutboundEmail(
-                        template="deadline-moved",
-                        user=person,
-                        to=[person.email],
-                        context={**move, "team": entry.team_id},
-                    )
-                )
-    return emails_queue(emails)
+    return _emails_to_teams(round_entries_playing(round=round), "deadline-moved", move)
 
 
 @renders("deadline-moved")
@@ -329,23 +338,12 @@ def emails_pool_round_voided(*, pool_round: PoolRound, entries: list[int]) -> li
     if pool_round.voided_at is None:
         return []
     void = {"pool_round": pool_round.pk, "voided_at": pool_round.voided_at.isoformat()}
-    emails: list[OutboundEmail] = []
-    for entry in (
+    played = (
         Entry.objects.filter(pk__in=entries)
         .select_related("team__coach", "team__deputy")
         .order_by("team__name", "pk")
-    ):
-        for person in (entry.team.coach, entry.team.deputy):
-            if person is not None and person.is_active and person.email:
-                emails.append(
-                    OutboundEmail(
-                        template="pool-round-voided",
-                        user=person,
-                        to=[person.email],
-                        context={**void, "team": entry.team_id},
-                    )
-                )
-    return emails_queue(emails)
+    )
+    return _emails_to_teams(played, "pool-round-voided", void)
 
 
 @renders("pool-round-voided")
