@@ -52,6 +52,7 @@ from engine.calendar import SEASON_WEEKS
 from engine.season import PickRequest, random_picks
 from league import services as league
 from league.models import Entry, Season, Team, WaitingListEntry
+from tests.demo_worlds import content_types_reread
 
 STARTS_ON = date(2025, 9, 1)
 """A Monday long past: every deadline of the season is behind us."""
@@ -293,6 +294,8 @@ def _snapshot_restore() -> PlayedSeason:
             no_style(), apps.get_models(include_auto_created=True)
         ):
             cursor.execute(sql)
+    # The content types came back under the snapshot's ids, which Django's cache may not hold.
+    content_types_reread()
     season = Season.objects.get(number=_snapshot["season"])
     return PlayedSeason(
         season=season,
