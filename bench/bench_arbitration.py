@@ -25,7 +25,9 @@ games) shows that two versions of the code store the same. The median round trip
 ``SELECT 1`` and the load average say how busy the machine was: on a shared machine every
 query also waits for a CPU, and the wall clock shows it.
 
-Targets (issue 11): the week under 150 ms, every division under 20 ms. Exits 1 on a miss.
+Targets: the week under 300 ms (issue 20, which made the ORM the one way to the database; issue
+11's 150 ms was met with the reads written out, which issue 20 took back: README, « Speed »),
+every division under 20 ms (issue 11). Exits 1 on a miss.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the site of this
 
 from databases import database_create, database_url, query_count
 
-WEEK_TARGET_MS = 150.0
+WEEK_TARGET_MS = 300.0
 DIVISION_TARGET_MS = 20.0
 
 
