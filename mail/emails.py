@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from competitions.models import Competition, Pick, PoolRound, Round, TeamResult, VerificationFailure
+from competitions.models import Pick, PoolRound, Round, TeamResult, VerificationFailure
 from competitions.selectors import PoolRoundResults, pool_round_results, round_entries_playing
 from league.links import password_link
 from league.models import Entry, Season, Team
@@ -424,7 +424,7 @@ def verification_failed_rendering(email: OutboundEmail, memo: Memo) -> Rendering
         return None
     pool_round = failure.pool_round
     round, pool = pool_round.round, pool_round.pool
-    pool_name = pool.division.name if pool.division else Competition(pool.competition).label
+    pool_name = pool.display_name
     return Rendering(
         user=admin,
         language=user_language(admin),

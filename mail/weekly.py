@@ -516,7 +516,7 @@ def watchdog_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
         return None
     round, pool = pool_round.round, pool_round.pool
     referees = list(pool.referees.order_by("username"))
-    pool_name = pool.division.name if pool.division else Competition(pool.competition).label
+    pool_name = pool.display_name
     late = datetime.fromisoformat(email.context["at"]) - round.deadline
     return Rendering(
         user=user,

@@ -304,6 +304,11 @@ class Pool(models.Model):
         return f"{self.get_competition_display()} · {self.slug} · {self.season}"
 
     @property
+    def display_name(self) -> str:
+        """The pool as people name it: its division, or the cup (its division joined, or read)."""
+        return self.division.name if self.division else self.get_competition_display()
+
+    @property
     def kind(self) -> CompetitionKind:
         return kind_of(self.competition)
 

@@ -138,7 +138,7 @@ def _draw_lines(results: PoolRoundResults) -> list[DrawLine]:
 
 
 def _pool_name(pool: Pool) -> StrOrPromise:
-    return pool.division.name if pool.division else capfirst(Competition(pool.competition).label)
+    return capfirst(pool.display_name)
 
 
 def _round_title(pool_round: PoolRound) -> str:
