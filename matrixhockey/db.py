@@ -192,8 +192,9 @@ def database_answers() -> None:
 
 def published_results_void() -> None:
     """Let this transaction change an arbitrated or published pool round's record: its games,
-    results and draws, which the database otherwise refuses to change or delete (migration
-    ``competitions/0012_published_results_final``). Only the void-and-redo path
+    results and draws, its cup's qualified teams and its ONR sanctions, which the database
+    otherwise refuses to change or delete (migrations ``competitions/0012_published_results_final``
+    and ``0014_published_results_final_cups_onr``). Only the void-and-redo path
     (``competitions.services.void``, public and audited) says this, inside its own atomic block:
     the setting is transaction-local (``set_config(…, true)``), undone by a rollback, and taken
     back by :func:`published_results_final` when the void is done."""

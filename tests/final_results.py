@@ -1,8 +1,8 @@
-"""Setting a scene on played rounds: a test that writes an arbitrated or published round's
-games, results or draws directly (to shape a standings table, or to play a tampered row that
-``verify_round`` must catch) does it inside :func:`unguarded`, the leave the void-and-redo path
-takes; the database refuses such writes otherwise (migration
-``competitions/0012_published_results_final``)."""
+"""Setting a scene on played rounds: a test that changes an arbitrated or published round's
+games, results, draws, qualified teams or ONR sanctions directly (to shape a standings table, or
+to play a tampered row that ``verify_round`` must catch) does it inside :func:`unguarded`, the
+leave the void-and-redo path takes; the database refuses such writes otherwise (migrations
+``competitions/0012_published_results_final`` and ``0014_published_results_final_cups_onr``)."""
 
 from __future__ import annotations
 

@@ -333,8 +333,16 @@ class PoolRoundAdmin(admin.ModelAdmin):
         "arbitrated_by",
         "published_at",
         "published_by",
+        "qualified_teams",
     )
     readonly_fields = fields
+
+    @admin.display(description=_("qualified"))
+    def qualified_teams(self, pool_round: PoolRound) -> str:
+        """Cups: the teams the round sent on, final once it is arbitrated like its games."""
+        return ", ".join(
+            sorted(str(entry.team) for entry in pool_round.qualified.select_related("team"))
+        )
 
     @admin.display(description=_("seed"))
     def published_seed(self, pool_round: PoolRound) -> str:
