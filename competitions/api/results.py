@@ -162,6 +162,15 @@ class ResultsSerializer(serializers.Serializer):
         child=PlayedPickSerializer(), required=False, help_text="Once published, by team slug."
     )
     draws = DrawSerializer(many=True, required=False, help_text="Once published, in order.")
+    voided_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="A round voided and published again: when its last void was (the season's "
+        "time zone), as its results page says « voided on …, replayed »; else null.",
+    )
+    void_reason = serializers.CharField(
+        allow_null=True,
+        help_text="The reason the referee gave for that void; null when voided_at is.",
+    )
 
 
 class ResultsView(PublicRead, APIView):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 from django.utils.translation import get_language, pgettext
@@ -258,7 +259,9 @@ class PoolRoundResults:
     def as_dict(self) -> dict[str, Any]:
         """The shape of ``GET /api/results/{competition}/{pool}/{round}/`` (``shared/API.md``).
 
-        ``status``, ``seed_hash`` and ``matches`` always (``matches`` empty until revealed);
+        ``status``, ``seed_hash`` and ``matches`` always (``matches`` empty until revealed),
+        and ``voided_at`` and ``void_reason`` (null unless the round was voided and published
+        again, as its page says);
         once revealed also ``seed``, ``draws``, ``bonus_goal`` and ``teams`` — each team's
         played pick, ``display`` in the result notation (R10), as in the engine's output, and
         when ``explained`` its ``explanation`` (each step's ``code``, ``amount`` and facts; null
@@ -277,6 +280,12 @@ class PoolRoundResults:
             lucky = {shown.entry.pk: shown.as_dict() for shown in self.lucky_losers}
             for match, game in zip(data["matches"], self.games, strict=True):
                 match["qualified"] = _qualified(game, lucky)
+        # A round voided and published again says so, as its results page does (a void's time
+        # in the season's time zone, as the API gives deadlines); null otherwise.
+        voided_at = pool_round.voided_at if pool_round.replayed else None
+        zone = ZoneInfo(pool_round.round.season.time_zone)
+        data["voided_at"] = None if voided_at is None else voided_at.astimezone(zone).isoformat()
+        data["void_reason"] = None if voided_at is None else pool_round.void_reason
         if self.revealed:
             data["seed"] = self.seed
             data["bonus_goal"] = None if self.bonus_goal is None else self.bonus_goal.team.slug

@@ -41,6 +41,8 @@ def test_before_arbitration_anyone_gets_the_status_and_the_seed_hash_only(
         "status": "closed",  # the deadline has passed, nothing is played yet
         "seed_hash": commitment(SEED),
         "matches": [],
+        "voided_at": None,
+        "void_reason": None,
     }
 
 
@@ -53,7 +55,17 @@ def test_an_arbitrated_round_stays_secret_to_everyone_until_published(
     assert response.status_code == 200
     body = response.json()
     assert (body["status"], body["matches"]) == ("arbitrated", [])
-    assert set(body) == {"competition", "pool", "round", "status", "seed_hash", "matches"}
+    assert set(body) == {
+        "competition",
+        "pool",
+        "round",
+        "status",
+        "seed_hash",
+        "matches",
+        "voided_at",
+        "void_reason",
+    }
+    assert body["voided_at"] is body["void_reason"] is None
     text = response.content.decode()
     for mark in SECRET_MARKS:
         assert mark not in text

@@ -357,13 +357,43 @@ def test_a_replayed_round_says_so_on_its_results_and_team_pages_once_published_a
         assert french in page(client, url, "fr")
 
 
+def test_a_replayed_round_says_so_on_its_week_page_and_in_the_results_api(
+    elite: League, referee: User, client: Client
+) -> None:
+    """The week's results page and ``GET /api/results/…`` say it too (``voided_at`` in the
+    season's time zone and ``void_reason``), once the round is published again; null before."""
+    pool_round = elite.play_published("elite", 1)
+    void(pool_round, referee, reason="a matrix value was wrong")
+    PoolRound.objects.filter(pk=pool_round.pk).update(voided_at=VOIDED_AT)
+    api = "/api/results/championship/elite/1/"
+    week = reverse("results_week", args=[elite.season.number, pool_round.round.week])
+
+    competitions.pool_round_arbitrate(pool_round=pool_round, by=referee)
+    body = client.get(api).json()
+    assert (body["status"], body["voided_at"], body["void_reason"]) == ("arbitrated", None, None)
+    competitions.pool_round_publish(pool_round=pool_round, by=referee)
+
+    body = client.get(api).json()
+    assert body["voided_at"] == "2026-03-12T22:30:00+01:00"
+    assert body["void_reason"] == "a matrix value was wrong"
+    assert "Voided on March 12, 2026, 10:30 p.m., replayed: a matrix value was wrong" in page(
+        client, week, "en"
+    )
+    assert "Annulée le 12 mars 2026 22:30, rejouée : a matrix value was wrong" in page(
+        client, week, "fr"
+    )
+
+
 def test_a_round_never_voided_says_nothing_of_a_void(elite: League, client: Client) -> None:
     pool_round = elite.play_published("elite", 1)
-    for url in (results_url(pool_round), reverse("team", args=["elite-01"])):
+    week = reverse("results_week", args=[elite.season.number, pool_round.round.week])
+    for url in (results_url(pool_round), reverse("team", args=["elite-01"]), week):
         for language in ("en", "fr"):
             html = page(client, url, language)
             assert "data-voided" not in html
             assert "Voided on" not in html and "Annulée le" not in html
+    body = client.get("/api/results/championship/elite/1/").json()
+    assert body["voided_at"] is body["void_reason"] is None
 
 
 def test_voiding_emails_the_coaches_and_deputies_of_the_pool_in_their_language(

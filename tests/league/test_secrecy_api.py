@@ -190,6 +190,8 @@ def test_the_results_of_an_unpublished_round_hold_no_pick(
         "status": "open",
         "seed_hash": pool_round.seed_hash,
         "matches": [],
+        "voided_at": None,
+        "void_reason": None,
     }
     assert not leaks(response.content.decode())
     assert pool_round.seed not in response.content.decode()
