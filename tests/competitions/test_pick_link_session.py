@@ -6,7 +6,7 @@ the session into a full one."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
@@ -144,6 +144,38 @@ def test_the_confirmation_follows_only_a_path_of_the_site(by_link: Client) -> No
 def test_the_confirmation_speaks_french(by_link: Client) -> None:
     page = by_link.get(CONFIRM, headers={"accept-language": "fr"})
     assert "Confirmez votre mot de passe" in page.text
+
+
+@pytest.mark.parametrize(("language", "heading"), [("en", "Sign in"), ("fr", "Se connecter")])
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_signed_out_visitor_is_sent_to_sign_in(
+    client: Client, league: OpenLeague, method: str, language: str, heading: str
+) -> None:
+    """No session to confirm: the sign-in page, in the visitor's language, then where they
+    were going (the confirmation, which a full session passes straight through)."""
+    asked = getattr(client, method)(
+        f"{CONFIRM}?next=/accounts/",
+        {"password": "secret-password"} if method == "post" else None,
+        headers={"accept-language": language},
+    )
+    assert asked.status_code == 302
+    assert asked["Location"] == f"/accounts/login/?next={quote(f'{CONFIRM}?next=/accounts/')}"
+    page = client.get(asked["Location"], headers={"accept-language": language})
+    assert page.status_code == 200
+    assert f'<h1 id="sign-in-title">{heading}</h1>' in page.text
+
+
+def test_a_link_s_session_signed_out_is_sent_to_sign_in(by_link: Client, coach: User) -> None:
+    by_link.post(reverse("sign_out"))
+    asked = by_link.get(CONFIRM)
+    assert asked.status_code == 302
+    assert asked["Location"].startswith("/accounts/login/?next=")
+    signed_in = by_link.post(
+        asked["Location"], {"username": "sleigh-coach", "password": "secret-password"}
+    )
+    assert signed_in["Location"] == CONFIRM
+    assert by_link.get(CONFIRM).status_code == 302  # a full session: nothing to confirm
+    assert by_link.get("/accounts/").status_code == 200
 
 
 def test_signing_in_with_the_password_is_not_limited(
