@@ -74,7 +74,10 @@ FILL_NAMES: dict[str, dict[str, str]] = {
 }
 """Each competition's name on the lines to fill in, in each language: names the intake reads
 (:data:`mail.inbound._COMPETITION_LABELS`, checked by the tests)."""
-FILL_ROUNDS = {Language.FRENCH: "{name} J{number} :", Language.ENGLISH: "{name} round {number}:"}
+FILL_ROUNDS: dict[str, str] = {
+    Language.FRENCH: "{name} J{number} :",
+    Language.ENGLISH: "{name} round {number}:",
+}
 """A line to fill in, in each language, in the intake's notation (``Championnat J5 : F+(2)``)."""
 
 
@@ -148,6 +151,8 @@ class SheetRound:
     """The opponent, once drawn and public (R23); ``None`` before."""
     theirs: Side | None
     """What the opponent may still play, as « infos équipes » shows it (published rounds)."""
+    pool: Pool | None
+    """The pool the team plays the round in (its « infos équipes »)."""
     current: Pick | None
     """R12: the team's pick that counts so far."""
     fill: str
@@ -243,6 +248,7 @@ def _sheet_rounds(
                 mine=_side_of(card),
                 opponent=opponent,
                 theirs=theirs,
+                pool=card.pool,
                 current=card.current,
                 fill=fill_line(
                     competition=round.competition, number=round.number, language=language
@@ -334,7 +340,8 @@ def turn_sheet_read(
     team = found
     language = user_language(user)
     season = season_current()
-    page = team_picks_page(team=team, forms=lambda round, choices: None, now=at)
+    with translation.override(language):  # the page's labels, worded once for it
+        page = team_picks_page(team=team, forms=lambda round, choices: None, now=at)
     cards = [
         card
         for open_week, week_cards in page.weeks
@@ -395,7 +402,7 @@ def turn_sheet_render(data: TurnSheetData) -> TurnSheet:
     """``data`` as text and HTML, in its reader's language, times in the season's zone."""
     context = turn_sheet_context(data)
     with translation.override(data.language), timezone.override(data.zone):
-        subject = " ".join(render_to_string("emails/turn-sheet-subject.txt", context).split())
+        subject = " ".join(render_to_string("emails/_turn_sheet_subject.txt", context).split())
         text = render_to_string("emails/_turn_sheet.txt", context).strip() + "\n"
         html = render_to_string("emails/_turn_sheet.html", context)
     return TurnSheet(subject=subject, text=text, html=html, data=data)
