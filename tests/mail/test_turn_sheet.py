@@ -16,7 +16,9 @@ from email.utils import format_datetime, make_msgid
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
@@ -45,6 +47,8 @@ from tests.final_results import unguarded
 week_3 = demo_world(3)
 
 AUTHSERV_ID = "mx.matrixhockey.test"
+SHEET_QUERIES = 40
+"""What one sheet costs at most (36 measured for a team in the three competitions)."""
 
 
 @pytest.fixture(autouse=True)
@@ -428,3 +432,15 @@ def test_wednesday_s_job_sends_each_coach_and_deputy_their_sheet_once(week_3: De
     # Another team's coach: its own sheet, not this one's.
     other = next(address for address in emails if address not in (coach.email, deputy.email))
     assert expected.team.name not in emails[other].subject
+
+
+def test_a_sheet_costs_a_bounded_number_of_queries(week_3: DemoLeague) -> None:
+    coach = cup_coach(week_3)
+    with CaptureQueriesContext(connection) as cup:
+        turn_sheet(coach)
+    with CaptureQueriesContext(connection) as championship:
+        turn_sheet(coach, competition=Competition.CHAMPIONSHIP)
+    assert len(cup) <= SHEET_QUERIES
+    # The opponents' « infos équipes » are read once per competition (two queries), whatever
+    # the number of rounds.
+    assert len(cup) - len(championship) <= 2 * (len(Competition) - 1)
