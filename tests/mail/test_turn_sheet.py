@@ -280,7 +280,7 @@ def _notation(data: TurnSheetData, competition: str) -> str:
     return f"{column}({extra_time}){shootout}"
 
 
-def _message(coach: User, body: str) -> bytes:
+def _message(coach: User, body: str, *, html: bool = False) -> bytes:
     domain = coach.email.split("@")[1]
     message = EmailMessage()
     message["Authentication-Results"] = (
@@ -292,7 +292,7 @@ def _message(coach: User, body: str) -> bytes:
     message["To"] = "picks@matrixhockey.test"
     message["Subject"] = "Re: sheet"
     message["Message-ID"] = make_msgid(domain=domain)
-    message.set_content(body)
+    message.set_content(body, subtype="html" if html else "plain")
     return bytes(message)
 
 
@@ -379,6 +379,20 @@ def test_a_reply_that_fills_the_quoted_lines_in_place_stores_them(
         result.outcome,
         result.reason,
     )
+    assert _stored(coach, since) == wanted
+
+
+def test_an_html_reply_above_the_quoted_sheet_stores_each_pick(
+    answering: tuple[User, TurnSheet],
+) -> None:
+    coach, sheet = answering
+    rounds = sheet.data.rounds
+    wanted = {r.round.competition: _notation(sheet.data, r.round.competition) for r in rounds}
+    filled = "".join(f"<div>{r.fill} {wanted[r.round.competition]}</div>" for r in rounds)
+    body = f"<html><body>{filled}<blockquote>{sheet.html}</blockquote></body></html>"
+    since = _last_pick()
+    result = email_ingest(raw=_message(coach, body, html=True), received_at=timezone.now())
+    assert [line.status for line in result.lines] == ["recorded"] * len(rounds)
     assert _stored(coach, since) == wanted
 
 
