@@ -38,7 +38,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from competitions.models import Competition, Pick, Pool, PoolRound, Round
+from competitions.models import Competition, Pick, Pool, PoolRound, Round, Stage
 from competitions.selectors import (
     EntryChoices,
     GameResult,
@@ -212,10 +212,6 @@ class TurnSheet:
     data: TurnSheetData
 
 
-def _side_of(card: RoundCard[None]) -> Side:
-    return Side.of(card.choices, card.row)
-
-
 def _sheet_rounds(
     cards: list[RoundCard[None]], *, language: str, zone: ZoneInfo
 ) -> tuple[SheetRound, ...]:
@@ -243,9 +239,9 @@ def _sheet_rounds(
             SheetRound(
                 round=round,
                 title=card.title,
-                stage=card.stage if round.stage != "regular" else "",
+                stage=card.stage if round.stage != Stage.REGULAR else "",
                 deadline=timezone.localtime(round.deadline, zone),
-                mine=_side_of(card),
+                mine=Side.of(card.choices, card.row),
                 opponent=opponent,
                 theirs=theirs,
                 pool=card.pool,
@@ -340,35 +336,35 @@ def turn_sheet_read(
     team = found
     language = user_language(user)
     season = season_current()
-    with translation.override(language):  # the page's labels, worded once for it
-        page = team_picks_page(team=team, forms=lambda round, choices: None, now=at)
-    cards = [
-        card
-        for open_week, week_cards in page.weeks
-        for card in week_cards
-        if (week is None or open_week.week == week)
-        and (competition is None or card.round.competition == competition)
-    ]
-    first_week = min((card.round.week for card in cards), default=None)
-    cards = [card for card in cards if card.round.week == first_week]
-    entry = cards[0].open_round.entry if cards else None
-    if entry is None and season is not None:
-        entry = Entry.objects.current_of(team, season=season).select_related("division").first()
+    # The labels and the results' marks (« AP ») worded in the reader's language.
     with translation.override(language):
+        page = team_picks_page(team=team, forms=lambda round, choices: None, now=at)
+        cards = [
+            card
+            for open_week, week_cards in page.weeks
+            for card in week_cards
+            if (week is None or open_week.week == week)
+            and (competition is None or card.round.competition == competition)
+        ]
+        first_week = min((card.round.week for card in cards), default=None)
+        cards = [card for card in cards if card.round.week == first_week]
+        entry = cards[0].open_round.entry if cards else None
+        if entry is None and season is not None:
+            entry = Entry.objects.current_of(team, season=season).first()
         rounds = _sheet_rounds(cards, language=language, zone=page.zone)
-    table: tuple[TableLine, ...] = ()
-    gap, division = 0, ""
-    results: tuple[SheetResult, ...] = ()
-    if entry is not None:
-        results = _results(entry, at=at)
-        table, gap, division = _table(entry)
+        table: tuple[TableLine, ...] = ()
+        gap, division = 0, ""
+        results: tuple[SheetResult, ...] = ()
+        if entry is not None:
+            results = _results(entry, at=at)
+            table, gap, division = _table(entry)
     if news is None:
         news = news_between(after=at - NEWS_LOOKBACK, until=at, language=language)
     links = {"picks": pick_link(user), "results": site_url(reverse("results_latest"))}
     if entry is not None:
         links["standings"] = site_url(reverse("standings", args=[entry.division.slug]))
     for sheet_round in rounds:
-        pool = next((c.pool for c in cards if c.round.pk == sheet_round.round.pk and c.pool), None)
+        pool = sheet_round.pool
         if pool is not None:
             links.setdefault(
                 f"infos_{pool.competition}",
@@ -412,8 +408,8 @@ def turn_sheet(
     user: User, *, at: datetime | None = None, competition: str | None = None
 ) -> TurnSheet | None:
     """``user``'s turn sheet at ``at`` (now by default), for every competition their team plays
-    in its next open week or ``competition`` only, rendered in their language
-    (:class:`TurnSheet`: subject, plain text, HTML): what an ``INFOS`` command answers. ``None``
-    for someone who coaches no team nor deputises for one."""
+    in its next open week or ``competition`` only (a :class:`Competition` value), rendered in
+    their language (:class:`TurnSheet`: subject, plain text, HTML fragment): what an ``INFOS``
+    command answers. ``None`` for someone who coaches no team nor deputises for one."""
     data = turn_sheet_read(user, at=at, competition=competition)
     return None if data is None else turn_sheet_render(data)
