@@ -33,13 +33,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
-from competitions.selectors import PLAYED, entry_plays_rounds, rounds_rows
+from competitions.selectors import PLAYED, entry_plays_rounds
 from league.links import pick_link
 from league.models import Entry, Season
 from league.selectors import NewsItem, news_between, season_current, user_language
 from mail.models import EmailKind, Mailing, OutboundEmail
 from mail.outbox import Memo, Rendering, email_queue, renders
 from mail.preferences import email_wanted, unsubscribe_url
+from mail.turn_sheet import turn_sheet_context, turn_sheet_read
 from matrixhockey.site import site_url
 
 if TYPE_CHECKING:
@@ -213,30 +214,18 @@ def _infos_url(pool: Pool | None) -> str:
 
 @dataclass(frozen=True)
 class CompetitionWeek:
-    """One competition's rounds in a week's email, with the infos équipes page to prepare them."""
+    """One competition's rounds in a reminder, with the infos équipes page to prepare them."""
 
     competition: str
     label: StrOrPromise
     rounds: list[Round]
     infos_url: str
-    matrix_rows: tuple[tuple[int, str], ...] = ()
-    """R25: the matrix row of each of these rounds the coach plays, as ``(round, "A 4 · B 5 …")``.
-    """
-
-
-def _matrix_line(row: dict[str, int]) -> str:
-    return " · ".join(f"{column} {value}" for column, value in sorted(row.items()))
 
 
 def _by_competition(
-    rounds: Sequence[Round],
-    entry: Entry | None,
-    pools: dict[tuple[str, int | None], Pool],
-    rows: dict[int, dict[str, int]] | None = None,
-    playing: set[int] | None = None,
+    rounds: Sequence[Round], entry: Entry | None, pools: dict[tuple[str, int | None], Pool]
 ) -> list[CompetitionWeek]:
-    """The week's ``rounds`` by competition; with ``rows`` (each round's matrix row, R25), the
-    rows of the rounds in ``playing`` (those the coach's team plays)."""
+    """The week's ``rounds`` by competition, each with the infos équipes of ``entry``'s pool."""
     grouped: dict[str, list[Round]] = {}
     for round in rounds:
         grouped.setdefault(round.competition, []).append(round)
@@ -252,11 +241,6 @@ def _by_competition(
                 label=Competition(competition).label,
                 rounds=its_rounds,
                 infos_url=_infos_url(pool),
-                matrix_rows=tuple(
-                    (round.number, _matrix_line(rows[round.pk]))
-                    for round in its_rounds
-                    if rows and rows.get(round.pk) and round.pk in (playing or ())
-                ),
             )
         )
     return weeks
@@ -268,6 +252,10 @@ class MissingDivision:
 
     division: str
     teams: list[str]
+
+    @property
+    def teams_text(self) -> str:
+        return ", ".join(self.teams)
 
 
 def _missing_by_division(entries: Iterable[Entry]) -> list[MissingDivision]:
@@ -286,34 +274,37 @@ def _referee_url(pool_round: PoolRound, user: User, referees: Sequence[User]) ->
 
 
 def weekly_emails_send(*, now: datetime | None = None) -> int:
-    """Wednesday's email (rules §4) to every coach of the current season with an address: the
-    week's number, its rounds by competition with their deadline (season's time zone, R13), the
-    coach's one-click link to the pick page, links to infos équipes and to the results, and the
-    teams that have not sent their picks yet (names only). How many emails were queued; none
-    when this week has no open round, none twice to anyone for the same week."""
+    """Wednesday's email (rules §4) to every coach of the current season with an address, and
+    to the deputy each named: their team's turn sheet for the week (``mail.turn_sheet``: its
+    rounds with the deadline in the season's time zone, R13, both sides' columns, values and
+    stocks, its current picks, the lines to answer with, its results, its division's table, the
+    news), the teams that have not sent their picks yet (names only) and the links. How many
+    emails were queued; none when this week has no open round, none twice to anyone for the
+    same week."""
     now = now or timezone.now()
     week = week_find(now=now)
     if week is None:
         return 0
     sent = 0
     for entry in week_entries(week=week):
-        coach = entry.team.coach
-        if not _can_be_emailed(coach) or not email_wanted(user=coach, kind=EmailKind.WEEKLY):
-            continue
-        mailing = mailing_send(
-            season=week.season,
-            week=week.number,
-            kind=Mailing.Kind.WEEKLY,
-            user=coach,
-            template="weekly",
-            context={
-                "entry": entry.pk,
-                "week": week.number,
-                "rounds": [round.pk for round in week.rounds],
-                "at": now.isoformat(),
-            },
-        )
-        sent += mailing is not None
+        # The coach, and the deputy they named, who plays the team's week too (R12).
+        for person in (entry.team.coach, entry.team.deputy):
+            if not _can_be_emailed(person) or not email_wanted(user=person, kind=EmailKind.WEEKLY):
+                continue
+            mailing = mailing_send(
+                season=week.season,
+                week=week.number,
+                kind=Mailing.Kind.WEEKLY,
+                user=person,
+                template="weekly",
+                context={
+                    "entry": entry.pk,
+                    "week": week.number,
+                    "rounds": [round.pk for round in week.rounds],
+                    "at": now.isoformat(),
+                },
+            )
+            sent += mailing is not None
     return sent
 
 
@@ -423,52 +414,49 @@ def _recipient_entry(email: OutboundEmail) -> tuple[User, Entry] | None:
 
 @renders("weekly")
 def weekly_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
-    """Wednesday's email, when sent, in the coach's language, times in the season's zone: the
-    week's rounds by competition with their deadline (R13) and the coach's matrix rows (R25),
-    the one-click link, the links to infos équipes, results and standings, the teams still
-    missing picks (read once for all the run's emails) and the news since their last one."""
+    """Wednesday's email, when sent, in its reader's language (the coach or the deputy), times
+    in the season's zone: the team's turn sheet for the week at the job's moment
+    (:func:`~mail.turn_sheet.turn_sheet_read`, with the news since the reader's last one), the
+    teams still missing picks (read once for all the run's emails). Nobody when the reader
+    plays for another team now."""
     found = _recipient_entry(email)
     if found is None:
         return None
-    coach, entry = found
+    person, entry = found
     ids = list(email.context["rounds"])
     rounds = _week_rounds(ids)
     if not rounds:
         return None
     season, number = entry.season, int(email.context["week"])
+    at = datetime.fromisoformat(email.context["at"])
+    sheet = turn_sheet_read(
+        person,
+        at=at,
+        week=number,
+        team=entry.team,
+        news=weekly_news(user=person, now=at),
+    )
+    if sheet is None:
+        return None
     key = (season.pk, number, *ids)
     week = Week(season=season, number=number, rounds=rounds)
     missing = _once(
         memo, ("weekly-missing", *key), lambda: _missing_by_division(week_teams_missing(week=week))
     )
-    pools = _once(memo, ("pools", season.pk), lambda: _pools(season))
-    rows = _once(memo, ("rows", *key), lambda: rounds_rows(season=season, rounds=rounds))
     return Rendering(
-        user=coach,
-        language=user_language(coach),
+        user=person,
+        language=user_language(person),
         time_zone=season.time_zone,
         context={
-            "user": coach,
+            "user": person,
             "time_zone": season.time_zone,
             "team": entry.team,
             "week": number,
             "deadline": min(r.deadline for r in rounds),
-            "competitions": _by_competition(
-                rounds,
-                entry,
-                pools,
-                rows=rows,
-                playing=entry_plays_rounds(entry=entry, rounds=rounds),
-            ),
+            **turn_sheet_context(sheet),
             "missing": missing,
-            "pick_url": pick_link(coach),
-            "infos_url": _infos_url(pools.get((Competition.CHAMPIONSHIP, entry.division_id))),
-            "results_url": site_url(reverse("results_latest")),
-            "standings_url": site_url(reverse("standings", args=[entry.division.slug])),
-            "news": weekly_news(user=coach, now=datetime.fromisoformat(email.context["at"])),
-            "news_url": site_url(reverse("home") + "#news-title"),
         },
-        unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.WEEKLY),
+        unsubscribe=unsubscribe_url(user=person, kind=EmailKind.WEEKLY),
     )
 
 

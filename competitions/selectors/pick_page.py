@@ -185,16 +185,23 @@ def _next_season(team: Team) -> dict[str, object] | None:
 
 
 def team_picks_page(
-    *, team: Team, forms: FormFactory[FormT], sent_id: int | None = None
+    *,
+    team: Team,
+    forms: FormFactory[FormT],
+    sent_id: int | None = None,
+    now: datetime | None = None,
 ) -> PicksPage[FormT]:
     """``team``'s pick page (:class:`PicksPage`), each round's form from ``forms``; ``sent_id``:
-    the pick just sent, shown with its receipt when it is the team's. A constant number of
-    queries whatever the number of open rounds."""
+    the pick just sent, shown with its receipt when it is the team's; ``now``: the moment it is
+    read at (the rounds whose deadline is still ahead then; the coach's turn sheet,
+    ``mail.turn_sheet``, reads it at the moment it is about). A constant number of queries
+    whatever the number of open rounds."""
+    now = now or timezone.now()
     season = season_current()
     entry = Entry.objects.current_of(team, season=season).first() if season else None
     # The pools the team plays in: which cup rounds it plays, its opponents, its crowding pools.
     pools = entry_pools(entry=entry) if entry else {}
-    weeks = entry_rounds_open(entry=entry, pools=pools) if entry else []
+    weeks = entry_rounds_open(entry=entry, now=now, pools=pools) if entry else []
     reads = _reads([open_round for week in weeks for open_round in week.rounds], pools)
     # Labels every card repeats, worded once for the page.
     titles = {value: capfirst(label) for value, label in Competition.choices}
@@ -233,7 +240,7 @@ def team_picks_page(
         team=team,
         weeks=tuple((week, tuple(map(card, week.rounds))) for week in weeks),
         zone=ZoneInfo(season.time_zone if season else settings.TIME_ZONE),
-        now=timezone.now(),
+        now=now,
         sent=sent,
         next_season=None if weeks else _next_season(team),
     )

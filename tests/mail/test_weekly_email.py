@@ -94,18 +94,26 @@ def test_when_every_team_has_sent_its_picks_it_says_so(week: WeekLeague) -> None
     assert "Every team has sent its picks for this week." in email.body_text
 
 
-def test_it_never_shows_a_pick(week: WeekLeague) -> None:
+def test_it_shows_a_team_s_picks_to_its_own_coach_only(week: WeekLeague) -> None:
     picks = week.send(week.sleigh, week.championship, week.kdh)
     picks += week.send(week.freezing, week.championship)
     weekly_emails_send(now=WEDNESDAY)
     emails = rendered(template="weekly")
     assert len(emails) == 5
+    own = {
+        "sleigh-coach@example.org": [pick for pick in picks if pick.entry == week.sleigh],
+        "freezing-coach@example.org": [pick for pick in picks if pick.entry == week.freezing],
+    }
     for email in emails:
-        for content in (email.subject, email.body_text, email.body_html):
-            for notation in SECRET_PICKS.values():
-                assert notation not in content
+        mine = own.get(email.to[0], [])
+        for content in (email.body_text, email.body_html):
             for pick in picks:
-                assert pick.receipt not in content
+                # A pick is secret (R23): its team's turn sheet gives it with its receipt.
+                assert (pick.receipt in content) is (pick in mine), (email.to, pick)
+        for notation in SECRET_PICKS.values():
+            assert notation not in email.subject
+            if not mine:
+                assert notation not in email.body_text
 
 
 def test_it_gives_the_week_its_rounds_and_their_deadline_in_paris_time(
@@ -118,11 +126,14 @@ def test_it_gives_the_week_its_rounds_and_their_deadline_in_paris_time(
     assert email.subject == "Week 3: picks by Friday 17:00"
     text = email.body_text
     assert "Week 3 of the season" in text
-    assert "Championship\n  - round 3 — Deadline: Friday March 20, 2026, 5 p.m. (Europe/Paris)" in (
-        text
-    )
-    assert "KDH cup\n  - round 2 (round of 64) — Deadline: Friday March 20, 2026, 5 p.m." in text
+    assert (
+        "== Championship · round 3 ==\nDeadline: Friday March 20, 2026, 5 p.m. (Europe/Paris)"
+    ) in text
     assert "4 p.m." not in text
+    # Snowmen are not in the KDH: their sheet has their own rounds only.
+    assert "KDH" not in text
+    [email] = emails_to("grogg-coach@example.org", "weekly")
+    assert "== Coupe KDH · journée 2 (32es de finale) ==" in email.body_text
 
 
 def test_it_links_the_one_click_pick_page_infos_equipes_results_and_standings(
@@ -132,7 +143,7 @@ def test_it_links_the_one_click_pick_page_infos_equipes_results_and_standings(
     [email] = emails_to("snow-coach@example.org", "weekly")
     paths = {urlsplit(link).path for link in links_in(email.body_text)}
     assert "/infos/championship/elite/" in paths
-    assert "/infos/kdh/kdh/" in paths
+    assert "/infos/kdh/kdh/" not in paths  # Snowmen are not in the KDH
     assert "/results/" in paths
     assert "/standings/elite/" in paths
     [pick_link] = [path for path in paths if path.startswith("/picks/link/")]
@@ -152,9 +163,9 @@ def test_a_french_coach_gets_it_in_french(week: WeekLeague) -> None:
     [email] = emails_to("sleigh-coach@example.org", "weekly")
     assert email.language == "fr"
     assert email.body_text.startswith("Bonjour sleigh-coach,")
-    assert "Championnat\n" in email.body_text
-    assert "Coupe KDH\n" in email.body_text
-    assert "vendredi 20 mars 2026 17:00 (Europe/Paris)" in email.body_text
+    assert "== Championnat · journée 3 ==\n" in email.body_text
+    assert "== Coupe KDH · journée 2" in email.body_text
+    assert "Date limite : vendredi 20 mars 2026 17:00 (Europe/Paris)" in email.body_text
     assert "vendredi 17:00" in email.subject
 
 

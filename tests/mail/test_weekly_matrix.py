@@ -1,5 +1,6 @@
-"""R25: Wednesday's email gives each coach the matrix row of each round their team plays that
-week (per competition), and none of a round it does not play."""
+"""R25: Wednesday's email gives each coach the value in this round's matrix row of each column
+their team has left, for each round it plays that week (per competition), and none of a round
+it does not play."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def matrices(week: WeekLeague) -> WeekLeague:
 def test_a_coach_in_both_competitions_gets_both_rows(matrices: WeekLeague) -> None:
     weekly_emails_send(now=WEDNESDAY)
     [email] = emails_to("snow-coach@example.org", "weekly")  # English, not in the KDH
-    assert f"Your matrix row, round 3: {CHAMPIONSHIP_3}" in email.body_text
+    assert f"Columns left (value this round):\n    {CHAMPIONSHIP_3}" in email.body_text
     assert KDH_2 not in email.body_text
     assert CHAMPIONSHIP_3 in email.body_html
     [email] = emails_to("sleigh-coach@example.org", "weekly")
@@ -45,13 +46,14 @@ def test_the_row_is_worded_in_the_coach_s_language(matrices: WeekLeague) -> None
     weekly_emails_send(now=WEDNESDAY)
     [email] = emails_to("sleigh-coach@example.org", "weekly")
     assert email.language == "fr"
-    assert f"Votre ligne de matrice, journée 3 : {CHAMPIONSHIP_3}" in email.body_text
+    assert f"Colonnes restantes (valeur cette journée) :\n    {CHAMPIONSHIP_3}" in email.body_text
 
 
 def test_without_a_matrix_the_email_has_no_row(week: WeekLeague) -> None:
     weekly_emails_send(now=WEDNESDAY)
     [email] = emails_to("snow-coach@example.org", "weekly")
-    assert "matrix row" not in email.body_text
+    assert "A · B · C · D · E · F · G · H · I · J · K" in email.body_text
+    assert "A 4" not in email.body_text
 
 
 def test_the_one_click_link_opens_the_pick_page_with_the_rows(
