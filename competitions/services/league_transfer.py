@@ -75,6 +75,13 @@ def natural(model: type[models.Model]) -> bool:
     return model in (ContentType, Permission)
 
 
+def link_table(field: models.ManyToManyField[Any, Any]) -> tuple[type[models.Model], str, str]:
+    """A many-to-many field's table: its model, the column of this side's id, the other's."""
+    through = getattr(field.remote_field, "through", None)
+    assert isinstance(through, type) and issubclass(through, models.Model)
+    return through, f"{field.m2m_field_name()}_id", f"{field.m2m_reverse_field_name()}_id"
+
+
 def value_out(value: Any) -> Any:
     """A column's value as JSON: times in UTC with their microseconds, decimals and UUIDs as
     text, the rest as it is (JSON columns hold JSON already)."""
@@ -126,13 +133,11 @@ def _rows(model: type[models.Model], names: _Names) -> list[dict[str, Any]]:
                 fields[field.name] = value_out(value)
         rows[values[0]] = {"pk": value_out(values[0]), "fields": fields}
     for field in meta.local_many_to_many:
-        through = field.remote_field.through  # type: ignore[attr-defined]
-        source = field.m2m_field_name()
-        target = field.m2m_reverse_field_name()
+        through, source, other_side = link_table(field)
+        related = field.related_model
+        assert isinstance(related, type)  # a model class, never "self" once loaded
         linked: dict[Any, list[Any]] = {pk: [] for pk in rows}
-        for own, other in through._default_manager.values_list(f"{source}_id", f"{target}_id"):
-            related = field.related_model
-            assert isinstance(related, type)  # a model class, never "self" once loaded
+        for own, other in through._default_manager.values_list(source, other_side):
             linked[own].append(names.of(related, other) if natural(related) else other)
         for pk, row in rows.items():
             row["fields"][field.name] = sorted(linked[pk])

@@ -21,13 +21,19 @@ from typing import Any
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
-from django.core.management.color import no_style
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, models, transaction
 from django.utils.translation import gettext as _
 
-from competitions.services.league_transfer import FORMAT, VERSION, league_models, natural
+from competitions.services.league_transfer import (
+    FORMAT,
+    VERSION,
+    league_models,
+    link_table,
+    natural,
+)
 from competitions.services.season_transfer import SeasonFileInvalid, SeasonImportRefused
 from league.public_cache import public_version_bump
+from matrixhockey.db import id_sequences_reset
 
 
 def _messages(error: ValidationError) -> str:
@@ -51,7 +57,7 @@ class _Reader:
             )
         }
         self.instances: dict[type[models.Model], list[models.Model]] = {}
-        self.links: dict[models.ManyToManyField, list[tuple[Any, Any]]] = defaultdict(list)  # type: ignore[type-arg]
+        self.links: dict[models.ManyToManyField, list[tuple[Any, Any]]] = defaultdict(list)
         self.pks: dict[type[models.Model], set[Any]] = defaultdict(set)
         self.references: list[tuple[str, type[models.Model], Any]] = []
         """(where, the model pointed at, the id) for every foreign key and link of the file."""
@@ -82,7 +88,7 @@ class _Reader:
             if not isinstance(block, dict) or not isinstance(block.get("rows"), list):
                 self.problem(where, _("a model and its list of rows are missing."))
                 continue
-            model = self.models.get(block.get("model"))  # type: ignore[arg-type]
+            model = self.models.get(str(block.get("model")))
             if model is None:
                 self.problem(
                     where,
@@ -106,7 +112,7 @@ class _Reader:
             return None
         values: dict[str, Any] = {}
         try:
-            pk = meta.pk.to_python(row["pk"])  # type: ignore[union-attr]
+            pk = meta.pk.to_python(row["pk"])
         except ValidationError as error:
             self.problem(where, f"pk: {_messages(error)}")
             return None
@@ -136,10 +142,10 @@ class _Reader:
                     f"{where} {field.name}", field, fields[field.name]
                 )
         for field in meta.local_many_to_many:
-            self.link(f"{where} {field.name}", field, pk, fields.get(field.name, []))  # type: ignore[arg-type]
+            self.link(f"{where} {field.name}", field, pk, fields.get(field.name, []))
         return model(**values)
 
-    def value(self, where: str, field: models.Field, raw: Any) -> Any:  # type: ignore[type-arg]
+    def value(self, where: str, field: models.Field, raw: Any) -> Any:
         if field.is_relation:
             target = field.related_model
             assert isinstance(target, type)
@@ -150,7 +156,7 @@ class _Reader:
             if natural(target):
                 return self.named(where, target, raw)
             try:
-                value = target._meta.pk.to_python(raw)  # type: ignore[union-attr]
+                value = target._meta.pk.to_python(raw)
             except ValidationError as error:
                 self.problem(where, _messages(error))
                 return None
@@ -166,14 +172,14 @@ class _Reader:
                 return None
             # A blank the site's forms would not take is the league's as it was stored.
             if value not in field.empty_values:
-                field.validate(value, None)  # type: ignore[arg-type]
+                field.validate(value, None)
                 field.run_validators(value)
         except ValidationError as error:
             self.problem(where, _messages(error))
             return None
         return value
 
-    def link(self, where: str, field: models.ManyToManyField, pk: Any, raw: Any) -> None:  # type: ignore[type-arg]
+    def link(self, where: str, field: models.ManyToManyField, pk: Any, raw: Any) -> None:
         target = field.related_model
         assert isinstance(target, type)
         if not isinstance(raw, list):
@@ -213,24 +219,26 @@ def _refusals(models_: list[type[models.Model]]) -> list[str]:
 
 def _write(reader: _Reader) -> None:
     for model, instances in reader.instances.items():
+        # auto_now and auto_now_add columns are set anew by every save: the file's moments are
+        # the rows', written back after them.
+        stamped = [
+            field
+            for field in model._meta.concrete_fields
+            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+        ]
+        moments = [[getattr(row, field.attname) for field in stamped] for row in instances]
         model._base_manager.bulk_create(instances, batch_size=1000)
-        # auto_now columns are set by every save; the file's moment is the row's.
-        for field in model._meta.concrete_fields:
-            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-                for instance in instances:
-                    model._base_manager.filter(pk=instance.pk).update(
-                        **{field.attname: getattr(instance, field.attname)}
-                    )
+        for row, values in zip(instances, moments, strict=True) if stamped else ():
+            model._base_manager.filter(pk=row.pk).update(
+                **{field.attname: value for field, value in zip(stamped, values, strict=True)}
+            )
     for field, pairs in reader.links.items():
-        through = field.remote_field.through  # type: ignore[attr-defined]
-        source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
+        through, source, target = link_table(field)
         through._default_manager.bulk_create(
-            (through(**{f"{source}_id": own, f"{target}_id": other}) for own, other in pairs),
+            (through(**{source: own, target: other}) for own, other in pairs),
             batch_size=1000,
         )
-    with connection.cursor() as cursor:
-        for statement in connection.ops.sequence_reset_sql(no_style(), list(reader.instances)):
-            cursor.execute(statement)
+    id_sequences_reset(list(reader.instances))
 
 
 def league_import(*, data: Any) -> int:
