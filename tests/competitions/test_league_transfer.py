@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC
 from io import StringIO
 from pathlib import Path
 
@@ -45,9 +46,12 @@ from competitions.models import (
     Round,
     Withdrawal,
 )
+from competitions.services.arbitration import pool_round_arbitrate, pool_round_publish
 from competitions.services.feeds import calendar_feed_key_renew
 from competitions.services.league_transfer import LEAGUE_APPS, LEFT_OUT, league_models
 from competitions.services.season_close import season_close
+from competitions.services.season_transfer import season_export
+from competitions.services.void import pool_round_void
 from competitions.services.withdrawal import entry_withdraw
 from league.models import News, Ruling, Season, Team, WaitingListEntry
 from league.services.accounts import api_token_obtain, profile_language_set
@@ -59,6 +63,7 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "Zamboni-at-dawn-1977"
 DEPUTY = "second-in-line"
+VOID_REASON = "A late pick accepted after the arbitration"
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,11 @@ def _league_grows(demo: DemoLeague) -> tuple[User, str]:
     """What the demo lacks, added through the services; the coach with a password and their
     API token."""
     season = demo.season
+    # The Elite's last round voided and replayed (its results and team pages say so).
+    last = PoolRound.objects.filter(pool__season=season, pool__slug="elite").latest("round__number")
+    pool_round_void(pool_round=last, by=demo.referee, reason=VOID_REASON)
+    pool_round_arbitrate(pool_round=last, by=demo.referee)
+    pool_round_publish(pool_round=last, by=demo.referee, announce=False)
     archive = season_close(season=season, by=demo.admin)
     assert archive is not None
     row = (
@@ -335,6 +345,16 @@ def test_a_coach_signs_in_on_the_copy_with_their_password(move: Move) -> None:
     row = next(row for row in users["rows"] if row["fields"]["username"] == move.coach)
     assert row["fields"]["password"] == user.password
     _signed_in(move.coach, PASSWORD)
+
+
+def test_a_voided_round_keeps_its_void_in_both_files(move: Move) -> None:
+    voided = PoolRound.objects.get(void_reason=VOID_REASON)
+    assert voided.voided_at is not None and voided.is_published
+    assert any(VOID_REASON in read for read in move.copied_pages.values())
+    season_file = season_export(season=Season.objects.get(number=1))
+    (row,) = [row for row in season_file["pool_rounds"] if row["void_reason"]]
+    assert row["void_reason"] == VOID_REASON
+    assert row["voided_at"] == voided.voided_at.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def test_the_people_and_the_league_s_state_came_over(move: Move) -> None:
