@@ -23,6 +23,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competitions.services.league_transfer import (
     FORMAT,
@@ -210,7 +211,11 @@ class _Reader:
 def _refusals(models_: list[type[models.Model]]) -> list[str]:
     """The league's rows this database already holds: a league moves into an empty one."""
     return [
-        _("This database already holds %(count)d rows of %(model)s.")
+        ngettext(
+            "This database already holds %(count)d row of %(model)s.",
+            "This database already holds %(count)d rows of %(model)s.",
+            count,
+        )
         % {"count": count, "model": model._meta.label_lower}
         for model in models_
         if (count := model._base_manager.count())
