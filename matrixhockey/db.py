@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.conf import settings
+from django.core.management.color import no_style
 from django.db import DatabaseError, connection, migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
@@ -227,3 +228,12 @@ def update_returning(queryset: QuerySet, field: str, value: Any) -> list[Any]:
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {column}", params)
         return [row[0] for row in cursor.fetchall()]
+
+
+def id_sequences_reset(model_classes: Collection[type[models.Model]]) -> None:
+    """Move the id sequences of ``model_classes`` (and of their many-to-many tables) past the
+    highest id each holds, after rows were written under ids of their own (a league moved in
+    whole); the statements are Django's own, as ``loaddata`` runs them."""
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), list(model_classes)):
+            cursor.execute(statement)

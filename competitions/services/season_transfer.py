@@ -3,10 +3,12 @@
 
 The document holds the season row, its divisions, the people it names (username, email,
 language; never a password), teams, entries (with their R14 replacement links), the waiting-list
-entries placed into it, matrices, rounds, pools with their referees and members, pool rounds with
-their seed, seed hash, draw log, status and times, fixtures and their results, team results,
-every pick as received (receipt, channel, time, who entered it), late picks, the stock ledger,
-ONR sanctions and the audit-log entries about the season's objects.
+entries placed into it, matrices, rounds (with their deadline's last move and the feeds'
+sequence), pools with their referees and members, pool rounds with their seed, seed hash, draw
+log, status and times (their last void's time and reason included), fixtures and their results,
+team results, every pick as received (receipt, channel, time, who entered it), late picks, the
+stock ledger, ONR sanctions and the audit-log entries about the season's objects. The whole
+league, to move it to another server, is :mod:`competitions.services.league_transfer`'s.
 
 Rows refer to each other by natural keys (a team's slug, a username, a round's competition and
 number), never by database id, so the file loads into a database with other ids. A pick is
@@ -184,6 +186,8 @@ def _pool_round_data(rows: _Exported, pool_round: PoolRound) -> dict[str, Any]:
         "arbitrated_by": _name(pool_round.arbitrated_by),
         "published_at": _when(pool_round.published_at),
         "published_by": _name(pool_round.published_by),
+        "voided_at": _when(pool_round.voided_at),
+        "void_reason": pool_round.void_reason,
         "qualified": sorted(entry.team.slug for entry in pool_round.qualified.all()),
         "fixtures": [
             {
@@ -322,6 +326,10 @@ def season_export(*, season: Season) -> dict[str, Any]:
                 "stage": round.stage,
                 "deadline": _when(round.deadline),
                 "status": round.status,
+                "calendar_sequence": round.calendar_sequence,
+                "calendar_changed_at": _when(round.calendar_changed_at),
+                "deadline_moved_from": _when(round.deadline_moved_from),
+                "deadline_moved_at": _when(round.deadline_moved_at),
             }
             for round in rows.rounds
         ],

@@ -9,7 +9,6 @@ password: they set one through the password reset).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime, time
@@ -19,6 +18,7 @@ from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import DatabaseError, models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competitions.models import (
@@ -258,6 +258,11 @@ class _Loader:
                 stage=row["stage"],
                 deadline=_required(row["deadline"]),
                 status=row["status"],
+                # A file written before deadlines could move has the feeds' first sequence.
+                calendar_sequence=row.get("calendar_sequence", 0),
+                calendar_changed_at=_moment(row.get("calendar_changed_at")) or timezone.now(),
+                deadline_moved_from=_moment(row.get("deadline_moved_from")),
+                deadline_moved_at=_moment(row.get("deadline_moved_at")),
             )
             for row in self.data["rounds"]
         )
@@ -292,6 +297,9 @@ class _Loader:
                 arbitrated_by=self.user(row["arbitrated_by"]),
                 published_at=_moment(row["published_at"]),
                 published_by=self.user(row["published_by"]),
+                # A file written before rounds kept their void has none.
+                voided_at=_moment(row.get("voided_at")),
+                void_reason=row.get("void_reason", ""),
             )
             for row in rows
         )
@@ -542,15 +550,3 @@ def season_import(*, data: Any) -> Season:
         raise SeasonFileInvalid(
             _("The file's rows do not fit together: %(error)s") % {"error": error}
         ) from error
-
-
-def season_import_json(*, text: str) -> Season:
-    """:func:`season_import` from the file's text; text that is not JSON is
-    :class:`SeasonFileInvalid`."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SeasonFileInvalid(
-            _("The file is not valid JSON: %(error)s") % {"error": error}
-        ) from error
-    return season_import(data=data)
