@@ -59,7 +59,7 @@ from engine.matrices import Matrix as EngineMatrix
 from engine.matrices import draw_matrix
 from league.models import RULES_VERSION, Division, Entry, Season
 from league.public_cache import public_version_bump
-from league.services.audit import audit_record
+from league.services.audit import audit_record, changes
 from league.services.seasons import STANDARD_DIVISIONS, season_make_current
 from matrixhockey.db import save_valid
 
@@ -488,9 +488,17 @@ def _start(
         # The rulebook in force when it starts stays the season's, for its archive.
         season.rules_version = RULES_VERSION
         season.save(update_fields=["status", "rules_version"])
-        season_make_current(season=season)
+        season_make_current(season=season, by=by)
         audit_record(
-            actor=by, action="season_start", obj=season, payload={"plan": plan is not None}
+            actor=by,
+            action="season_start",
+            obj=season,
+            payload={
+                "plan": plan is not None,
+                "changes": changes(
+                    {"status": Season.Status.PREPARING}, {"status": Season.Status.RUNNING}
+                ),
+            },
         )
         season_started.send(sender=Season, season=season, by=by)
         steps(_("%(season)s started: current and running") % {"season": season})
