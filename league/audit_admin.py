@@ -94,7 +94,7 @@ class AuditedAdmin(admin.ModelAdmin):
                 row_fields.pop(parent, None)
                 rows[f"{row._meta.label_lower}:{row.pk}"] = {
                     "model": row._meta.label_lower,
-                    "id": row.pk,
+                    "row_id": row.pk,
                     "row": str(row),
                     "fields": row_fields,
                 }
@@ -183,7 +183,7 @@ def _row_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str
         was, now = before.get(key), after.get(key)
         row = now or was
         assert row is not None
-        about = {"model": row["model"], "id": row["id"], "row": row["row"]}
+        about = {"model": row["model"], "row_id": row["row_id"], "row": row["row"]}
         if was is None or now is None:
             found.append(
                 {**about, "field": "", "before": was and was["row"], "after": now and now["row"]}

@@ -44,7 +44,7 @@ def _text(value: object, field: models.Field | None) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, dict) and "str" in value:
-        return f"{value['str']} (#{value.get('id')})"
+        return f"{value['str']} (#{value.get('row_id')})"
     if isinstance(value, list):
         return ", ".join(_text(item, None) for item in value) or NOTHING
     if field is not None and field.choices:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.calendar import calendar_week, skipped_weeks_check
 from engine.errors import InputError
+from league.kinds import AuditKind
 from league.querysets import EntryQuerySet
 from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
@@ -447,33 +448,9 @@ class WaitingListEntry(models.Model):
         return self.name
 
 
-class AuditKind(models.TextChoices):
-    """What an audit entry is about, so the league's history can be read one concern at a time."""
-
-    SEASON = "season", _("season")
-    TEAM = "team", _("team")
-    ENTRY = "entry", _("team entry")
-    ROUND = "round", _("round and deadline")
-    MATRIX = "matrix", _("matrix")
-    POOL = "pool", _("pool and games")
-    RESULT = "result", _("arbitration and results")
-    PICK = "pick", _("pick")
-    STOCK = "stock", _("stock")
-    REPLACEMENT = "replacement", _("replacement")
-    WITHDRAWAL = "withdrawal", _("withdrawal")
-    WAITING_LIST = "waiting_list", _("waiting list")
-    ACCOUNT = "account", _("account")
-    NEWS = "news", _("news and rulings")
-    MAIL = "mail", _("email")
-    OTHER = "other", _("other")
-
-
 class AuditLog(AppendOnlyModel):
-    """Who did what to which object, with the data needed to understand or undo it: an edit's
-    ``payload`` holds ``via`` (admin, desk or command) and ``changes``, each changed field's
-    value before and after (``league.services.audit.audit_change``)."""
-
-    Kind = AuditKind
+    """Who did what to which object, from where, each changed field before and after
+    (``league.services.audit``), with the data needed to understand or undo it."""
 
     at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
     actor = done_by(_("by"))
@@ -484,23 +461,14 @@ class AuditLog(AppendOnlyModel):
     object_id = models.CharField(_("object id"), max_length=64, blank=True)
     object_repr = models.CharField(_("object"), max_length=200, blank=True)
     payload = models.JSONField(_("data"), default=dict, blank=True, encoder=DjangoJSONEncoder)
-    # The season's number rather than a key: the record outlives a season deleted or moved to
-    # another server, and a history row is never updated to follow one.
+    # A number, not a key: the record outlives a season deleted, and is never updated.
     season_number = models.PositiveIntegerField(_("season"), null=True, blank=True, db_index=True)
-    kind = models.CharField(
-        _("kind"), max_length=16, choices=Kind.choices, blank=True, db_index=True
-    )
+    kind = models.CharField(_("kind"), max_length=16, choices=AuditKind.choices, blank=True)
 
     class Meta:
         verbose_name = _("audit log entry")
         verbose_name_plural = _("audit log")
         ordering = ["-at", "-id"]
-        constraints = [
-            # Blank: an entry written before kinds were recorded (history is never rewritten).
-            models.CheckConstraint(
-                condition=Q(kind="") | Q(kind__in=AuditKind.values), name="auditlog_kind_valid"
-            )
-        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_repr}"

@@ -23,7 +23,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
-from league.models import AuditKind, AuditLog, Season
+from league.kinds import AuditKind
+from league.models import AuditLog, Season
 
 VIA_ADMIN = "admin"
 VIA_DESK = "desk"
@@ -94,12 +95,13 @@ def _secret_mark(value: object) -> str:
 
 
 def _related(obj: models.Model | None) -> dict[str, object] | None:
-    return None if obj is None else {"id": obj.pk, "str": str(obj)}
+    return None if obj is None else {"row_id": obj.pk, "str": str(obj)}
 
 
 def snapshot(obj: models.Model, fields: Iterable[str] | None = None) -> dict[str, object]:
     """``obj``'s fields (``fields`` only, when given) as the record shows them: a foreign key as
-    its row's id and text, a many-to-many as the list of those, a secret as a mark."""
+    its row's id (``row_id``: an export carries no key named ``id``) and text, a many-to-many as
+    the list of those, a secret as a mark."""
     wanted = None if fields is None else set(fields)
     values: dict[str, object] = {}
     for field in [*obj._meta.concrete_fields, *obj._meta.many_to_many]:

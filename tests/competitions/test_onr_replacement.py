@@ -236,7 +236,7 @@ def test_an_admin_confirms_a_replacement_with_the_action(
     replaced = AuditLog.objects.get(action="entry_replace")
     assert replaced.kind == "replacement" and replaced.season_number == elite.season.number
     team = {c["field"]: c for c in replaced.payload["changes"]}["team"]
-    assert team["before"]["id"] == elite.entries["elite-05"].team_id
+    assert team["before"]["row_id"] == elite.entries["elite-05"].team_id
     assert team["after"]["str"] == "Équipe fantôme 1"
 
 

@@ -59,8 +59,11 @@ def test_a_teams_coach_and_deputy_changed_in_the_admin_are_recorded_before_and_a
     assert entry.payload["via"] == "admin"
     assert changes_of(entry) == {
         "name": ("Sleigh Dogs", "Sleigh Dogs II"),
-        "coach": ({"id": coach.pk, "str": "sleigh-coach"}, {"id": newcomer.pk, "str": "newcomer"}),
-        "deputy": (None, {"id": helper.pk, "str": "helper"}),
+        "coach": (
+            {"row_id": coach.pk, "str": "sleigh-coach"},
+            {"row_id": newcomer.pk, "str": "newcomer"},
+        ),
+        "deputy": (None, {"row_id": helper.pk, "str": "helper"}),
     }
 
 
@@ -84,7 +87,7 @@ def test_an_entrys_onr_count_promotion_bar_division_and_code_are_recorded(
     assert changes_of(logged) == {
         "onr_count": (0, 2),
         "promotion_barred": (False, True),
-        "division": ({"id": elite.pk, "str": str(elite)}, {"id": d2a.pk, "str": str(d2a)}),
+        "division": ({"row_id": elite.pk, "str": str(elite)}, {"row_id": d2a.pk, "str": str(d2a)}),
         "code": (4, 7),
     }
 
@@ -127,7 +130,7 @@ def test_a_matrix_cell_changed_before_the_start_is_recorded_with_its_row(
     logged = AuditLog.objects.get(action="matrix_change")
     assert (logged.kind, logged.season_number) == ("matrix", season.number)
     [change] = logged.payload["changes"]
-    assert change["model"] == "competitions.matrixcell" and change["id"] == cell.pk
+    assert change["model"] == "competitions.matrixcell" and change["row_id"] == cell.pk
     assert (change["field"], change["before"], change["after"]) == ("value", cell.value, new)
 
 
