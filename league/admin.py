@@ -5,10 +5,11 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm, ValidationError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -28,7 +29,14 @@ from league.models import (
     WaitingListEntry,
 )
 from league.public_cache import public_version_bump
-from league.services.audit import VIA_ADMIN, VIA_COMMAND, VIA_DESK
+from league.services.audit import (
+    VIA_ADMIN,
+    VIA_COMMAND,
+    VIA_DESK,
+    audit_change,
+    audit_via,
+    snapshot,
+)
 from league.signals import plan_inputs_changed
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin
 from matrixhockey.http import SignedInRequest, signed_in_user
@@ -235,6 +243,32 @@ class AuditLogAdmin(ReadOnlyAdmin):
             _("After"),
             rows,
         )
+
+
+class AuditedUserAdmin(AuditedAdmin, UserAdmin):
+    """People's accounts, as Django's own admin edits them, on the record too (a password
+    change as a mark, never its hash)."""
+
+    def user_change_password(
+        self, request: HttpRequest, id: str, form_url: str = ""
+    ) -> HttpResponse:
+        user = self.get_object(request, id)
+        before = None if user is None else snapshot(user, ["password"])
+        with audit_via(VIA_ADMIN):
+            response = super().user_change_password(request, id, form_url)
+        if user is not None and before is not None:
+            user.refresh_from_db(fields=["password"])
+            audit_change(
+                actor=signed_in_user(request),
+                obj=user,
+                before=before,
+                after=snapshot(user, ["password"]),
+            )
+        return response
+
+
+admin.site.unregister(User)
+admin.site.register(User, AuditedUserAdmin)
 
 
 @admin.register(Profile)

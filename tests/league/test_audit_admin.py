@@ -134,6 +134,23 @@ def test_a_matrix_cell_changed_before_the_start_is_recorded_with_its_row(
     assert (change["field"], change["before"], change["after"]) == ("value", cell.value, new)
 
 
+def test_an_account_changed_in_the_admin_is_recorded_without_its_password(
+    admin_client: Client, coach: User
+) -> None:
+    old_hash = coach.password
+    edit(admin_client, coach, email="sleigh@example.net", is_staff="on")
+    url = reverse("admin:auth_user_password_change", args=[coach.pk])
+    admin_client.post(url, {"password1": "Another-Pass-42", "password2": "Another-Pass-42"})
+
+    edited, password = AuditLog.objects.filter(action="user_change").order_by("id")
+    assert (edited.kind, password.kind) == ("account", "account")
+    assert changes_of(edited)["email"] == ("sleigh-coach@example.org", "sleigh@example.net")
+    assert changes_of(edited)["is_staff"] == (False, True)
+    assert list(changes_of(password)) == ["password"]
+    stored = str(list(AuditLog.objects.values_list("payload", flat=True)))
+    assert old_hash not in stored and User.objects.get(pk=coach.pk).password not in stored
+
+
 def test_a_row_deleted_in_the_admin_is_recorded_as_it_was(
     admin_client: Client, admin_user: User
 ) -> None:
