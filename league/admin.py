@@ -5,13 +5,18 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.db.models import Model, QuerySet
 from django.forms import ModelForm, ValidationError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from league import services
+from league.audit_admin import AuditedAdmin
+from league.audit_display import entry_lines, entry_summary
 from league.models import (
     BUILT_IN_RULINGS,
     AuditLog,
@@ -24,12 +29,20 @@ from league.models import (
     WaitingListEntry,
 )
 from league.public_cache import public_version_bump
+from league.services.audit import (
+    VIA_ADMIN,
+    VIA_COMMAND,
+    VIA_DESK,
+    audit_change,
+    audit_via,
+    snapshot,
+)
 from league.signals import plan_inputs_changed
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin
 from matrixhockey.http import SignedInRequest, signed_in_user
 
 
-class PublicPagesChange(admin.ModelAdmin):
+class PublicPagesChange(AuditedAdmin):
     """An admin whose rows public pages show (the home page's news, the rulings page): a kept
     copy of those pages must not outlive a change (league.public_cache). Each bump runs inside
     the admin's transaction."""
@@ -47,7 +60,7 @@ class PublicPagesChange(admin.ModelAdmin):
         public_version_bump()
 
 
-class PlanInputsChange(admin.ModelAdmin):
+class PlanInputsChange(AuditedAdmin):
     """An admin of rows the next season's plan is computed from (the teams, the waiting list):
     a change asks the competitions to store the plan again, inside the admin's transaction
     (``league.signals.plan_inputs_changed``)."""
@@ -66,7 +79,7 @@ class PlanInputsChange(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(AuditedAdmin):
     list_display = [
         "number",
         "name",
@@ -87,12 +100,12 @@ class SeasonAdmin(admin.ModelAdmin):
         if queryset.count() != 1:
             self.message_user(request, _("Select exactly one season."), messages.ERROR)
             return
-        season = services.season_make_current(season=queryset.get())
+        season = services.season_make_current(season=queryset.get(), by=signed_in_user(request))
         self.message_user(request, _("%(season)s is now the current season.") % {"season": season})
 
 
 @admin.register(Division)
-class DivisionAdmin(admin.ModelAdmin):
+class DivisionAdmin(AuditedAdmin):
     list_display = ["name", "slug", "tier", "group"]
     list_filter = ["tier"]
     search_fields = ["name", "slug"]
@@ -147,17 +160,119 @@ class WaitingListEntryAdmin(CheckedAutocomplete, PlanInputsChange):
     autocomplete_fields = ["user", "team"]
 
 
+class AuditViaFilter(admin.SimpleListFilter):
+    """Where a change came from: the admin, the season desk or a management command."""
+
+    title = _("via")
+    parameter_name = "via"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [
+            (VIA_ADMIN, str(_("the admin"))),
+            (VIA_DESK, str(_("the season desk"))),
+            (VIA_COMMAND, str(_("a command"))),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[AuditLog]) -> QuerySet[AuditLog]:
+        value = self.value()
+        return queryset.filter(payload__via=value) if value else queryset
+
+
 @admin.register(AuditLog)
 class AuditLogAdmin(ReadOnlyAdmin):
-    list_display = ["at", "actor", "action", "content_type", "object_repr"]
-    list_filter = ["action", "content_type"]
+    """The league's whole history, readable: who, when, what and each change before → after;
+    filtered by season, kind, origin, person and date (« History » on an object's page shows
+    its own entries)."""
+
+    list_display = ["at", "actor_or_command", "kind", "season_number", "object_link", "summary"]
+    list_filter = [
+        "season_number",
+        "kind",
+        AuditViaFilter,
+        ("actor", admin.RelatedOnlyFieldListFilter),
+        "action",
+    ]
     search_fields = ["action", "object_repr", "actor__username"]
     date_hierarchy = "at"
     list_select_related = ["actor", "content_type"]
+    list_per_page = 50
+    fields = readonly_fields = (
+        "at",
+        "actor_or_command",
+        "action",
+        "kind",
+        "season_number",
+        "object_link",
+        "changes",
+    )
+
+    @admin.display(description=_("by"), ordering="actor__username")
+    def actor_or_command(self, entry: AuditLog) -> str:
+        if entry.actor is not None:
+            return entry.actor.get_username()
+        command = entry.payload.get("command") if isinstance(entry.payload, dict) else None
+        return str(command or _("the site"))
+
+    @admin.display(description=_("object"))
+    def object_link(self, entry: AuditLog) -> str:
+        kind = entry.content_type
+        model = kind.model_class() if kind is not None else None
+        label = f"{kind.name}: {entry.object_repr}" if kind and model else entry.object_repr
+        if model is None or not self.admin_site.is_registered(model) or not entry.object_id:
+            return label
+        opts = model._meta
+        url = reverse(f"admin:{opts.app_label}_{opts.model_name}_history", args=[entry.object_id])
+        return format_html('<a href="{}">{}</a>', url, label)
+
+    @admin.display(description=_("changes"))
+    def summary(self, entry: AuditLog) -> str:
+        return entry_summary(entry)
+
+    @admin.display(description=_("changes"))
+    def changes(self, entry: AuditLog) -> str:
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((line.label, line.before, line.after) for line in entry_lines(entry)),
+        )
+        return format_html(
+            "<table><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            _("What"),
+            _("Before"),
+            _("After"),
+            rows,
+        )
+
+
+class AuditedUserAdmin(AuditedAdmin, UserAdmin):
+    """People's accounts, as Django's own admin edits them, on the record too (a password
+    change as a mark, never its hash)."""
+
+    def user_change_password(
+        self, request: HttpRequest, id: str, form_url: str = ""
+    ) -> HttpResponse:
+        user = self.get_object(request, id)
+        before = None if user is None else snapshot(user, ["password"])
+        with audit_via(VIA_ADMIN):
+            response = super().user_change_password(request, id, form_url)
+        if user is not None and before is not None:
+            user.refresh_from_db(fields=["password"])
+            audit_change(
+                actor=signed_in_user(request),
+                obj=user,
+                before=before,
+                after=snapshot(user, ["password"]),
+            )
+        return response
+
+
+admin.site.unregister(User)
+admin.site.register(User, AuditedUserAdmin)
 
 
 @admin.register(Profile)
-class ProfileAdmin(CheckedAutocomplete, admin.ModelAdmin):
+class ProfileAdmin(CheckedAutocomplete, AuditedAdmin):
     list_display = ["user", "language"]
     list_filter = ["language"]
     search_fields = ["user__username", "user__email"]

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.calendar import calendar_week, skipped_weeks_check
 from engine.errors import InputError
+from league.kinds import AuditKind
 from league.querysets import EntryQuerySet
 from matrixhockey.db import AppendOnlyModel, choices_constraint, done_by
 
@@ -448,7 +449,8 @@ class WaitingListEntry(models.Model):
 
 
 class AuditLog(AppendOnlyModel):
-    """Who did what to which object, with the data needed to understand or undo it."""
+    """Who did what to which object, from where, each changed field before and after
+    (``league.services.audit``), with the data needed to understand or undo it."""
 
     at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
     actor = done_by(_("by"))
@@ -459,6 +461,9 @@ class AuditLog(AppendOnlyModel):
     object_id = models.CharField(_("object id"), max_length=64, blank=True)
     object_repr = models.CharField(_("object"), max_length=200, blank=True)
     payload = models.JSONField(_("data"), default=dict, blank=True, encoder=DjangoJSONEncoder)
+    # A number, not a key: the record outlives a season deleted, and is never updated.
+    season_number = models.PositiveIntegerField(_("season"), null=True, blank=True, db_index=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=AuditKind.choices, blank=True)
 
     class Meta:
         verbose_name = _("audit log entry")

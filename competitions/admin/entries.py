@@ -21,7 +21,9 @@ import matrixhockey.converters  # noqa: F401  (registers <num:…>)
 from competitions import services
 from competitions import services as competitions_services
 from competitions.models import StockKind, StockMovement, StockReason
+from league.audit_admin import AuditedAdmin
 from league.models import Entry
+from league.services.audit import VIA_ADMIN, audit_via
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
 from matrixhockey.http import SignedInRequest, signed_in_user
 
@@ -59,7 +61,7 @@ class StockMovementInline(ReadOnlyInline):
 
 
 @admin.register(Entry)
-class EntryAdmin(CheckedAutocomplete, admin.ModelAdmin):
+class EntryAdmin(CheckedAutocomplete, AuditedAdmin):
     list_display = [
         "team",
         "season",
@@ -164,6 +166,10 @@ class EntryAdmin(CheckedAutocomplete, admin.ModelAdmin):
         return [path("<num:pk>/stock/", view, name="league_entry_stock"), *super().get_urls()]
 
     def stock_move_view(self, request: SignedInRequest, pk: int) -> HttpResponse:
+        with audit_via(VIA_ADMIN):
+            return self._stock_move(request, pk)
+
+    def _stock_move(self, request: SignedInRequest, pk: int) -> HttpResponse:
         entry = get_object_or_404(Entry.objects.select_related("team", "season", "division"), pk=pk)
         if not self.has_change_permission(request, entry):
             return redirect("admin:index")

@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from competitions import services
 from competitions.models import LatePick, Pick
+from league.audit_admin import AuditedAdmin
 from matrixhockey.admin import ReadOnlyAdmin
 from matrixhockey.http import signed_in_user
 
@@ -49,7 +50,7 @@ class PickAdmin(ReadOnlyAdmin):
 
 
 @admin.register(LatePick)
-class LatePickAdmin(ReadOnlyAdmin):
+class LatePickAdmin(AuditedAdmin, ReadOnlyAdmin):
     """R13: the referee's queue of picks emailed after the deadline. Its rows are never edited:
     accepting one (an action) enters it as a pick by the deciding referee or admin (channel
     ``referee``); rejecting tells the coach."""

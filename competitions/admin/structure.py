@@ -36,6 +36,7 @@ from competitions.models import (
 )
 from competitions.selectors.entries import PLAYED
 from competitions.selectors.teams import onr_sanctions_publication
+from league.audit_admin import AuditedAdmin
 from league.models import Entry, Season
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
 from matrixhockey.http import SignedInRequest, signed_in_user
@@ -62,7 +63,7 @@ class MatrixCellInline(admin.TabularInline):
 
 
 @admin.register(Matrix)
-class MatrixAdmin(admin.ModelAdmin):
+class MatrixAdmin(AuditedAdmin):
     """A new matrix is filled by a die (R19); its cells can be changed before the season starts."""
 
     list_display = ["season", "competition"]
@@ -105,8 +106,16 @@ class RoundForm(forms.ModelForm):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(AuditedAdmin):
     form = RoundForm
+    # A moved deadline is recorded by round_deadline_move, with its feeds' revision.
+    audit_exclude = (
+        "deadline",
+        "calendar_sequence",
+        "calendar_changed_at",
+        "deadline_moved_from",
+        "deadline_moved_at",
+    )
     list_display = ["season", "competition", "number", "week", "stage", "deadline", "status"]
     list_filter = ["season", "competition", "stage", "status"]
     search_fields = ["=number", "=season__number"]
@@ -152,7 +161,7 @@ class PoolForm(forms.ModelForm):
 
 
 @admin.register(Pool)
-class PoolAdmin(admin.ModelAdmin):
+class PoolAdmin(AuditedAdmin):
     form = PoolForm
     list_display = ["slug", "competition", "season", "division", "referee_names"]
     list_filter = ["season", "competition"]
@@ -315,7 +324,7 @@ def arbitrate_pool_rounds(
 
 
 @admin.register(PoolRound)
-class PoolRoundAdmin(admin.ModelAdmin):
+class PoolRoundAdmin(AuditedAdmin):
     list_display = ["round", "pool", "status", "seed_hash", "arbitrated_at", "published_at"]
     list_filter = ["round__season", "round__competition", "status"]
     search_fields = ["pool__slug", "=round__number", "seed_hash"]
@@ -381,7 +390,7 @@ class PoolRoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(CheckedAutocomplete, admin.ModelAdmin):
+class FixtureAdmin(CheckedAutocomplete, AuditedAdmin):
     """Games of pool rounds not yet arbitrated can be changed; an arbitrated or published
     round's are shown read-only and no game can be moved into one."""
 
@@ -517,7 +526,7 @@ class SeasonStartJobAdmin(ReadOnlyAdmin):
 
 
 @admin.register(OnrSanction)
-class OnrSanctionAdmin(ReadOnlyAdmin):
+class OnrSanctionAdmin(AuditedAdmin, ReadOnlyAdmin):
     """R14's sanctions, as the arbitration wrote them; at a third ONR, the proposed replacement
     an admin confirms here."""
 

@@ -22,7 +22,7 @@ from competitions.models import Round
 from competitions.signals import round_deadline_moved
 from league.models import Season
 from league.public_cache import public_version_bump
-from league.services.audit import audit_record
+from league.services.audit import audit_change
 
 
 @transaction.atomic
@@ -54,15 +54,13 @@ def round_deadline_move(*, round: Round, deadline: datetime, by: User | None) ->
     )
     if not moved:
         return round
-    audit_record(
+    audit_change(
         actor=by,
-        action="round_deadline_move",
         obj=round,
-        payload={
-            "before": before.isoformat(),
-            "after": round.deadline.isoformat(),
-            "announced": running,
-        },
+        before={"deadline": before.isoformat()},
+        after={"deadline": round.deadline.isoformat()},
+        action="round_deadline_move",
+        announced=running,
     )
     # The next deadline and its countdown are public.
     public_version_bump()

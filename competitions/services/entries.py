@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from competitions.models import Fixture, PoolRound, Round, StockKind, StockMovement, StockReason
 from league.models import Division, Entry, Season, Team
 from league.public_cache import public_version_bump
-from league.services.audit import audit_record
+from league.services.audit import audit_record, snapshot
 from matrixhockey.db import save_valid
 
 
@@ -282,12 +282,21 @@ def entry_replace(*, entry: Entry, team: Team, by: User | None = None) -> Entry:
     unplayed = Fixture.objects.filter(
         pool_round__status__in=[PoolRound.Status.PENDING, PoolRound.Status.VOID]
     )
+    team_now = snapshot(new, ["team"])["team"]  # the place's team, before and after
     moved = unplayed.filter(home=old).update(home=new) + unplayed.filter(away=old).update(away=new)
     audit_record(
         actor=by,
         action="entry_replace",
         obj=old,
-        payload={"replaced_by_entry": new.pk, "team": team.slug, "fixtures_moved": moved},
+        payload={
+            "replaced_by_entry": new.pk,
+            "team": team.slug,
+            "fixtures_moved": moved,
+            "changes": [
+                {"field": "replaced_at", "before": None, "after": old.replaced_at},
+                {"field": "team", "before": snapshot(old, ["team"])["team"], "after": team_now},
+            ],
+        },
     )
     public_version_bump()  # R14: the replacement holds the record on every public page
     new.refresh_from_db()

@@ -35,6 +35,7 @@ from engine import Decided, MatchResult, StandingRow
 from league.models import Entry, Season
 from league.public_cache import public_version_bump
 from league.services import audit_record
+from league.services.audit import changes
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,9 @@ def season_close(*, season: Season, by: User | None) -> SeasonArchive | None:
             "rows": len(rows),
             "barred": sorted(row.entry.team.slug for row in rows if row.promotion_barred),
             "plan_seed": archive.plan_seed,
+            "changes": changes(
+                {"status": Season.Status.RUNNING}, {"status": Season.Status.FINISHED}
+            ),
         },
     )
     # The next season's plan, computed once from the archive, read back by the pages and the

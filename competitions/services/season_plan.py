@@ -55,6 +55,7 @@ from engine.season_plan import (
 from engine.season_plan import season_plan as engine_season_plan
 from engine.standings import StandingRow
 from league.models import Season, Team, WaitingListEntry
+from league.services.audit import audit_change, snapshot
 
 DUMMY_NAMES = 84
 """How many new dummy names the plan is offered: enough for every place of a league."""
@@ -439,16 +440,26 @@ def season_plan_swap(
         draft = SeasonPlanDraft.objects.select_for_update().get(
             pk=season_plan_draft(season=season).pk
         )
+        before = snapshot(draft, ["swaps"])
         draft.swaps = [*draft.swaps, [first, second]]
         draft.updated_by = by
         draft.save(update_fields=["swaps", "updated_by", "updated_at"])
+        audit_change(
+            actor=by, obj=draft, before=before, after=snapshot(draft, ["swaps"]), kind="season"
+        )
     return draft
 
 
 def season_plan_swaps_reset(*, season: Season, by: User | None = None) -> None:
     """The draft back to the plan's default groups (R22's serpentine)."""
-    SeasonPlanDraft.objects.filter(pk=season_plan_draft(season=season).pk).update(
+    draft = season_plan_draft(season=season)
+    before = snapshot(draft, ["swaps"])
+    SeasonPlanDraft.objects.filter(pk=draft.pk).update(
         swaps=[], updated_by=by, updated_at=timezone.now()
+    )
+    draft.refresh_from_db(fields=["swaps"])
+    audit_change(
+        actor=by, obj=draft, before=before, after=snapshot(draft, ["swaps"]), kind="season"
     )
 
 

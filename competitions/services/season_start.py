@@ -59,7 +59,7 @@ from engine.matrices import Matrix as EngineMatrix
 from engine.matrices import draw_matrix
 from league.models import RULES_VERSION, Division, Entry, Season
 from league.public_cache import public_version_bump
-from league.services.audit import audit_record
+from league.services.audit import audit_record, changes, snapshot
 from league.services.seasons import STANDARD_DIVISIONS, season_make_current
 from matrixhockey.db import save_valid
 
@@ -177,6 +177,10 @@ def season_calendar_preview(
     ]
 
 
+CALENDAR_FIELDS = ("starts_on", "skipped_weeks")
+"""The season's settings its calendar is drawn from, recorded before and after a change."""
+
+
 @transaction.atomic
 def season_prepare_calendar(
     *,
@@ -190,6 +194,7 @@ def season_prepare_calendar(
     rounds a week on). Given again, the rounds move. Raises ``ValidationError`` for a start that
     is not a Monday or weeks that cannot be skipped."""
     season = _preparing(season)
+    before = snapshot(season, CALENDAR_FIELDS)
     if starts_on is not None:
         season.starts_on = starts_on
     if skipped_weeks is not None:
@@ -214,7 +219,11 @@ def season_prepare_calendar(
         actor=by,
         action="season_calendar",
         obj=season,
-        payload={"starts_on": season.starts_on, "skipped_weeks": season.skipped_weeks},
+        payload={
+            "starts_on": season.starts_on,
+            "skipped_weeks": season.skipped_weeks,
+            "changes": changes(before, snapshot(season, CALENDAR_FIELDS)),
+        },
     )
     return rounds
 
@@ -488,9 +497,17 @@ def _start(
         # The rulebook in force when it starts stays the season's, for its archive.
         season.rules_version = RULES_VERSION
         season.save(update_fields=["status", "rules_version"])
-        season_make_current(season=season)
+        season_make_current(season=season, by=by)
         audit_record(
-            actor=by, action="season_start", obj=season, payload={"plan": plan is not None}
+            actor=by,
+            action="season_start",
+            obj=season,
+            payload={
+                "plan": plan is not None,
+                "changes": changes(
+                    {"status": Season.Status.PREPARING}, {"status": Season.Status.RUNNING}
+                ),
+            },
         )
         season_started.send(sender=Season, season=season, by=by)
         steps(_("%(season)s started: current and running") % {"season": season})

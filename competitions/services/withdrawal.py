@@ -66,7 +66,15 @@ def entry_withdraw(*, entry: Entry, by: User | None) -> Withdrawal:
         )
     withdrawal = Withdrawal.objects.create(entry=entry, by=by)
     season_plan_store(season=season)  # R24: the team leaves, its place filled from below
-    audit_record(actor=by, action="entry_withdraw", obj=entry, payload={"team": entry.team.slug})
+    audit_record(
+        actor=by,
+        action="entry_withdraw",
+        obj=entry,
+        payload={
+            "team": entry.team.slug,
+            "changes": [{"field": "withdrawn", "before": False, "after": True}],
+        },
+    )
     public_version_bump()  # the tables mark the team withdrawn (R24)
     return withdrawal
 

@@ -71,6 +71,7 @@ from competitions.services.season_start import (
 from competitions.services.start_plan import SeasonStartRefused
 from competitions.services.withdrawal import entry_withdraw
 from league.models import Entry, Season
+from league.services.audit import VIA_DESK, audit_via
 from matrixhockey.http import SignedInRequest
 
 
@@ -81,7 +82,8 @@ def staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             return redirect_to_login(request.get_full_path())
         if not request.user.is_staff:
             raise PermissionDenied(_("Only the league's admins may use the season desk."))
-        return view(request, *args, **kwargs)
+        with audit_via(VIA_DESK):
+            return view(request, *args, **kwargs)
 
     return wrapped
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import date, time
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from league.models import Division, Season
 from league.public_cache import public_version_bump
+from league.services.audit import audit_change
 from matrixhockey.db import save_valid
 
 STANDARD_DIVISIONS: tuple[tuple[str, str, int, str], ...] = (
@@ -48,9 +50,15 @@ def season_create(
 
 
 @transaction.atomic
-def season_make_current(*, season: Season) -> Season:
-    """Make ``season`` the league's current season (only one is)."""
+def season_make_current(*, season: Season, by: User | None = None) -> Season:
+    """Make ``season`` the league's current season (only one is), on the record."""
+    for previous in Season.objects.filter(is_current=True).exclude(pk=season.pk):
+        audit_change(
+            actor=by, obj=previous, before={"is_current": True}, after={"is_current": False}
+        )
     Season.objects.filter(is_current=True).exclude(pk=season.pk).update(is_current=False)
+    if not Season.objects.filter(pk=season.pk, is_current=True).exists():
+        audit_change(actor=by, obj=season, before={"is_current": False}, after={"is_current": True})
     season.is_current = True
     season.save(update_fields=["is_current"])
     public_version_bump()  # every public page shows the current season by default

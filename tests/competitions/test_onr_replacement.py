@@ -231,6 +231,13 @@ def test_an_admin_confirms_a_replacement_with_the_action(
     )
     assert "is replaced by Équipe fantôme 1" in response.content.decode()
     assert elite.entry("elite-05").replaced_at is not None
+    confirmed = AuditLog.objects.get(action="onr_replacement_confirm")
+    assert (confirmed.payload["via"], confirmed.kind) == ("admin", "replacement")
+    replaced = AuditLog.objects.get(action="entry_replace")
+    assert replaced.kind == "replacement" and replaced.season_number == elite.season.number
+    team = {c["field"]: c for c in replaced.payload["changes"]}["team"]
+    assert team["before"]["row_id"] == elite.entries["elite-05"].team_id
+    assert team["after"]["str"] == "Équipe fantôme 1"
 
 
 def test_an_admin_replaces_a_new_team_from_the_entries(

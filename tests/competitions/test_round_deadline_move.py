@@ -93,8 +93,14 @@ def test_a_deadline_moved_while_the_season_runs_is_recorded_emailed_fed_and_show
     assert round.deadline == NEW
     [entry] = AuditLog.objects.filter(action="round_deadline_move", object_id=str(round.pk))
     assert entry.actor == admin_user
-    assert datetime.fromisoformat(entry.payload["before"]) == OLD
-    assert datetime.fromisoformat(entry.payload["after"]) == NEW
+    [change] = entry.payload["changes"]
+    assert change["field"] == "deadline"
+    assert datetime.fromisoformat(change["before"]) == OLD
+    assert datetime.fromisoformat(change["after"]) == NEW
+    assert (entry.payload["via"], entry.kind) == ("admin", "round")
+    assert entry.season_number == round.season.number
+    # The admin's own record of the form holds no second copy of the move.
+    assert not AuditLog.objects.filter(action="round_change", object_id=str(round.pk)).exists()
 
     event = league_event(admin_client, round)
     assert sequence_of(event) == sequence + 1

@@ -313,6 +313,13 @@ def test_command_closes_the_current_season_then_says_it_is_already_finished(
     call_command("season_close")
     assert "closed" in capsys.readouterr().out
     assert Season.objects.get(pk=played.season.pk).status == Season.Status.FINISHED
+    closed = AuditLog.objects.get(action="season_close")
+    assert closed.actor is None
+    assert (closed.payload["via"], closed.payload["command"]) == ("command", "season_close")
+    assert closed.payload["changes"] == [
+        {"field": "status", "before": "running", "after": "finished"}
+    ]
+    assert (closed.kind, closed.season_number) == ("season", played.season.number)
     call_command("season_close", "1")
     assert "already finished" in capsys.readouterr().out
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from competitions.models import Matrix, Pool, PoolMember, PoolRound, Round, SeasonStartJob
 from competitions.services.season_jobs import season_start_job_run
-from league.models import Entry, Season
+from league.models import AuditLog, Entry, Season
 from tests.competitions.league_csv import csv_text, good_rows
 from tests.demo_worlds import demo_world
 
@@ -97,6 +97,8 @@ def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: C
     assert page.context["stage"] == "preparing"
     season = Season.objects.get(number=1)
     assert page.context["desk"].preparation.teams == 84
+    history = reverse("admin:league_auditlog_changelist") + "?season_number=1"
+    assert history in page.content.decode()
 
     # Matrices (R19): the preview is what the draw stores.
     previewed = page.context["matrices"]
@@ -115,6 +117,12 @@ def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: C
     staff.post(desk_url("season_desk_calendar"), {"starts_on": monday.isoformat(), "skip": "3"})
     round_3 = Round.objects.get(season=season, competition="championship", number=3)
     assert round_3.week == 4
+    # On the record, from the desk: the season's settings before and after (issue 22).
+    logged = AuditLog.objects.get(action="season_calendar")
+    assert (logged.payload["via"], logged.kind, logged.season_number) == ("desk", "season", 1)
+    moved = {c["field"]: (c["before"], c["after"]) for c in logged.payload["changes"]}
+    assert moved["skipped_weeks"] == ([], [3])
+    assert moved["starts_on"][1] == monday.isoformat()
 
     # The pools, with a referee named on the desk; an unknown name changes nothing.
     referee = User.objects.create_user("ref-elite")
@@ -241,6 +249,11 @@ class TestTheSeasonsEnd:
         second = next(t for t in stays if t["to"] == "d3b")
         admin.post(desk_url("season_desk_swap"), {"first": first["team"], "second": second["team"]})
         swapped = {t["team"]: t for t in admin.get(desk_url()).context["plan"]["teams"]}
+        [logged] = AuditLog.objects.filter(action="seasonplandraft_change")
+        assert logged.payload["via"] == "desk"
+        assert logged.payload["changes"] == [
+            {"field": "swaps", "before": [], "after": [[first["team"], second["team"]]]}
+        ]
         assert (swapped[first["team"]]["to"], swapped[first["team"]]["code"]) == (
             "d3b",
             second["code"],

@@ -217,6 +217,9 @@ def _renumbered(data: dict, number: int) -> dict:
     """The file as season ``number``: the season's number is in every pick's receipt (R12), so
     the receipts are those of the picks under that number."""
     data["season"]["number"] = number
+    for entry in data["audit_log"]:
+        if entry["object"]["model"] == "league.season":
+            entry["object"]["key"] = [number]
     for pick in data["picks"]:
         row = Pick(
             entry=Entry(team=Team(slug=pick["team"])),

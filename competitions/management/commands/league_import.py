@@ -15,6 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competitions.services.league_import import LeagueImportRefused, league_import
+from league.services.audit import via_command
 
 EXIT_REFUSED = 1
 EXIT_UNUSABLE = 2
@@ -35,6 +36,7 @@ class Command(BaseCommand):
             help="season 1's first Monday, YYYY-MM-DD (default: next Monday)",
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
         try:

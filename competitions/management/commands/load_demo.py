@@ -24,6 +24,7 @@ from competitions.demo import (
     DemoWeekInvalid,
     demo_load,
 )
+from league.services.audit import via_command
 
 
 def week_argument(text: str) -> int:
@@ -66,6 +67,7 @@ class Command(BaseCommand):
             help="When the database already holds a league, say so and succeed (make run).",
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
         try:

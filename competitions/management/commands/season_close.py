@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from competitions.selectors.archive import season_find
 from competitions.services.season_close import SeasonCloseRefused, season_close
 from league.models import Season
+from league.services.audit import via_command
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -31,6 +32,7 @@ class Command(BaseCommand):
             "season", nargs="?", type=int, help="the season's number (default: the current one)"
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         season = season_find(number=options["season"])
         if season is None:

@@ -21,6 +21,7 @@ from competitions.services import league_transfer
 from competitions.services.league_transfer_import import league_import
 from competitions.services.season_transfer import SeasonFileInvalid, SeasonImportRefused
 from competitions.services.season_transfer_import import season_import
+from league.services.audit import via_command
 
 EXIT_REFUSED = 1
 EXIT_UNUSABLE = 2
@@ -35,6 +36,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="the JSON file season_export wrote")
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         try:

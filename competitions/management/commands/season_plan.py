@@ -25,6 +25,7 @@ from competitions.services.season_plan import (
     season_plan_drafted,
 )
 from engine.season_plan import SeasonPlan
+from league.services.audit import via_command
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -51,6 +52,7 @@ class Command(BaseCommand):
             help="the plan with the season desk's group swaps (the one season_start starts)",
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         if options["season"] is None:
             season = season_last_finished()

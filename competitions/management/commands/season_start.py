@@ -25,6 +25,7 @@ from competitions.selectors.archive import season_in_preparation, season_last_fi
 from competitions.services.season_plan import SeasonPlanRefused, season_plan_drafted
 from competitions.services.season_start import season_start
 from competitions.services.start_plan import SeasonStartRefused
+from league.services.audit import via_command
 
 EXIT_REFUSED = 1
 EXIT_UNUSABLE = 2
@@ -61,6 +62,7 @@ class Command(BaseCommand):
             "groups are not drawn yet",
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         plan = None
         if options["plan"]:

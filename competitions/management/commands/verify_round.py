@@ -22,6 +22,7 @@ from competitions.models import Competition
 from competitions.selectors import PLAYED, pool_round_find
 from competitions.services import pool_round_input_document, pool_round_verify
 from league.models import Season
+from league.services.audit import via_command
 
 EXIT_MISMATCH = 1
 EXIT_UNUSABLE = 2
@@ -53,6 +54,7 @@ class Command(BaseCommand):
             help="print the engine's round input (JSON) instead of checking",
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         competition, pool, number = options["competition"], options["pool"], options["round"]
         where = f"{competition} {pool} round {number}"

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from league.services.audit import via_command
 from mail import intake as services
 from mail.mailbox import MailboxError
 from mail.management.commands.ingest_email import describe
@@ -20,6 +21,7 @@ from mail.management.commands.ingest_email import describe
 class Command(BaseCommand):
     help = "Ingest every unseen message of the picks mailbox (the IMAP_* settings)."
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             done = services.email_fetch()

@@ -14,6 +14,7 @@ from typing import Any, BinaryIO
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from league.services.audit import via_command
 from mail import intake as services
 
 
@@ -60,6 +61,7 @@ class Command(BaseCommand):
             "newest Received header, else now). It decides the deadline.",
         )
 
+    @via_command
     def handle(self, *args: Any, **options: Any) -> None:
         stream: BinaryIO = options.get("stdin") or sys.stdin.buffer
         raw = stream.read()
