@@ -10,14 +10,16 @@ from email.utils import format_datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from competitions.demo import DemoLeague
-from competitions.models import Competition, Pick, Pool, PoolRound
+from competitions.models import Competition, FixtureResult, Pick, Pool, PoolRound
 from competitions.selectors.picks import entry_pools
+from competitions.services import pool_round_arbitrate
 from league.models import Entry, Profile, Team, WaitingListEntry
 from mail.commands import command_line, message_items
 from mail.intake import email_ingest
@@ -236,9 +238,6 @@ def test_picks_and_commands_get_one_reply_threaded_under_the_message(demo: DemoL
     assert "« CLASSEMENT »" in reply.body_text and "« RÉSULTATS »" in reply.body_text
     assert "« Bonjour »" in reply.body_text  # not understood: answered with the help
     assert "AIDE / HELP" in reply.body_text
-    # The same message again: nothing done, nothing sent.
-    again = email_ingest(raw=message(coach.email, "x").replace(b"x\n", b"x\n"))
-    assert again.outcome == "processed" or again.outcome == "no_picks"
 
 
 def test_the_same_message_id_is_answered_once(demo: DemoLeague) -> None:
@@ -358,3 +357,38 @@ def test_every_pool_of_the_season_reads_as_a_standings_argument(demo: DemoLeague
     for pool in Pool.objects.filter(season=demo.season).order_by("pk")[:3]:
         _inbound, [reply] = ask(coach.email, f"STANDINGS {pool.slug}")
         assert pool.display_name in reply.body_text
+
+
+def test_a_kdh_round_arbitrated_not_published_tells_its_loser_nothing(demo: DemoLeague) -> None:
+    """The week's KDH round arbitrated by the referee, not published: its losing coach's
+    ORDRES lists the cup's rounds as its winner's does (who plays on follows the published
+    results only), and RESULTS KDH does not show it."""
+    waiting = (
+        PoolRound.objects.filter(pool__competition=Competition.KDH, round__week=3)
+        .select_related("round")
+        .get()
+    )
+    arbitrated = pool_round_arbitrate(pool_round=waiting, by=demo.referee)
+    assert arbitrated.status == PoolRound.Status.ARBITRATED
+    game = (
+        FixtureResult.objects.filter(fixture__pool_round=waiting, winner__isnull=False)
+        .exclude(home_goals=F("away_goals"))
+        .select_related("fixture__home__team__coach", "fixture__away__team__coach", "winner")
+        .first()
+    )
+    assert game is not None
+    home, away = game.fixture.home, game.fixture.away
+    winner, loser = (home, away) if game.winner_id == home.pk else (away, home)
+    answers = {}
+    for entry in (winner, loser):
+        coach = entry.team.coach
+        assert coach is not None
+        _inbound, [reply] = ask(coach.email, "ORDRES\nRÉSULTATS KDH")
+        picks_part, results_part = reply.body_text.split("==== ")[1:3]
+        answers[entry.pk] = [
+            re.sub(r":.*", "", line) for line in picks_part.splitlines() if "KDH" in line
+        ]
+        title = results_part.splitlines()[0]
+        assert not re.search(rf"journée {waiting.round.number}\b", title), title
+    assert answers[winner.pk] == answers[loser.pk]
+    assert answers[winner.pk]  # the cup's coming round, listed for both
