@@ -41,6 +41,7 @@ from competitions.templatetags.explanations import signed, step_words
 from league.models import Entry, Season, Team
 from league.selectors import season_current
 from league.templatetags.rulings import rules_url
+from mail.commands import COMMANDS_MAX
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -469,6 +470,10 @@ def command_answers(report: list[dict[str, Any]], *, user: User, team: Team) -> 
     address was over its rate, why its commands were not answered."""
     answers: list[Answer] = []
     unknown = [record["line"] for record in report if record.get("status") == "unknown"]
+    more = sum(record.get("count", 0) for record in report if record["status"] == "unknown_more")
+    skipped = sum(
+        record.get("count", 0) for record in report if record["status"] == "commands_more"
+    )
     limited = any(record.get("status") == "limited" for record in report)
     asked_help = False
     for record in report:
@@ -477,17 +482,25 @@ def command_answers(report: list[dict[str, Any]], *, user: User, team: Team) -> 
         asked_help = asked_help or record["command"] == "help"
         answers.append(command_answer(record, user=user, team=team))
     if unknown:
-        from mail.commands import UNKNOWN_LINES_MAX
-
-        quoted = [f"  « {_fit(line, WIDTH - 6)} »" for line in unknown[:UNKNOWN_LINES_MAX]]
-        if len(unknown) > UNKNOWN_LINES_MAX:
-            quoted.append(
-                "  " + _("and %(count)s more") % {"count": len(unknown) - UNKNOWN_LINES_MAX}
-            )
+        quoted = [f"  « {_fit(line, WIDTH - 6)} »" for line in unknown]
+        if more:
+            quoted.append("  " + _("and %(count)s more") % {"count": more})
         text = "\n".join([_("These lines are neither a pick nor a command:"), *quoted])
         if not asked_help:
             text += "\n\n" + help_text()
         answers.append(Answer("", _("Lines not understood"), text))
+    if skipped:
+        answers.append(
+            Answer(
+                "",
+                _("Commands not answered"),
+                _(
+                    "A message is answered for its first %(max)s commands: %(count)s more were "
+                    "not read. Send them in another message."
+                )
+                % {"max": COMMANDS_MAX, "count": skipped},
+            )
+        )
     if limited:
         answers.append(
             Answer(

@@ -34,7 +34,15 @@ from league.selectors import user_language
 from league.services import waiting_list_register
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
-from mail.commands import COMMANDS_MAX, Command, Item, Unknown, command_record, message_items
+from mail.commands import (
+    COMMANDS_MAX,
+    UNKNOWN_LINES_MAX,
+    Command,
+    Item,
+    Unknown,
+    command_record,
+    message_items,
+)
 from mail.emails_replies import email_pick_reply
 from mail.limits import commands_rate_exceeded, message_read
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
@@ -273,18 +281,26 @@ def _email_handle(
 
 def _email_commands(items: list[Item], *, address: str) -> list[dict[str, Any]]:
     """The records of a message's commands (the first :data:`~mail.commands.COMMANDS_MAX`) and
-    of the lines it has that are neither picks nor commands (answered with the help), in the
-    message's order — each ``limited`` when the address is over its rate
-    (:func:`~mail.limits.commands_rate_exceeded`): read, recorded, not answered."""
+    of the lines it has that are neither picks nor commands (the first
+    :data:`~mail.commands.UNKNOWN_LINES_MAX`, then how many more: answered with the help), in
+    the message's order — each ``limited`` when the address is over its rate
+    (:func:`~mail.limits.commands_rate_exceeded`): read, recorded, not answered. Bounded
+    whatever the message's length."""
     records: list[dict[str, Any]] = []
-    commands = 0
+    commands = unknown = 0
     for item in items:
         if isinstance(item, Command):
             commands += 1
             if commands <= COMMANDS_MAX:
                 records.append(command_record(item))
         elif isinstance(item, Unknown):
-            records.append({"line": item.text[:300], "status": "unknown"})
+            unknown += 1
+            if unknown <= UNKNOWN_LINES_MAX:
+                records.append({"line": item.text[:300], "status": "unknown"})
+    if unknown > UNKNOWN_LINES_MAX:
+        records.append({"line": "", "status": "unknown_more", "count": unknown - UNKNOWN_LINES_MAX})
+    if commands > COMMANDS_MAX:
+        records.append({"line": "", "status": "commands_more", "count": commands - COMMANDS_MAX})
     if records and commands_rate_exceeded(address=address, now=timezone.now()):
         return [{"line": record["line"], "status": "limited"} for record in records]
     return records
@@ -320,8 +336,12 @@ def _email_reply_unknown(
     if answered.exists():
         result.reason += "; already answered once"
         return None
-    english = mail_picks.looks_english(mail_picks.body_text(message)) or (
-        mail_picks.header_text(message, "Content-Language").lower().startswith("en")
+    body = mail_picks.body_text(message)
+    words = [item.language for item in message_items(body) if isinstance(item, Command)]
+    english = (
+        (words[:1] == ["en"])
+        or mail_picks.looks_english(body)
+        or (mail_picks.header_text(message, "Content-Language").lower().startswith("en"))
     )
     language = Language.ENGLISH if english else Language.FRENCH
     reply = email_pick_reply(kind="unknown", inbound=inbound, to=address, language=language)

@@ -6,10 +6,12 @@ reply with the message's picks; what stays secret; the limits of the intake."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from email.utils import format_datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
@@ -28,6 +30,16 @@ from mail.outbox import emails_send_due
 from tests.demo_worlds import DemoWorlds
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def rates_afresh() -> Iterator[None]:
+    """The rate limits' counters start afresh (the join page's per address lives in the cache,
+    shared by a run's tests)."""
+    cache.clear()
+    yield
+    cache.clear()
+
 
 AUTHSERV_ID = "mx.matrixhockey.test"
 _ids = iter(range(1, 10**6))
@@ -392,3 +404,13 @@ def test_a_kdh_round_arbitrated_not_published_tells_its_loser_nothing(demo: Demo
         assert not re.search(rf"journée {waiting.round.number}\b", title), title
     assert answers[winner.pk] == answers[loser.pk]
     assert answers[winner.pk]  # the cup's coming round, listed for both
+
+
+def test_a_long_message_s_record_and_reply_stay_bounded(demo: DemoLeague) -> None:
+    coach, _team, _entry = a_team(demo)
+    prose = "\n".join(f"Ligne de bavardage {n}" for n in range(50))
+    inbound, [reply] = ask(coach.email, prose + "\n" + "AIDE\n" * 14)
+    statuses = [record["status"] for record in inbound.report]
+    assert statuses.count("unknown") == 5 and statuses.count("command") == 10
+    assert "et 45 de plus" in reply.body_text
+    assert "4 de plus n'ont pas été lues" in reply.body_text

@@ -5,11 +5,13 @@ run, each answered by one reply in the outbox, threaded under it, in its sender'
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from datetime import datetime
 from itertools import count
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 
 from competitions.models import Pick
 from league.models import Team, WaitingListEntry
@@ -28,6 +30,16 @@ from tests.mail.test_ingest_email import AUTHSERV_ID, COACH, OTHER_COACH, EmailL
 __all__ = ["imap_server", "league", "mailbox"]  # the fixtures, shared with test_fetch_email_picks
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def rates_afresh() -> Iterator[None]:
+    """The rate limits' counters start afresh (the join page's per address lives in the cache,
+    shared by a run's tests)."""
+    cache.clear()
+    yield
+    cache.clear()
+
 
 _delivered = count(1)
 
