@@ -14,7 +14,9 @@ result, table or draw, no other team's picks.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import re
+import textwrap
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -23,6 +25,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.http import urlencode
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -69,7 +72,29 @@ def _when(moment: datetime, season: Season | None) -> str:
 
 
 def _competition_label(competition: str) -> str:
-    return str(Competition(competition).label)
+    return capfirst(str(Competition(competition).label))
+
+
+def wrapped(text: str) -> str:
+    """``text`` in :data:`WIDTH` columns: a longer line is wrapped at its spaces, its next lines
+    indented under its words (an address or a long word is never cut)."""
+    lines = []
+    for line in text.splitlines():
+        if len(line) <= WIDTH:
+            lines.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        step = re.match(r"^(\s+\S{1,3}\s+)", line)
+        lines.append(
+            textwrap.fill(
+                line,
+                WIDTH,
+                subsequent_indent=" " * len(step.group(1)) if step else indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(lines)
 
 
 def _fit(text: str, width: int) -> str:
@@ -81,6 +106,7 @@ def _fit(text: str, width: int) -> str:
 
 def help_text() -> str:
     """The commands and the notation, with an example."""
+    rules_label = _("Rules:")
     rows = [
         ("AIDE / HELP", _("this help")),
         ("INFOS / INFO [competition]", _("your turn sheet, now")),
@@ -111,7 +137,7 @@ def help_text() -> str:
         "    CLASSEMENT",
         "    RÉSULTATS KDH",
         "",
-        f"{_('Rules:')} {rules_url()}",
+        f"{rules_label} {rules_url()}",
     ]
     return "\n".join(lines)
 
@@ -122,6 +148,7 @@ def help_text() -> str:
 def picks_text(team: Team) -> str:
     """The team's current pick for every round still open to it (the pick page's, R12), with
     its receipt — its own picks only, and no round already played."""
+    no_pick, receipt_label, picks_label = _("no pick yet"), _("Receipt:"), _("Your picks:")
     season = season_current()
     weeks = team_rounds_open(team=team)
     if not weeks:
@@ -139,7 +166,7 @@ def picks_text(team: Team) -> str:
             }
             current = open_round.current
             if current is None:
-                lines.append(f"  {name}: {_('no pick yet')}")
+                lines.append(f"  {name}: {no_pick}")
                 continue
             lines.append(f"  {name}: {current.normalized}")
             lines.append(
@@ -150,9 +177,9 @@ def picks_text(team: Team) -> str:
                     "channel": current.get_channel_display(),
                 }
             )
-            lines.append(f"    {_('Receipt:')} {current.receipt}")
+            lines.append(f"    {receipt_label} {current.receipt}")
         lines.append("")
-    lines.append(f"{_('Your picks:')} {site_url(reverse('picks'))}")
+    lines.append(f"{picks_label} {site_url(reverse('picks'))}")
     return "\n".join(lines)
 
 
@@ -167,8 +194,9 @@ def _entry(team: Team, season: Season | None) -> Entry | None:
 
 def _table_text(lines: list[TableLine], *, mine: int | None) -> str:
     # The standings page's headings (templates/standings/_table_head.html).
+    team_label = _("Team")
     head = (
-        f"{'#':>3}  {_('Team'):<24}"
+        f"{'#':>3}  {team_label:<24}"
         f"{pgettext('standings column: points', 'Pts'):>4}"
         f"{pgettext('standings column: games played', 'P'):>4}"
         f"{pgettext('standings column: wins', 'W'):>4}"
@@ -254,7 +282,8 @@ def standings_text(team: Team, args: dict[str, Any]) -> tuple[str, str]:
         parts.append(legend)
     if mine is not None and pool.kind.has_table:
         parts.append(_("* your team"))
-    parts += ["", f"{_('Standings:')} {url}"]
+    standings_label = _("Standings:")
+    parts += ["", f"{standings_label} {url}"]
     text = "\n".join(parts)
     return title, text
 
@@ -336,7 +365,8 @@ def results_text(team: Team, args: dict[str, Any]) -> tuple[str, str]:
             },
         )
     )
-    lines.append(f"{_('Results, seed and every draw:')} {url}")
+    results_label = _("Results, seed and every draw:")
+    lines.append(f"{results_label} {url}")
     return title, "\n".join(lines)
 
 
@@ -353,15 +383,16 @@ def matrix_text(args: dict[str, Any]) -> tuple[str, str]:
     matrix = season_matrix(season=season, competition=competition) if season else None
     if matrix is None:
         return title, _("This matrix is not public (R25: from the season's start).")
-    lines = [f"{_('Round'):<8}" + "".join(f"{column:>4}" for column in matrix.columns)]
+    round_label, now_label, matrices_label = _("Round"), _("now"), _("Matrices:")
+    lines = [f"{round_label:<8}" + "".join(f"{column:>4}" for column in matrix.columns)]
     for row in matrix.rows:
         values = dict(row.values)
         lines.append(
             f"{'J' + str(row.round.number):<8}"
             + "".join(f"{values.get(column, ''):>4}" for column in matrix.columns)
-            + (f"  ← {_('now')}" if row.is_current else "")
+            + (f"  ← {now_label}" if row.is_current else "")
         )
-    lines += ["", f"{_('Matrices:')} {site_url(reverse('matrices'))}"]
+    lines += ["", f"{matrices_label} {site_url(reverse('matrices'))}"]
     return title, "\n".join(lines)
 
 
@@ -512,4 +543,4 @@ def command_answers(report: list[dict[str, Any]], *, user: User, team: Team) -> 
                 ),
             )
         )
-    return answers
+    return [replace(answer, text=wrapped(answer.text)) for answer in answers]
