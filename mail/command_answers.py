@@ -4,8 +4,9 @@ the standings page's table (:func:`~competitions.selectors.standings.pool_standi
 published rounds only), the results page's games and explanations (R3, published rounds only),
 the public matrices (R25), the pick page's open rounds and their current picks (R12, the
 team's own), the team page's deputy form (R12: the coach confirms there, signed in), the
-turn sheet (:mod:`mail.turn_sheet`). Plain text of 76 columns at most: a mail client shows it
-as it is, and the HTML alternative shows it in a ``<pre>``.
+turn sheet (:mod:`mail.turn_sheet`, the Wednesday email's). Plain text of 76 columns at most:
+a mail client shows it as it is, and the HTML alternative shows it in a ``<pre>`` (the turn
+sheet has its own HTML).
 
 Nothing here tells what the site would not tell the same reader: no unpublished round's
 result, table or draw, no other team's picks.
@@ -45,6 +46,7 @@ from league.models import Entry, Season, Team
 from league.selectors import season_current
 from league.templatetags.rulings import rules_url
 from mail.commands import COMMANDS_MAX
+from mail.turn_sheet import turn_sheet
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -427,14 +429,12 @@ def deputy_text(team: Team, user: User, args: dict[str, Any]) -> str:
 
 
 def info_answer(user: User, args: dict[str, Any]) -> tuple[str, str]:
-    """``INFOS`` / ``INFO``: the coach's turn sheet, now (:mod:`mail.turn_sheet`): its text and
-    HTML. Until that module is there, the answer says the sheet is not available."""
-    competition = args.get("competition")
-    try:
-        from mail.turn_sheet import turn_sheet  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        return _("Your turn sheet is not available by email yet: see your picks page."), ""
-    sheet = turn_sheet(user, competition=competition)
+    """``INFOS`` / ``INFO``: the coach's (or deputy's) turn sheet, now, for every competition
+    of the team's next open week or the one named (:func:`mail.turn_sheet.turn_sheet`, the
+    Wednesday email's): its text and HTML."""
+    sheet = turn_sheet(user, competition=args.get("competition"))
+    if sheet is None:
+        return _("No round is open for your team's picks."), ""
     return sheet.text, sheet.html
 
 

@@ -27,6 +27,7 @@ from mail.commands import command_line, message_items
 from mail.intake import email_ingest
 from mail.models import InboundEmail, OutboundEmail
 from mail.outbox import emails_send_due
+from mail.turn_sheet import turn_sheet
 from tests.demo_worlds import DemoWorlds
 
 pytestmark = pytest.mark.django_db
@@ -412,5 +413,25 @@ def test_a_long_message_s_record_and_reply_stay_bounded(demo: DemoLeague) -> Non
     inbound, [reply] = ask(coach.email, prose + "\n" + "AIDE\n" * 14)
     statuses = [record["status"] for record in inbound.report]
     assert statuses.count("unknown") == 5 and statuses.count("command") == 10
-    assert "et 45 de plus" in reply.body_text
-    assert "4 de plus n'ont pas été lues" in reply.body_text
+    text = " ".join(reply.body_text.split())
+    assert "et 45 de plus" in text
+    assert "4 de plus n'ont pas été lues" in text
+
+
+def test_infos_answers_the_turn_sheet_of_the_coach_and_of_the_deputy(demo: DemoLeague) -> None:
+    coach, team, _entry = a_team(demo)
+    deputy = User.objects.create_user("deputy-i", email="deputy-i@example.org")
+    Team.objects.filter(pk=team.pk).update(deputy=deputy)
+    for sender in (coach, deputy):
+        sheet = turn_sheet(sender)
+        assert sheet is not None
+        _inbound, [reply] = ask(sender.email, "INFOS")
+        assert reply.to == [sender.email]
+        first = next(line for line in sheet.text.splitlines() if line.strip())
+        assert first in reply.body_text
+        assert sheet.html.strip()[:200] in reply.body_html
+    english(coach)
+    _inbound, [reply] = ask(coach.email, "info KDH")
+    sheet = turn_sheet(coach, competition="kdh")
+    assert sheet is not None and reply.language == "en"
+    assert sheet.text.strip().splitlines()[0] in reply.body_text
