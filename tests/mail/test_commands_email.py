@@ -374,8 +374,8 @@ def test_every_pool_of_the_season_reads_as_a_standings_argument(demo: DemoLeague
 
 def test_a_kdh_round_arbitrated_not_published_tells_its_loser_nothing(demo: DemoLeague) -> None:
     """The week's KDH round arbitrated by the referee, not published: its losing coach's
-    ORDRES lists the cup's rounds as its winner's does (who plays on follows the published
-    results only), and RESULTS KDH does not show it."""
+    ORDRES and INFOS list the cup's next round as its winner's do (who plays on follows the
+    published results only), and RESULTS KDH does not show it."""
     waiting = (
         PoolRound.objects.filter(pool__competition=Competition.KDH, round__week=3)
         .select_related("round")
@@ -392,12 +392,14 @@ def test_a_kdh_round_arbitrated_not_published_tells_its_loser_nothing(demo: Demo
     assert game is not None
     home, away = game.fixture.home, game.fixture.away
     winner, loser = (home, away) if game.winner_id == home.pk else (away, home)
-    answers = {}
+    answers, infos = {}, {}
     for entry in (winner, loser):
         coach = entry.team.coach
         assert coach is not None
-        _inbound, [reply] = ask(coach.email, "ORDRES\nRÉSULTATS KDH")
-        picks_part, results_part = reply.body_text.split("==== ")[1:3]
+        _inbound, [reply] = ask(coach.email, "ORDRES\nRÉSULTATS KDH\nINFOS KDH")
+        picks_part, results_part, info_part = reply.body_text.split("==== ")[1:4]
+        fills = re.findall(r"^\s*KDH J(\d+) :", info_part, re.MULTILINE)
+        infos[entry.pk] = fills
         answers[entry.pk] = [
             re.sub(r":.*", "", line) for line in picks_part.splitlines() if "KDH" in line
         ]
@@ -405,6 +407,7 @@ def test_a_kdh_round_arbitrated_not_published_tells_its_loser_nothing(demo: Demo
         assert not re.search(rf"journée {waiting.round.number}\b", title), title
     assert answers[winner.pk] == answers[loser.pk]
     assert answers[winner.pk]  # the cup's coming round, listed for both
+    assert infos[winner.pk] == infos[loser.pk] != []
 
 
 def test_a_long_message_s_record_and_reply_stay_bounded(demo: DemoLeague) -> None:
