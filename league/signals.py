@@ -22,7 +22,8 @@ password_reset_requested = Signal()
 password: the email with the link, in ``user``'s language."""
 
 waiting_list_registered = Signal()
-"""Sent (``entry=``, ``known=``) when a visitor registers on the waiting list: the email with the
+"""Sent (``entry=``, ``known=``, ``in_reply_to=``: the Message-ID of the email that asked, or
+empty) when a visitor registers on the waiting list: the email with the
 link that confirms the address (``known=False``), or, when the address is already on the list,
 the link to its place (``known=True``)."""
 

@@ -49,13 +49,17 @@ def password_reset_rendering(email: OutboundEmail, memo: Memo) -> Rendering | No
     )
 
 
-def email_waiting_list(*, entry: WaitingListEntry, known: bool) -> OutboundEmail:
+def email_waiting_list(
+    *, entry: WaitingListEntry, known: bool, in_reply_to: str = ""
+) -> OutboundEmail:
     """The waiting list's email to ``entry``'s address (no account: the address is the
     recipient), queued for the worker (:func:`waiting_list_rendering`): the link that confirms
-    it, or (``known``: the address is on the list already) its place."""
-    return email_queue(
-        template="waiting-list", to=entry.email, context={"entry": entry.pk, "known": known}
-    )
+    it, or (``known``: the address is on the list already) its place; threaded under the
+    message ``in_reply_to`` when the registration was asked by email (``LISTE`` / ``JOIN``)."""
+    context: dict[str, object] = {"entry": entry.pk, "known": known}
+    if in_reply_to:
+        context["in_reply_to"] = in_reply_to
+    return email_queue(template="waiting-list", to=entry.email, context=context)
 
 
 @renders("waiting-list")
@@ -77,8 +81,17 @@ def waiting_list_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None
     else:
         context["confirm_url"] = waiting_confirm_link(entry)
         context["valid_days"] = settings.WAITING_LIST_CONFIRM_DAYS
+    headers = dict(ESSENTIAL)
+    in_reply_to = email.context.get("in_reply_to")
+    if in_reply_to:
+        # An answer to a message (RFC 3834): auto-replied, threaded under it.
+        headers = {
+            "In-Reply-To": in_reply_to,
+            "References": in_reply_to,
+            "Auto-Submitted": "auto-replied",
+        }
     return Rendering(
-        user=None, to=entry.email, language=entry.language, context=context, headers=ESSENTIAL
+        user=None, to=entry.email, language=entry.language, context=context, headers=headers
     )
 
 

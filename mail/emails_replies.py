@@ -1,12 +1,15 @@
 """The replies to picks by email (``mail.intake``) and the late pick's refusal (R13): one kind,
-``pick-reply``, in four forms (``context["kind"]``), each queued by ids and codes and rendered
+``pick-reply``, in five forms (``context["kind"]``), each queued by ids and codes and rendered
 by the worker that sends it, in the recipient's language then.
 
 - ``picks``: what became of each pick line, read from the message's record
   (:class:`~mail.models.InboundEmail`'s report: statuses, the stored picks' ids, each refusal's
   code, fault and facts, worded by ``competitions.services.errors``), threaded under the
   message (``In-Reply-To``, ``References``);
+  and the answers to its commands (:mod:`mail.command_answers`), worded when it is sent;
 - ``unknown``: to an address that is no coach's, in the language its message looks written in;
+- ``join``: to an address that is no coach's that asked to join the waiting list without a
+  team's name;
 - ``forged``: to the coach whose address a message the mail server did not vouch for used;
 - ``late_rejected``: to the coach whose late pick a referee refused.
 """
@@ -28,6 +31,7 @@ from competitions.services.errors import pick_fault_of, pick_refusal_worded
 from competitions.services.picks import StalePick
 from league.models import Language, Team
 from league.selectors import season_current, user_language
+from mail.command_answers import command_answers
 from mail.models import InboundEmail, OutboundEmail
 from mail.outbox import Memo, Rendering, email_queue, renders
 from matrixhockey.site import site_url
@@ -97,10 +101,15 @@ class ReplyLine:
         return str(Competition(self.competition).label)
 
 
+PICK_STATUSES = frozenset({"recorded", "late", "error"})
+"""The statuses of a message's pick lines in its record (its commands' are others)."""
+
+
 def reply_lines(report: list[dict[str, Any]]) -> list[ReplyLine]:
-    """A message's lines from its record, worded in the active language: a refusal from its
-    code, fault and facts, an R11 warning from its column and round, a receipt from the stored
-    pick (one query)."""
+    """A message's pick lines from its record, worded in the active language: a refusal from
+    its code, fault and facts, an R11 warning from its column and round, a receipt from the
+    stored pick (one query). Its commands are answered by :func:`command_answers`."""
+    report = [line for line in report if line.get("status") in PICK_STATUSES]
     picks = [line["pick_id"] for line in report if line.get("pick_id")]
     receipts = dict(Pick.objects.filter(pk__in=picks).values_list("pk", "receipt"))
     lines = []
@@ -137,6 +146,7 @@ def _picks_reply(email: OutboundEmail) -> Rendering | None:
     language = user_language(coach)
     with translation.override(language):
         lines = reply_lines(inbound.report)
+        answers = command_answers(inbound.report, user=coach, team=team)
     return Rendering(
         user=coach,
         language=language,
@@ -148,6 +158,7 @@ def _picks_reply(email: OutboundEmail) -> Rendering | None:
             "recorded": sum(line.status == "recorded" for line in lines),
             "late": sum(line.status == "late" for line in lines),
             "errors": sum(line.status == "error" for line in lines),
+            "answers": answers,
             "subject": inbound.subject,
             **email_times(inbound.received_at),
         },
@@ -169,6 +180,26 @@ def _unknown_reply(email: OutboundEmail) -> Rendering | None:
         to=address,
         language=email.context["language"],
         context={"kind": "unknown", "address": address, **email_times(inbound.received_at)},
+        headers={
+            "In-Reply-To": inbound.message_id,
+            "References": inbound.message_id,
+            **AUTOMATIC,
+        },
+    )
+
+
+def _join_reply(email: OutboundEmail) -> Rendering | None:
+    """``LISTE`` / ``JOIN`` from an unknown address without a team's name that reads: how to
+    write it (with one, the answer is the waiting list's own email, :mod:`mail.intake`)."""
+    inbound = InboundEmail.objects.filter(pk=email.context["inbound"]).first()
+    if inbound is None or not email.to:
+        return None
+    [address] = email.to
+    return Rendering(
+        user=None,
+        to=address,
+        language=email.context["language"],
+        context={"kind": "join", "address": address, **email_times(inbound.received_at)},
         headers={
             "In-Reply-To": inbound.message_id,
             "References": inbound.message_id,
@@ -217,6 +248,7 @@ def _late_pick_refusal(email: OutboundEmail) -> Rendering | None:
 REPLIES: dict[str, Reply] = {
     "picks": _picks_reply,
     "unknown": _unknown_reply,
+    "join": _join_reply,
     "forged": _forged_notice,
     "late_rejected": _late_pick_refusal,
 }

@@ -115,9 +115,34 @@ def printable(text: str) -> str:
     return _NOT_TEXT.sub("\ufffd", text)
 
 
-def _without_accents(text: str) -> str:
+def without_accents(text: str) -> str:
+    """``text`` without its accents (« Résultats » is « Resultats »)."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+_without_accents = without_accents
+
+_COMPETITION_PREFIX = re.compile(
+    r"^\s*(?:"
+    + "|".join(f"(?P<{key}>{pattern})" for key, pattern in _COMPETITION_LABELS)
+    + r")(?![a-z0-9])(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
+def competition_prefix(text: str) -> tuple[str, str] | None:
+    """The competition ``text`` starts with (as a pick line names it: « KDH », « coupe WG »,
+    « Championship »…, accents free) and the text after it; ``None`` when it names none.
+
+    >>> competition_prefix("Coupe KDH J2")
+    ('kdh', ' J2')
+    """
+    match = _COMPETITION_PREFIX.match(without_accents(text))
+    if match is None:
+        return None
+    competition = next(key for key, _pattern in _COMPETITION_LABELS if match.group(key))
+    return competition, match.group("rest")
 
 
 def _folded(text: str) -> tuple[str, list[int]]:
@@ -315,6 +340,19 @@ def sender_addresses(message: EmailMessage) -> list[str]:
         # Two From headers are two claims, even when they name the same address.
         addresses.extend(address for spec in found if (address := _address(spec)) is not None)
     return addresses
+
+
+def sender_name(message: EmailMessage) -> str:
+    """The name the ``From`` header gives its address (« Jean Dupont »), printable, or empty."""
+    for header in _headers(message, "From"):
+        if not isinstance(header, AddressHeader):
+            continue
+        try:
+            names = [a.display_name for a in header.addresses]
+        except (AttributeError, ValueError, IndexError, TypeError):
+            continue
+        return printable(" ".join((names[0] if names else "").split()))[:150]
+    return ""
 
 
 def from_header_count(message: EmailMessage) -> int:

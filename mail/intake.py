@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,14 +28,26 @@ from competitions.services.errors import PickFault
 from competitions.services.late_picks import late_pick_queue
 from competitions.services.picks import DeadlinePassed, PickRejected, pick_submit
 from league import selectors
+from league.forms import JoinForm
 from league.models import Language, Team
 from league.selectors import user_language
+from league.services import waiting_list_register
 from mail import inbound as mail_picks
 from mail.authentication import AuthVerdict, authentication_verdict
+from mail.commands import (
+    COMMANDS_MAX,
+    UNKNOWN_LINES_MAX,
+    Command,
+    Item,
+    Unknown,
+    command_record,
+    message_items,
+)
 from mail.emails_replies import email_pick_reply
-from mail.limits import message_read
+from mail.limits import commands_rate_exceeded, message_read
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
+from matrixhockey.cache import rate_exceeded
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +102,9 @@ class EmailIngestResult:
     received_at: datetime
     reason: str = ""
     lines: list[EmailLineResult] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    """The records of the message's commands and of its lines not understood
+    (:func:`mail.commands.command_record`), as the reply answers them."""
     replied_to: list[str] = field(default_factory=list)
 
 
@@ -171,7 +187,7 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
                 "stale": line.stale,
             }
             for line in result.lines
-        ]
+        ] + result.commands
         inbound.save()
     return result
 
@@ -191,7 +207,7 @@ def _email_handle_guarded(
         logger.exception("Email %s could not be read; refused", result.message_id)
         result.outcome = InboundEmail.Outcome.REFUSED
         result.reason = f"unreadable message ({type(error).__name__})"
-        result.lines, result.replied_to = [], []
+        result.lines, result.commands, result.replied_to = [], [], []
         inbound.user, inbound.authentication = None, ""
         return None
 
@@ -237,21 +253,57 @@ def _email_handle(
         )
         return _email_notice_forged(coach=coach, inbound=inbound, result=result)
     language = user_language(coach)
+    items = message_items(mail_picks.body_text(message))
+    picks = [item for item in items if isinstance(item, mail_picks.PickLine)]
     with translation.override(language):
         limit = settings.MAIL_MAX_PICK_LINES
-        lines = mail_picks.pick_lines(mail_picks.body_text(message), limit=limit + 1)
         result.lines = [
-            _email_pick_line(line, team=team, coach=coach, result=result) for line in lines[:limit]
+            _email_pick_line(line, team=team, coach=coach, result=result) for line in picks[:limit]
         ]
-        if len(lines) > limit:
-            result.lines.append(_email_line_unread(lines[limit], limit=limit))
-    result.outcome = Outcome.PROCESSED if lines else Outcome.NO_PICKS
+        if len(picks) > limit:
+            result.lines.append(_email_line_unread(picks[limit], limit=limit))
+    result.commands = _email_commands(items, address=address)
+    asked = [record for record in result.commands if record["status"] != "limited"]
+    result.outcome = Outcome.PROCESSED if picks or asked else Outcome.NO_PICKS
     result.reason = verdict.reason
+    if result.commands and not asked:
+        result.reason += (
+            f"; commands not answered: over {settings.MAIL_MAX_COMMAND_MESSAGES} an hour"
+        )
+        if not picks:
+            return None
     if not coach.email:
         return None
     reply = email_pick_reply(kind="picks", inbound=inbound, user=coach, team=team)
     result.replied_to = [coach.email]
     return reply
+
+
+def _email_commands(items: list[Item], *, address: str) -> list[dict[str, Any]]:
+    """The records of a message's commands (the first :data:`~mail.commands.COMMANDS_MAX`) and
+    of the lines it has that are neither picks nor commands (the first
+    :data:`~mail.commands.UNKNOWN_LINES_MAX`, then how many more: answered with the help), in
+    the message's order — each ``limited`` when the address is over its rate
+    (:func:`~mail.limits.commands_rate_exceeded`): read, recorded, not answered. Bounded
+    whatever the message's length."""
+    records: list[dict[str, Any]] = []
+    commands = unknown = 0
+    for item in items:
+        if isinstance(item, Command):
+            commands += 1
+            if commands <= COMMANDS_MAX:
+                records.append(command_record(item))
+        elif isinstance(item, Unknown):
+            unknown += 1
+            if unknown <= UNKNOWN_LINES_MAX:
+                records.append({"line": item.text[:300], "status": "unknown"})
+    if unknown > UNKNOWN_LINES_MAX:
+        records.append({"line": "", "status": "unknown_more", "count": unknown - UNKNOWN_LINES_MAX})
+    if commands > COMMANDS_MAX:
+        records.append({"line": "", "status": "commands_more", "count": commands - COMMANDS_MAX})
+    if records and commands_rate_exceeded(address=address, now=timezone.now()):
+        return [{"line": record["line"], "status": "limited"} for record in records]
+    return records
 
 
 def _email_reply_unknown(
@@ -267,6 +319,15 @@ def _email_reply_unknown(
     if not verdict.trusted:
         result.reason += f"; not answered ({verdict.reason})"
         return None
+    joins = [
+        item
+        for item in message_items(mail_picks.body_text(message))
+        if isinstance(item, Command) and item.name == "join"
+    ]
+    if joins:
+        return _email_join(
+            joins[0], message=message, inbound=inbound, address=address, result=result
+        )
     answered = InboundEmail.objects.filter(
         sender__iexact=address,
         outcome=InboundEmail.Outcome.UNKNOWN_SENDER,
@@ -275,13 +336,63 @@ def _email_reply_unknown(
     if answered.exists():
         result.reason += "; already answered once"
         return None
-    english = mail_picks.looks_english(mail_picks.body_text(message)) or (
-        mail_picks.header_text(message, "Content-Language").lower().startswith("en")
+    body = mail_picks.body_text(message)
+    words = [item.language for item in message_items(body) if isinstance(item, Command)]
+    english = (
+        (words[:1] == ["en"])
+        or mail_picks.looks_english(body)
+        or (mail_picks.header_text(message, "Content-Language").lower().startswith("en"))
     )
     language = Language.ENGLISH if english else Language.FRENCH
     reply = email_pick_reply(kind="unknown", inbound=inbound, to=address, language=language)
     result.replied_to = [address]
     return reply
+
+
+def _email_join(
+    join: Command,
+    *,
+    message: EmailMessage,
+    inbound: InboundEmail,
+    address: str,
+    result: EmailIngestResult,
+) -> OutboundEmail | None:
+    """``LISTE`` / ``JOIN`` from an address the league does not know (and its mail server
+    authenticated): the team named after the word goes on the waiting list as the site's form
+    puts it (:class:`~league.forms.JoinForm`, :func:`~league.services.waiting_list_register`,
+    its limit per address shared with the form), and the answer is that registration's own
+    email — the link that confirms the address, or its place —, threaded under the message, in
+    the language of the word. Without a team's name, one reply says how to write it."""
+    result.commands = [command_record(join)]
+    over = commands_rate_exceeded(address=address, now=timezone.now()) or rate_exceeded(
+        key=f"join:email:{address}", limit=settings.WAITING_LIST_RATE_PER_EMAIL, seconds=86400
+    )
+    if over:
+        result.commands = [{"line": join.text, "status": "limited"}]
+        result.reason += "; JOIN over its rate: not answered"
+        return None
+    form = JoinForm(
+        data={
+            "contact_name": mail_picks.sender_name(message) or address.split("@")[0],
+            "email": address,
+            "team_name": join.args.get("team_name", ""),
+            "language": join.language,
+        }
+    )
+    if not form.is_valid():
+        result.reason += "; JOIN without a team's name that reads"
+        result.replied_to = [address]
+        return email_pick_reply(kind="join", inbound=inbound, to=address, language=join.language)
+    registration = waiting_list_register(**form.cleaned_data, in_reply_to=inbound.message_id)
+    result.reason += "; registered on the waiting list" + (
+        " (already on it)" if registration.known else ""
+    )
+    result.replied_to = [address]
+    return (
+        OutboundEmail.objects.filter(template="waiting-list", context__entry=registration.entry.pk)
+        .order_by("-pk")
+        .first()
+    )
 
 
 def _email_notice_forged(

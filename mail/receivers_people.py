@@ -52,10 +52,11 @@ def password_reset(sender: type, user: User, **kwargs: object) -> None:
 
 @receiver(waiting_list_registered, dispatch_uid="mail.waiting_list_registered")
 def waiting_list_email(
-    sender: type, entry: WaitingListEntry, known: bool, **kwargs: object
+    sender: type, entry: WaitingListEntry, known: bool, in_reply_to: str = "", **kwargs: object
 ) -> None:
-    """A registration on the waiting list: the confirmation link, or the place's link."""
-    email_waiting_list(entry=entry, known=known)
+    """A registration on the waiting list: the confirmation link, or the place's link (a reply
+    to the message ``in_reply_to`` when the registration came by email)."""
+    email_waiting_list(entry=entry, known=known, in_reply_to=in_reply_to)
 
 
 @receiver(season_started, dispatch_uid="mail.season_announcement")

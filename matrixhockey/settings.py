@@ -285,6 +285,8 @@ MAIL_MAX_BYTES = env_bytes("MAIL_MAX_BYTES", 10 * 1024**2, minimum=1024)
 MAIL_MAX_MIME_DEPTH = env_int("MAIL_MAX_MIME_DEPTH", 10, minimum=1, maximum=100)
 MAIL_MAX_MIME_PARTS = env_int("MAIL_MAX_MIME_PARTS", 200, minimum=1)
 MAIL_MAX_PICK_LINES = env_int("MAIL_MAX_PICK_LINES", 50, minimum=1)
+# Messages with commands (HELP, STANDINGS…) answered per address an hour (mail.limits).
+MAIL_MAX_COMMAND_MESSAGES = env_int("MAIL_MAX_COMMAND_MESSAGES", 10, minimum=1)
 # A coach's From is trusted only when the league's own mail server (its authserv-id) vouches for
 # it in Authentication-Results (mail.authentication.authentication_verdict), a header read only
 # above the Received header that server added: MAIL_AUTH_RECEIVED_ABOVE is how many Received

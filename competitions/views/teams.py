@@ -21,6 +21,7 @@ from competitions.selectors.seasons import team_honours
 from competitions.selectors.teams import coach_ledger, team_entry, team_season
 from competitions.selectors.wg_race import wg_race as wg_race_of
 from competitions.services.season_plan import season_plan_wg_draws
+from league.forms import DeputyForm
 from league.models import Entry, Team
 from league.public_cache import (
     PUBLIC_PARTS_PAGE,
@@ -87,8 +88,12 @@ def _team_public(team: Team) -> TeamPublic:
 def _coach_part(request: HttpRequest, team: Team, public: TeamPublic) -> str:
     """The team's ledger (every pick it sent, its stocks) and its deputy, for its coach."""
     ledger = coach_ledger(entry=public.entry) if public.entry else None
+    # ``?deputy=``: the address a coach's ADJOINT / DEPUTY email named (mail.command_answers),
+    # filled in for them to confirm with the form's own post.
+    asked = DeputyForm({"who": request.GET.get("deputy", "")})
     context = {
         "team": team,
+        "deputy_asked": asked.cleaned_data["who"] if asked.is_valid() else "",
         "ledger": ledger,
         "is_coach": True,
         "stocks_chart": stocks_chart(

@@ -34,11 +34,14 @@ def waiting_list_register(
     email: str,
     language: str,
     user: User | None = None,
+    in_reply_to: str = "",
 ) -> WaitingRegistration:
     """Register ``team_name`` on the waiting list for ``email``, to count once the address is
-    confirmed; the confirmation link is emailed. An address already on the list keeps its entry
-    and place (its link is emailed again); one not confirmed yet has its entry updated and the
-    confirmation sent again. The asker is told the same in every case: an email was sent."""
+        confirmed; the confirmation link is emailed. An address already on the list keeps its entry
+        and place (its link is emailed again); one not confirmed yet has its entry updated and the
+        confirmation sent again. The asker is told the same in every case: an email was sent —
+    threaded under the message ``in_reply_to`` (a Message-ID) when the asking was an email
+    (``LISTE`` / ``JOIN``, :mod:`mail.intake`)."""
     email = email.strip()
     existing = (
         WaitingListEntry.objects.select_for_update()
@@ -47,7 +50,9 @@ def waiting_list_register(
         .first()
     )
     if existing is not None and existing.status == WaitingListEntry.Status.WAITING:
-        waiting_list_registered.send(sender=WaitingListEntry, entry=existing, known=True)
+        waiting_list_registered.send(
+            sender=WaitingListEntry, entry=existing, known=True, in_reply_to=in_reply_to
+        )
         return WaitingRegistration(entry=existing, known=True)
     entry = existing or WaitingListEntry(email=email, status=WaitingListEntry.Status.PENDING)
     entry.name = team_name.strip()
@@ -58,7 +63,9 @@ def waiting_list_register(
     entry.registered_at = timezone.now()
     entry.full_clean()
     entry.save()
-    waiting_list_registered.send(sender=WaitingListEntry, entry=entry, known=False)
+    waiting_list_registered.send(
+        sender=WaitingListEntry, entry=entry, known=False, in_reply_to=in_reply_to
+    )
     return WaitingRegistration(entry=entry, known=False)
 
 

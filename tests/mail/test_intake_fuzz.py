@@ -8,13 +8,17 @@ lookalike letters in the picks, charsets that lie, MIME nested past the limit).
 
 from __future__ import annotations
 
+from itertools import count
+
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from pytest_django.fixtures import Settings
 
 from competitions.models import LatePick, Pick
 from mail.intake import EMAIL_DUPLICATE, email_ingest
 from mail.models import InboundEmail, OutboundEmail
+from mail.outbox import emails_send_due
 from tests.mail.test_ingest_email import AUTHSERV_ID, COACH, EmailLeague, league
 
 __all__ = ["league"]  # the fixture, shared with test_ingest_email
@@ -57,7 +61,31 @@ notations = st.text(
     alphabet="ABCDEFGHIJKabcxX+#()0123456 \u0131\u017f\u212a\u00e9\ufb00\x00\ufffd", max_size=10
 )
 pick_lines = st.builds("{} : {}".format, labels, notations)
-body_lines = st.lists(pick_lines | st.text(max_size=30), max_size=12).map("\n".join)
+command_words = st.sampled_from(
+    [
+        "AIDE",
+        "help",
+        "Résultats",
+        "RESULTATS",
+        "re\u0301sultats",
+        "classement",
+        "Standings",
+        "- ordres",
+        "PICKS",
+        "matrice",
+        "Matrix",
+        "infos",
+        "ADJOINT",
+        "deputy",
+        "LISTE",
+        "join",
+    ]
+)
+command_args = st.text(
+    alphabet="abcdeKDHWGJ0123456789 éÉ@.-:()\x00\ufffd\u0131\u212a", max_size=24
+) | st.sampled_from(["KDH J2", "wg", "aucun", "NONE", "championnat 999", "elite", "J0"])
+command_lines = st.builds("{} {}".format, command_words, command_args)
+body_lines = st.lists(pick_lines | command_lines | st.text(max_size=30), max_size=12).map("\n".join)
 charsets = st.sampled_from(["utf-8", "iso-8859-1", "us-ascii", "x-unknown", "utf-16"])
 
 
@@ -122,4 +150,34 @@ def test_hostile_messages_never_raise_and_store_only_what_reads(
     for late in LatePick.objects.all():
         assert "\x00" not in late.notation
     for email in OutboundEmail.objects.all():
+        assert email.to == [COACH] and "\x00" not in email.body_text
+
+
+_command_ids = count(1)
+
+
+@pytest.mark.django_db
+@FUZZ
+@given(body=st.lists(command_lines | pick_lines | st.text(max_size=30), max_size=12))
+@example(body=["AIDE", "ordres", "classement", "RÉSULTATS KDH", "matrice wg", "infos", "Bonjour"])
+@example(body=["help", "PICKS", "STANDINGS kdh", "results", "MATRIX", "DEPUTY x@example.org"])
+@example(body=["Championnat : F+(2)", "ADJOINT AUCUN", "LISTE Les Élans", "STANDINGS nowhere"])
+def test_hostile_commands_are_answered_in_one_reply_that_renders(
+    league: EmailLeague, settings: Settings, body: list[str]
+) -> None:
+    """A coach's message of commands, whatever their arguments: recorded once, answered by one
+    reply to the coach that renders and is sent (no answer that breaks the worker), with no
+    text an email does not take."""
+    settings.MAIL_MAX_COMMAND_MESSAGES = 10**6
+    raw = (
+        f"Authentication-Results: {AUTHSERV_ID}; spf=pass smtp.mailfrom={COACH};"
+        " dkim=pass header.d=example.org; dmarc=pass header.from=example.org\n"
+        f"Received: from x by {AUTHSERV_ID}; Wed, 4 Mar 2026 10:15:02 +0100\n"
+        f"From: {COACH}\nSubject: commandes\nMessage-ID: <cmd-{next(_command_ids)}@example.org>\n"
+        "Content-Type: text/plain; charset=utf-8\n\n" + "\n".join(body)
+    ).encode("utf-8", "surrogatepass")
+    ingested_cleanly(raw)
+    emails_send_due()
+    for email in OutboundEmail.objects.all():
+        assert email.status == OutboundEmail.Status.SENT, email.last_error
         assert email.to == [COACH] and "\x00" not in email.body_text
