@@ -379,16 +379,23 @@ class LeftWorded:
 def rounds_left_worded(*, season: Season, left: tuple[RoundLeft, ...]) -> list[LeftWorded]:
     """``left`` (:func:`season_rounds_left`) named as the pages name them: « Championship »,
     « D2 B », « KDH », never the codes."""
-    names = {
-        pool.slug: pool.display_name
-        for pool in Pool.objects.filter(season=season).select_related("division")
-    }
+    pools = Pool.objects.filter(season=season).select_related("division")
+    # The league's order: the Elite, then D2 A–B, then D3 A–D.
+    ordered = sorted(
+        pools,
+        key=lambda pool: (pool.division.tier, pool.division.group) if pool.division else (9, ""),
+    )
+    names = {pool.slug: pool.display_name for pool in ordered}
+    order = {slug: index for index, slug in enumerate(names)}
     return [
         LeftWorded(
             competition=str(Competition(item.competition).label),
             number=item.number,
             week=item.week,
-            pools=[names.get(slug, slug) for slug in item.pools],
+            pools=[
+                names.get(slug, slug)
+                for slug in sorted(item.pools, key=lambda slug: order.get(slug, len(order)))
+            ],
         )
         for item in left
     ]

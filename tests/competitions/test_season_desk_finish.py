@@ -99,7 +99,7 @@ class TestTheAdminsJuly:
         assert sorted(shown) == sorted(names[item["team"]] for item in plan["teams"])
         moved = set(re.findall(r'<span class="plan-move">(?:[▲▼] )?([^<*]+?)(?: \*)?</span>', html))
         assert set(moves) <= moved
-        for code in ("division_winner", "kdh_winner", "most_goals", "(stays)", "(promoted)"):
+        for code in ("division_winner", "kdh_winner", "most_goals", "fewest_against"):
             assert code not in html
         assert reason in html
 
@@ -158,7 +158,7 @@ def test_a_new_season_reads_in_words_and_ranks_nobody_before_its_first_game(
     still = page.content.decode().split("Still to publish")[1]
     elite, d2a = (Division.objects.get(slug=slug).name for slug in ("elite", "d2a"))
     assert f"Championship · round 1 (week 1): {elite}, {d2a}, " in still
-    assert "KDH cup · round 1 (week 1)" in still
+    assert re.search(r"KDH cup · round \d+ \(week \d+\)", still)
     for code in ("championship ·", ": elite", "d2b", " kdh ", " wg "):
         assert code not in still
 
