@@ -461,7 +461,8 @@ def season_desk_job_restart(request: SignedInRequest, pk: int) -> HttpResponse:
     except SeasonStartRefused as refusal:
         _refused(request, refusal.problems, _("Refused:"))
         return _back()
-    return _back()  # the start's card says where it is, live
+    messages.success(request, _("The start is queued again: its progress shows below."))
+    return _back()
 
 
 @staff_only
