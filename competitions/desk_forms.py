@@ -61,6 +61,22 @@ class CalendarForm(forms.Form):
         return starts_on, list(season.skipped_weeks if skipped is None else skipped)
 
 
+class ConfirmForm(forms.Form):
+    """A step that cannot be undone (close, start, withdraw) happens only with its box ticked:
+    the box says what the step does, and the server checks it, so nothing happens on a stray
+    click, with or without JavaScript."""
+
+    confirm = forms.BooleanField(
+        required=True,
+        error_messages={
+            "required": _(
+                "Nothing was done: tick the box that says what this does and that it cannot "
+                "be undone, then press the button again."
+            )
+        },
+    )
+
+
 class RefereesForm(forms.Form):
     """Each pool's referees, user names comma-separated (``referees-<pool slug>``); a pool left
     out keeps its referees."""
@@ -138,7 +154,7 @@ class PlanSwapForm(forms.Form):
         return cleaned
 
 
-class WithdrawForm(forms.Form):
+class WithdrawForm(ConfirmForm):
     """R24: a team of the finished season that will not play the next."""
 
     entry = forms.ModelChoiceField(

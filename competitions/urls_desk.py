@@ -16,6 +16,7 @@ urlpatterns = [
     path("start/", desk.season_desk_start, name="season_desk_start"),
     path("close/", desk.season_desk_close, name="season_desk_close"),
     path("plan/swap/", desk.season_desk_swap, name="season_desk_swap"),
+    path("plan/calendar/", desk.season_desk_plan_calendar, name="season_desk_plan_calendar"),
     path("withdraw/", desk.season_desk_withdraw, name="season_desk_withdraw"),
     path("jobs/<num:pk>/", desk.season_desk_job, name="season_desk_job"),
     path("jobs/<num:pk>/restart/", desk.season_desk_job_restart, name="season_desk_job_restart"),

@@ -1,7 +1,8 @@
 """The next season's plan as the admins draft it on the season desk, one row per finished season:
-what they chose (R22: which group of its tier a moving team joins) and the plan as computed from
-the rules, kept until what it was computed from changes. The desk, every admin's browser and the
-commands (``season_plan --draft``, ``season_start``) read the same row.
+what they chose (R22: which group of its tier a moving team joins; R20: the next season's first
+Monday and skipped weeks) and the plan as computed from the rules, kept until what it was
+computed from changes. The desk, every admin's browser and the commands (``season_plan
+--draft``, ``season_start``) read the same row.
 """
 
 from __future__ import annotations
@@ -27,6 +28,20 @@ class SeasonPlanDraft(models.Model):
         default=list,
         blank=True,
         help_text=_("Pairs of team slugs that exchange their group and code, in order (R22)."),
+    )
+    starts_on = models.DateField(
+        _("first Monday"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The next season's first week's Monday (R20); empty: the Monday after the start."
+        ),
+    )
+    skipped_weeks = models.JSONField(
+        _("weeks to skip"),
+        null=True,
+        blank=True,
+        help_text=_("The next season's calendar weeks without rounds (R20); empty: none skipped."),
     )
     # Text, not JSON: PostgreSQL's jsonb would give the document back in its own key order, and
     # season_plan --json prints it in SEASON.md's.

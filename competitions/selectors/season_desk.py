@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from competitions.models import (
     Competition,
@@ -25,7 +27,8 @@ from competitions.models import (
 )
 from competitions.selectors.archive import season_in_preparation, season_last_finished
 from competitions.services.season_close import RoundLeft, season_rounds_left
-from league.models import Division, Entry, Season
+from competitions.services.season_plan import POINT_LABELS
+from league.models import Division, Entry, Season, Team
 from league.selectors import season_current
 from matrixhockey.db import work_lock_held, work_locks_tell
 
@@ -215,3 +218,184 @@ def verification_failures_open() -> list[VerificationFailure]:
         .distinct("pool_round_id")
     )
     return sorted(failures, key=lambda failure: failure.found_at, reverse=True)
+
+
+# --- The next season's plan, as the desk shows it ------------------------------------------
+
+PLAN_MOVES = {
+    "promoted": gettext_lazy("promoted"),
+    "relegated": gettext_lazy("relegated"),
+    "stays": gettext_lazy("stays"),
+    "barred": gettext_lazy("stays, promotion barred (R14)"),
+    "joined": gettext_lazy("joins the league"),
+}
+"""R22, R24: each ``move`` of ``season_plan --json`` in words (``shared/SEASON.md``)."""
+
+PLAN_LEAVING = {
+    "dummy": gettext_lazy("dummy team (R14)"),
+    "withdrawn": gettext_lazy("withdrawn (R24)"),
+}
+"""R24: each ``why`` of the plan's ``leaving`` in words."""
+
+PLAN_WG_REASONS = {
+    "division_winner": gettext_lazy("division winner"),
+    "kdh_winner": gettext_lazy("KDH winner"),
+    "kdh_finalist": gettext_lazy("KDH finalist"),
+    "holder": gettext_lazy("WG holder"),
+    "most_goals": gettext_lazy("most goals scored"),
+    "fewest_against": gettext_lazy("fewest goals conceded"),
+    "next_most_goals": gettext_lazy("freed place: next by most goals"),
+    "next_fewest_against": gettext_lazy("freed place: next by fewest against"),
+}
+"""R18: each ``why`` of the plan's ``wg`` in words."""
+
+
+@dataclass(frozen=True)
+class PlanTeam:
+    """One team of the next season's plan, named as people name it."""
+
+    slug: str
+    name: str
+    code: int
+    move: str
+    move_label: str
+    vacancy: bool
+    origin: str
+    """Its division this season and its place there (« Elite, 9th »), empty when it joins."""
+    rank: int | None
+    extra_goals: int
+    extra_goal_points: list[tuple[str, int]]
+    great_saves: int
+
+
+@dataclass(frozen=True)
+class PlanDivision:
+    slug: str
+    name: str
+    teams: list[PlanTeam]
+
+
+@dataclass(frozen=True)
+class PlanNamed:
+    slug: str
+    name: str
+    why: str
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """The plan document (``season_plan --json``) in words: a card a division, names not slugs."""
+
+    divisions: list[PlanDivision]
+    leaving: list[PlanNamed]
+    wg: list[PlanNamed]
+    kdh_qualifying: list[str]
+    kdh_later: list[str]
+
+
+def plan_view(document: dict[str, Any]) -> PlanView:
+    """``document`` (the next season's plan) named for the season desk: team names from the
+    league's teams (a newcomer without one yet keeps its slug), divisions in the league's order
+    and by name, moves and reasons in the reader's language."""
+    slugs = {item["team"] for item in document["teams"]}
+    slugs |= {item["team"] for item in document.get("leaving", [])}
+    names = dict(Team.objects.filter(slug__in=slugs).values_list("slug", "name"))
+    divisions = {division.slug: division for division in Division.objects.order_by("tier", "group")}
+
+    def name(slug: str) -> str:
+        return names.get(slug, slug)
+
+    by_division: dict[str, list[PlanTeam]] = {}
+    for item in document["teams"]:
+        origin = ""
+        if item.get("from"):
+            came = divisions.get(item["from"])
+            origin = came.name if came is not None else str(item["from"]).upper()
+        by_division.setdefault(item["to"], []).append(
+            PlanTeam(
+                slug=item["team"],
+                name=name(item["team"]),
+                code=item["code"],
+                move=item["move"],
+                move_label=str(PLAN_MOVES.get(item["move"], item["move"])),
+                vacancy=bool(item.get("vacancy")),
+                origin=origin,
+                rank=item.get("rank"),
+                extra_goals=item["extra_goals"],
+                extra_goal_points=[
+                    (str(POINT_LABELS.get(key, key)), value)
+                    for key, value in item.get("extra_goal_points", {}).items()
+                ],
+                great_saves=item["great_saves"],
+            )
+        )
+    order = list(divisions)
+    cards = [
+        PlanDivision(
+            slug=slug,
+            name=divisions[slug].name if slug in divisions else slug.upper(),
+            teams=sorted(teams, key=lambda team: team.code),
+        )
+        for slug, teams in sorted(
+            by_division.items(),
+            key=lambda pair: order.index(pair[0]) if pair[0] in order else len(order),
+        )
+    ]
+    kdh = document.get("kdh", {})
+    return PlanView(
+        divisions=cards,
+        leaving=[
+            PlanNamed(
+                slug=item["team"],
+                name=name(item["team"]),
+                why=str(PLAN_LEAVING.get(item["why"], item["why"])),
+            )
+            for item in document.get("leaving", [])
+        ],
+        wg=[
+            PlanNamed(
+                slug=item["team"],
+                name=name(item["team"]),
+                why=str(PLAN_WG_REASONS.get(item["why"], item["why"])),
+            )
+            for item in document.get("wg", [])
+        ],
+        kdh_qualifying=[name(slug) for slug in kdh.get("qualifying_round", [])],
+        kdh_later=[name(slug) for slug in kdh.get("enter_later", [])],
+    )
+
+
+@dataclass(frozen=True)
+class LeftWorded:
+    """A round still to publish, in words: its competition, number and week, and the pools
+    (by name) whose part of it is not published — none when it is not drawn yet."""
+
+    competition: str
+    number: int
+    week: int
+    pools: list[str]
+
+
+def rounds_left_worded(*, season: Season, left: tuple[RoundLeft, ...]) -> list[LeftWorded]:
+    """``left`` (:func:`season_rounds_left`) named as the pages name them: « Championship »,
+    « D2 B », « KDH », never the codes."""
+    pools = Pool.objects.filter(season=season).select_related("division")
+    # The league's order: the Elite, then D2 A–B, then D3 A–D.
+    ordered = sorted(
+        pools,
+        key=lambda pool: (pool.division.tier, pool.division.group) if pool.division else (9, ""),
+    )
+    names = {pool.slug: pool.display_name for pool in ordered}
+    order = {slug: index for index, slug in enumerate(names)}
+    return [
+        LeftWorded(
+            competition=str(Competition(item.competition).label),
+            number=item.number,
+            week=item.week,
+            pools=[
+                names.get(slug, slug)
+                for slug in sorted(item.pools, key=lambda slug: order.get(slug, len(order)))
+            ],
+        )
+        for item in left
+    ]

@@ -369,6 +369,8 @@ def _places(
             places[entry.pk] = (None, pool.pk in complete)
         else:
             rank = next((row.rank for row in tables[pool.pk] if row.team == team.slug), None)
+            if not any(row.played for row in tables[pool.pk]):
+                rank = None  # nothing published yet: the table ranks nobody
             places[entry.pk] = (rank, pool.pk in complete)
     return places
 

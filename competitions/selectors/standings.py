@@ -286,6 +286,9 @@ class TableLine:
     (:func:`entries_barred_published`)."""
     by_die: bool = False
     """R9: level with a neighbour on every criterion, its place given by a die."""
+    unranked: bool = False
+    """No game of the table is published yet: the teams show in code order, with no place
+    and no zone (a table of nothing played ranks nobody)."""
 
 
 def entries_barred_published(*, entries: Iterable[Entry]) -> set[int]:
@@ -335,6 +338,16 @@ def tables_lines(
         mine = {row.team: entries[(pool.season_id, row.team)] for row in rows}
         barred = {team for team, entry in mine.items() if entry.pk in published_bars}
         zones: dict[str, str] = {}
+        if not any(row.played for row in rows):
+            shown.append(
+                [
+                    TableLine(
+                        row=row, entry=mine[row.team], barred=row.team in barred, unranked=True
+                    )
+                    for row in sorted(rows, key=lambda row: (mine[row.team].code, row.team))
+                ]
+            )
+            continue
         if pool.division is not None:
             up, down = division_zones(pool.division.tier, [row.team for row in rows], barred)
             zones = {team: "down" for _, team in down} | {team: "up" for _, team in up}

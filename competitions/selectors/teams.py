@@ -273,7 +273,9 @@ def team_season(*, entry: Entry) -> TeamSeason:
     if pool is not None:
         row = next((row for row in table if row.team == entry.team.slug), None)
         if row is not None:
-            place, points, played = row.rank, row.points, row.played
+            points, played = row.points, row.played
+            # Before any game of the division is published the table ranks nobody: no place.
+            place = row.rank if any(line.played for line in table) else None
     extra_goals, great_saves = entry_stocks(entry=entry, sight=Sight.PUBLIC)
     return TeamSeason(
         entry=entry,

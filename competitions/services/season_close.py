@@ -32,7 +32,7 @@ from competitions.selectors.standings import pool_standings, wg_group_standings
 from competitions.services.season_plan import season_plan_store
 from competitions.services.verify import season_plan_seed
 from engine import Decided, MatchResult, StandingRow
-from league.models import Entry, Season
+from league.models import Division, Entry, Season
 from league.public_cache import public_version_bump
 from league.services import audit_record
 from league.services.audit import changes
@@ -89,9 +89,15 @@ def _round_left_text(left: RoundLeft) -> str:
     }
     if not left.pools:
         return _("%(competition)s round %(number)d (week %(week)d): not drawn yet") % where
+    # The pools as people name them: a division's name, or the cup's.
+    divisions = dict(Division.objects.filter(slug__in=left.pools).values_list("slug", "name"))
+    names = [
+        divisions.get(slug) or (Competition(slug).label if slug in Competition.values else slug)
+        for slug in left.pools
+    ]
     return _("%(competition)s round %(number)d (week %(week)d): %(pools)s not published") % {
         **where,
-        "pools": ", ".join(left.pools),
+        "pools": ", ".join(str(name) for name in names),
     }
 
 

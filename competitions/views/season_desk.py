@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST
 
 from competitions.desk_forms import (
     CalendarForm,
+    ConfirmForm,
     LeagueImportForm,
     PlanSwapForm,
     RefereesForm,
@@ -41,6 +42,8 @@ from competitions.selectors.season_desk import (
     PREPARING,
     RUNNING,
     Preparation,
+    plan_view,
+    rounds_left_worded,
     season_desk,
     season_start_job_lost,
     verification_failures_open,
@@ -49,12 +52,16 @@ from competitions.services.league_import import LeagueImportRefused, league_impo
 from competitions.services.season_close import SeasonCloseRefused, season_close
 from competitions.services.season_jobs import season_start_job_restart, season_start_request
 from competitions.services.season_plan import (
-    POINT_LABELS,
     SeasonPlanRefused,
     season_plan_drafted,
     season_plan_swap,
     season_plan_swaps,
     season_plan_swaps_reset,
+)
+from competitions.services.season_plan_calendar import (
+    season_plan_calendar,
+    season_plan_calendar_preview,
+    season_plan_calendar_save,
 )
 from competitions.services.season_start import (
     season_calendar_preview,
@@ -115,17 +122,6 @@ def _plan(season: Season) -> tuple[dict[str, Any] | None, str]:
         return None, refusal.message
 
 
-def _groups(document: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
-    by_division: dict[str, list[dict[str, Any]]] = {}
-    for item in document["teams"]:
-        by_division.setdefault(item["to"], []).append(item)
-    order = ["elite", "d2a", "d2b", "d3a", "d3b", "d3c", "d3d"]
-    return [
-        (slug, sorted(by_division[slug], key=lambda item: item["code"]))
-        for slug in sorted(by_division, key=lambda slug: order.index(slug) if slug in order else 9)
-    ]
-
-
 @staff_only
 def season_desk_page(request: SignedInRequest) -> HttpResponse:
     desk = season_desk()
@@ -141,13 +137,16 @@ def season_desk_page(request: SignedInRequest) -> HttpResponse:
         context.update(
             plan=plan,
             plan_refused=why,
-            plan_groups=_groups(plan) if plan else [],
+            plan_view=plan_view(plan) if plan else None,
             swaps=season_plan_swaps(season=desk.season) if plan else [],
-            point_labels=POINT_LABELS,
             withdrawable=Entry.objects.current(season=desk.season)
             .select_related("team", "division")
             .order_by("division__tier", "division__group", "code"),
         )
+        if plan:
+            context.update(_plan_calendar_context(request, desk.season))
+    if desk.stage == RUNNING and desk.season is not None:
+        context["left"] = rounds_left_worded(season=desk.season, left=desk.left)
     context.update(
         stages=[
             (EMPTY, _("Import")),
@@ -194,6 +193,46 @@ def _preparing_context(
             context["wg"] = season_wg_preview(season=season, entries=entries)
             context["wg_chosen"] = [str(entry.pk) for entry in entries]
     return context
+
+
+def _plan_calendar_context(request: HttpRequest, season: Season) -> dict[str, Any]:
+    """R20: the next season's calendar, as the address asks to preview it or, without a choice
+    there, as the plan's draft keeps it (shared by every admin and ``season_start``)."""
+    saved = season_plan_calendar(season=season)
+    calendar = CalendarForm(request.GET)
+    context: dict[str, Any] = {"plan_calendar_saved": saved}
+    if not calendar.is_valid():
+        context.update(
+            plan_starts_on=saved.starts_on,
+            plan_skip=",".join(map(str, saved.skipped_weeks or [])),
+            plan_calendar_problem=" ".join(
+                str(e) for errors in calendar.errors.values() for e in errors
+            ),
+        )
+        return context
+    starts_on = calendar.cleaned_data.get("starts_on") or saved.starts_on
+    chosen = calendar.cleaned_data.get("skip")
+    skipped = saved.skipped_weeks if chosen is None else chosen
+    context.update(plan_skip=",".join(map(str, skipped or [])))
+    try:
+        weeks = season_plan_calendar_preview(
+            season=season, starts_on=starts_on, skipped_weeks=skipped or []
+        )
+    except ValidationError as error:
+        context.update(plan_starts_on=starts_on, plan_calendar_problem=" ".join(error.messages))
+        return context
+    context.update(plan_calendar=weeks, plan_starts_on=weeks[0].monday if weeks else starts_on)
+    return context
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether the step's « cannot be undone » box is ticked; when not, the page says nothing
+    was done."""
+    form = ConfirmForm(request.POST)
+    if form.is_valid():
+        return True
+    _form_refused(request, form)
+    return False
 
 
 # --- Buttons --------------------------------------------------------------------------------
@@ -303,6 +342,8 @@ def season_desk_wg(request: SignedInRequest) -> HttpResponse:
 @require_POST
 @staff_only
 def season_desk_start(request: SignedInRequest) -> HttpResponse:
+    if not _confirmed(request):
+        return _back()
     desk = season_desk()
     try:
         if desk.stage == PREPARING:
@@ -312,20 +353,30 @@ def season_desk_start(request: SignedInRequest) -> HttpResponse:
             if plan is None:
                 messages.error(request, why)
                 return _back()
-            season_start_request(by=request.user, plan=plan)
+            # R20: the next season's calendar as the plan's draft keeps it.
+            calendar = season_plan_calendar(season=desk.season)
+            season_start_request(
+                by=request.user,
+                plan=plan,
+                starts_on=calendar.starts_on,
+                skipped_weeks=calendar.skipped_weeks,
+            )
         else:
             messages.error(request, _("There is no season to start now."))
             return _back()
     except SeasonStartRefused as refusal:
         _refused(request, refusal.problems, _("Refused:"))
         return _back()
-    messages.success(request, _("The start is queued: its progress shows below."))
+    # No « queued » here: by the time the desk shows, the worker may be running it or done.
+    # The start's card says where it is, live, then the result.
     return _back()
 
 
 @require_POST
 @staff_only
 def season_desk_close(request: SignedInRequest) -> HttpResponse:
+    if not _confirmed(request):
+        return _back()
     desk = season_desk()
     if desk.season is None or desk.stage not in (RUNNING, COMPLETE):
         messages.error(request, _("There is no running season to close."))
@@ -358,6 +409,31 @@ def season_desk_swap(request: SignedInRequest) -> HttpResponse:
             second=form.cleaned_data["second"],
             by=request.user,
         )
+    return _back()
+
+
+@require_POST
+@staff_only
+def season_desk_plan_calendar(request: SignedInRequest) -> HttpResponse:
+    """R20: keep the next season's first Monday and skipped weeks in the plan's draft."""
+    desk = season_desk()
+    if desk.stage != FINISHED or desk.season is None:
+        messages.error(request, _("There is no next season to plan now."))
+        return _back()
+    form = CalendarForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, form)
+    try:
+        season_plan_calendar_save(
+            season=desk.season,
+            starts_on=form.cleaned_data["starts_on"],
+            skipped_weeks=form.cleaned_data["skip"],
+            by=request.user,
+        )
+    except ValidationError as error:
+        _refused(request, error.messages, _("Refused:"))
+        return _back()
+    messages.success(request, _("The next season's calendar is saved (R20)."))
     return _back()
 
 
@@ -398,6 +474,7 @@ def season_desk_job(request: SignedInRequest, pk: int) -> JsonResponse:
     return JsonResponse(
         {
             "status": job.status,
+            "status_label": job.get_status_display(),
             "done": job.done,
             "total": job.total,
             "percent": job.percent,

@@ -231,6 +231,7 @@ ASKS_THE_PASSWORD = {
     "season_desk_start",
     "season_desk_close",
     "season_desk_swap",
+    "season_desk_plan_calendar",
     "season_desk_withdraw",
     "season_desk_job",
     "season_desk_job_restart",

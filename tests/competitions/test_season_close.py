@@ -279,7 +279,7 @@ def test_refused_while_a_round_is_not_published_listing_what_is_left(
         RoundLeft("kdh", 7, 8, ("kdh",)),
         RoundLeft("championship", 11, 10, ("d3b",)),
     )
-    assert "d3b" in refusal.value.message
+    assert "D3B not published" in refusal.value.message  # the pool by name, not its slug
     assert not SeasonArchive.objects.exists() and not FinalRow.objects.exists()
     assert Season.objects.get(pk=played.season.pk).status == Season.Status.RUNNING
 
@@ -332,7 +332,8 @@ def test_command_refused_exits_1_listing_what_is_left(played: PlayedSeason) -> N
     with pytest.raises(CommandError) as error:
         call_command("season_close", "1")
     assert error.value.returncode == 1
-    assert "WG cup round 8 (week 10): wg not published" in str(error.value)
+    # The pools by name, never their slugs.
+    assert "WG cup round 8 (week 10): WG cup not published" in str(error.value)
 
 
 def test_command_unknown_season_exits_2(played: PlayedSeason) -> None:

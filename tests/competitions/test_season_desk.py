@@ -38,6 +38,10 @@ POSTS = [
 ]
 
 
+CONFIRM = {"confirm": "1"}
+"""The « this cannot be undone » box of close, start and withdraw, ticked."""
+
+
 def desk_url(name: str = "season_desk") -> str:
     return reverse(name)
 
@@ -170,7 +174,7 @@ def test_the_first_season_is_imported_prepared_step_by_step_and_started(staff: C
     assert PoolMember.objects.filter(pool__season=season, pool__competition="wg").count() == 12
 
     # The start, queued for a worker; its service runs it here.
-    staff.post(desk_url("season_desk_start"))
+    staff.post(desk_url("season_desk_start"), CONFIRM)
     job = SeasonStartJob.objects.get()
     season_start_job_run(job_id=job.pk)
     page = staff.get(desk_url())
@@ -211,8 +215,8 @@ def test_a_second_click_on_start_is_refused_while_the_first_is_queued(staff: Cli
         desk_url("season_desk_import"),
         {"file": SimpleUploadedFile("l.csv", csv_text(good_rows()).encode())},
     )
-    staff.post(desk_url("season_desk_start"))
-    page = staff.post(desk_url("season_desk_start"), follow=True)
+    staff.post(desk_url("season_desk_start"), CONFIRM)
+    page = staff.post(desk_url("season_desk_start"), CONFIRM, follow=True)
     assert SeasonStartJob.objects.count() == 1
     assert "already under way" in messages_of(page)[-1]
 
@@ -237,11 +241,12 @@ class TestTheSeasonsEnd:
         assert reverse("season_desk_close") in page.content.decode()
 
     def test_close_plan_swap_and_start_the_next_season(self, admin: Client) -> None:
-        page = admin.post(desk_url("season_desk_close"), follow=True)
+        page = admin.post(desk_url("season_desk_close"), CONFIRM, follow=True)
         assert page.context["stage"] == "finished"
         plan = page.context["plan"]
         assert plan["season"] == 2 and len(plan["teams"]) == 84
-        assert sorted(len(teams) for _, teams in page.context["plan_groups"]) == [12] * 7
+        cards = page.context["plan_view"].divisions
+        assert sorted(len(card.teams) for card in cards) == [12] * 7
 
         # Two teams that stay in D3 swap their groups and codes (R22: the admin's call).
         stays = [t for t in plan["teams"] if t["move"] == "stays" and t["to"] in ("d3a", "d3b")]
@@ -259,7 +264,7 @@ class TestTheSeasonsEnd:
             second["code"],
         )
 
-        admin.post(desk_url("season_desk_start"))
+        admin.post(desk_url("season_desk_start"), CONFIRM)
         season_start_job_run(job_id=SeasonStartJob.objects.get().pk)
         season = Season.objects.get(number=2)
         assert season.is_current and season.status == Season.Status.RUNNING
@@ -267,8 +272,8 @@ class TestTheSeasonsEnd:
         assert (moved.division.slug, moved.code) == ("d3b", second["code"])
 
     def test_closing_twice_does_nothing_more(self, admin: Client) -> None:
-        admin.post(desk_url("season_desk_close"))
-        page = admin.post(desk_url("season_desk_close"), follow=True)
+        admin.post(desk_url("season_desk_close"), CONFIRM)
+        page = admin.post(desk_url("season_desk_close"), CONFIRM, follow=True)
         assert page.context["stage"] == "finished"
         assert "no running season" in messages_of(page)[-1]
 
@@ -303,7 +308,7 @@ class TestTheCoachBetweenTwoSeasons:
         assert coach.get(reverse("picks")).context["page"].next_season is None
         admin = Client(headers={"Accept-Language": "en"})
         admin.force_login(User.objects.get(username="admin"))
-        plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
+        plan = admin.post(desk_url("season_desk_close"), CONFIRM, follow=True).context["plan"]
         planned = next(item for item in plan["teams"] if item["team"] == "sleigh-dogs")
 
         page = coach.get(reverse("picks"))

@@ -26,7 +26,7 @@ from competitions.demo import DemoLeague
 from competitions.models import FinalRow, SeasonPlanDraft
 from competitions.services.withdrawal import entry_withdraw
 from league.models import Entry, Season
-from tests.competitions.test_season_desk import desk_url, messages_of
+from tests.competitions.test_season_desk import CONFIRM, desk_url, messages_of
 from tests.demo_worlds import demo_world
 
 season_end = demo_world(11)
@@ -76,7 +76,7 @@ def command(*args: str) -> str:
 def test_a_swap_is_seen_by_another_admin_and_by_the_commands(
     admin: Client, other_admin: Client
 ) -> None:
-    plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
+    plan = admin.post(desk_url("season_desk_close"), CONFIRM, follow=True).context["plan"]
     first, second = staying_pair(plan)
     admin.post(desk_url("season_desk_swap"), {"first": first["team"], "second": second["team"]})
 
@@ -107,7 +107,7 @@ def test_a_swap_is_seen_by_another_admin_and_by_the_commands(
 
 
 def test_season_start_without_a_plan_file_starts_the_draft(admin: Client) -> None:
-    plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
+    plan = admin.post(desk_url("season_desk_close"), CONFIRM, follow=True).context["plan"]
     first, second = staying_pair(plan)
     admin.post(desk_url("season_desk_swap"), {"first": first["team"], "second": second["team"]})
     output = command("season_start")
@@ -119,7 +119,7 @@ def test_season_start_without_a_plan_file_starts_the_draft(admin: Client) -> Non
 def test_a_swap_needs_two_different_teams_and_a_closed_season(admin: Client) -> None:
     page = admin.post(desk_url("season_desk_swap"), {"first": "a", "second": "b"}, follow=True)
     assert "no next season to plan" in messages_of(page)[-1]
-    plan = admin.post(desk_url("season_desk_close"), follow=True).context["plan"]
+    plan = admin.post(desk_url("season_desk_close"), CONFIRM, follow=True).context["plan"]
     first, _ = staying_pair(plan)
     page = admin.post(
         desk_url("season_desk_swap"), {"first": first["team"], "second": first["team"]}, follow=True
@@ -129,7 +129,7 @@ def test_a_swap_needs_two_different_teams_and_a_closed_season(admin: Client) -> 
 
 
 def test_the_plan_is_computed_by_the_close_and_again_by_a_withdrawal(admin: Client) -> None:
-    admin.post(desk_url("season_desk_close"))
+    admin.post(desk_url("season_desk_close"), CONFIRM)
     coach = signed_in("sleigh-dogs")
     final_rows = FinalRow._meta.db_table
 
@@ -157,7 +157,8 @@ def test_the_plan_is_computed_by_the_close_and_again_by_a_withdrawal(admin: Clie
 
 
 def test_a_stored_plan_the_engine_refuses_is_a_message_not_an_error(admin: Client) -> None:
-    admin.post(desk_url("season_desk_close"), follow=True)  # the desk computes and keeps it
+    # The desk computes the plan and keeps it.
+    admin.post(desk_url("season_desk_close"), CONFIRM, follow=True)
     stored = json.loads(SeasonPlanDraft.objects.get(season__number=1).plan)
     broken = {**stored, "teams": stored["teams"][:83]}
     SeasonPlanDraft.objects.filter(season__number=1).update(plan=json.dumps(broken))
@@ -165,6 +166,6 @@ def test_a_stored_plan_the_engine_refuses_is_a_message_not_an_error(admin: Clien
     assert page.status_code == 200
     assert page.context["plan"] is None
     assert "The plan has 83 teams" in page.context["plan_refused"]
-    page = admin.post(desk_url("season_desk_start"), follow=True)
+    page = admin.post(desk_url("season_desk_start"), CONFIRM, follow=True)
     assert "The plan has 83 teams" in messages_of(page)[-1]
     assert not Season.objects.filter(number=2).exists()

@@ -27,7 +27,7 @@ from competitions.services.season_plan import season_plan_state, season_plan_swa
 from competitions.services.withdrawal import entry_withdraw
 from league.models import Entry, Season, Team, WaitingListEntry
 from league.services import waiting_list_confirm, waiting_list_leave, waiting_list_register
-from tests.competitions.test_season_desk import desk_url
+from tests.competitions.test_season_desk import CONFIRM, desk_url
 from tests.demo_worlds import demo_world
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def admin(season_end: DemoLeague, db: None) -> Client:
 @pytest.fixture
 def closed(admin: Client) -> Iterator[Season]:
     """Season 1 closed on the desk: its plan computed and stored by the close."""
-    admin.post(desk_url("season_desk_close"))
+    admin.post(desk_url("season_desk_close"), CONFIRM)
     season = Season.objects.get(number=1)
     assert season.status == Season.Status.FINISHED
     yield season

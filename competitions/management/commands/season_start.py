@@ -3,7 +3,8 @@
 With ``--plan FILE`` (the JSON of ``season_plan --json``, perhaps edited): the season after the
 last finished one, from that plan. Without it: the season in preparation (an imported first
 season), whatever it still lacks prepared by default; or, when none is, the plan of the last
-finished season as the season desk's draft leaves it (``season_plan --draft``). Entries,
+finished season as the season desk's draft leaves it (``season_plan --draft``). From a plan,
+the first Monday and the skipped weeks not given are the draft's (the desk's calendar). Entries,
 matrices (R19), calendar (R20), pools with last season's referees, the KDH's first round (R17),
 the WG's groups (R18), every championship round's seed committed (R23); the season current and
 running. One transaction: printed progress, and nothing stored when refused.
@@ -23,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from competitions.selectors.archive import season_in_preparation, season_last_finished
 from competitions.services.season_plan import SeasonPlanRefused, season_plan_drafted
+from competitions.services.season_plan_calendar import season_plan_calendar
 from competitions.services.season_start import season_start
 from competitions.services.start_plan import SeasonStartRefused
 from league.services.audit import via_command
@@ -84,6 +86,16 @@ class Command(BaseCommand):
                 except SeasonPlanRefused as refusal:
                     raise CommandError(refusal.message, returncode=EXIT_REFUSED) from None
 
+        starts_on, skipped_weeks = options["starts_on"], options["skip_weeks"]
+        finished = season_last_finished()
+        if plan is not None and finished is not None:
+            # R20: the next season's calendar as the admins' draft keeps it (the season desk's
+            # « Calendar » card), where the command line says nothing else.
+            drafted_calendar = season_plan_calendar(season=finished)
+            starts_on = starts_on or drafted_calendar.starts_on
+            if skipped_weeks is None:
+                skipped_weeks = drafted_calendar.skipped_weeks
+
         def progress(done: int, total: int, message: str) -> None:
             self.stdout.write(f"[{done}/{total}] {message}")
 
@@ -91,8 +103,8 @@ class Command(BaseCommand):
             season = season_start(
                 plan=plan,
                 progress=progress,
-                starts_on=options["starts_on"],
-                skipped_weeks=options["skip_weeks"],
+                starts_on=starts_on,
+                skipped_weeks=skipped_weeks,
                 wg_teams=options["wg"],
             )
         except SeasonStartRefused as refusal:
