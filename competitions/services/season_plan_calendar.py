@@ -10,12 +10,16 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 
 from competitions.models import SeasonPlanDraft
 from competitions.services.season_entries import next_monday
 from competitions.services.season_start import CalendarWeek, season_calendar_preview
 from league.models import Season
+from league.services.audit import audit_change, snapshot
+
+_CALENDAR_FIELDS = ["starts_on", "skipped_weeks"]
 
 
 @dataclass(frozen=True)
@@ -80,8 +84,18 @@ def season_plan_calendar_save(
     starts_on = starts_on or saved.starts_on
     skipped = saved.skipped_weeks if skipped_weeks is None else sorted(set(skipped_weeks))
     _next_season(season, starts_on, skipped).clean()
-    draft, _created = SeasonPlanDraft.objects.get_or_create(season=season)
-    SeasonPlanDraft.objects.filter(pk=draft.pk).update(
-        starts_on=starts_on, skipped_weeks=skipped, updated_by=by, updated_at=timezone.now()
-    )
+    with transaction.atomic():
+        draft, _created = SeasonPlanDraft.objects.get_or_create(season=season)
+        before = snapshot(draft, _CALENDAR_FIELDS)
+        SeasonPlanDraft.objects.filter(pk=draft.pk).update(
+            starts_on=starts_on, skipped_weeks=skipped, updated_by=by, updated_at=timezone.now()
+        )
+        draft.refresh_from_db(fields=_CALENDAR_FIELDS)
+        audit_change(
+            actor=by,
+            obj=draft,
+            before=before,
+            after=snapshot(draft, _CALENDAR_FIELDS),
+            kind="season",
+        )
     return PlanCalendar(starts_on=starts_on, skipped_weeks=skipped)

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from competitions.models import Competition, Round, SeasonPlanDraft, SeasonStartJob, Withdrawal
 from competitions.services.season_jobs import season_start_job_run
-from league.models import Division, Entry, Season
+from league.models import AuditLog, Division, Entry, Season
 from tests.competitions.league_csv import csv_text, good_rows
 from tests.competitions.test_season_desk import CONFIRM, desk_url, messages_of, next_monday
 from tests.demo_worlds import demo_world
@@ -115,6 +115,12 @@ class TestTheAdminsJuly:
         assert "calendar is saved" in messages_of(page)[-1]
         draft = SeasonPlanDraft.objects.get(season__number=1)
         assert (draft.starts_on, draft.skipped_weeks) == (monday, [3, 4])
+        # On the record, before and after, from the desk.
+        entry = AuditLog.objects.filter(action="seasonplandraft_change").latest("id")
+        changed = {change["field"]: change for change in entry.payload["changes"]}
+        assert changed["skipped_weeks"]["after"] == [3, 4]
+        assert changed["starts_on"]["before"] is None
+        assert entry.payload["via"] == "desk"
 
         # Another admin, another browser: the desk's preview shows the calendar as saved.
         other = Client(headers={"Accept-Language": "en"})

@@ -198,7 +198,7 @@ def test_a_withdrawal_from_the_desk_is_recorded_with_where_it_came_from(
     staff = User.objects.create_user("desk-admin", is_staff=True)
     desk.force_login(staff)
 
-    desk.post(reverse("season_desk_withdraw"), {"entry": entry.pk})
+    desk.post(reverse("season_desk_withdraw"), {"entry": entry.pk, "confirm": "1"})
 
     logged = AuditLog.objects.get(action="entry_withdraw")
     assert (logged.actor, logged.kind, logged.payload["via"]) == (staff, "withdrawal", "desk")
