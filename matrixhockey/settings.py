@@ -68,6 +68,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: every answer carries the Permissions-Policy (PERMISSIONS_POLICY), errors included.
     "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Debug only: an API error answered by Django's technical page becomes the API's JSON; it
+    # sees every answer but the Permissions-Policy's and keeps the headers set inside it.
+    "matrixhockey.middleware.ApiDebugErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "matrixhockey.middleware.RejectNulBytesMiddleware",
     # The database out of reach: a 503 with Retry-After, not a 500 (matrixhockey.errors).
