@@ -44,7 +44,10 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else REQUIRED
 )
 CSRF_TRUSTED_ORIGINS = env_url_list("CSRF_TRUSTED_ORIGINS", [], schemes=["http", "https"])
-SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=["http", "https"])
+# The site's address for links that leave a page (emails, calendar feeds): SITE_URL, or else
+# the local address on SITE_PORT, the port `make run PORT=…` serves on (runserver's default 8000).
+SITE_PORT = env_int("SITE_PORT", 8000, minimum=1, maximum=65535)
+SITE_URL = env_url("SITE_URL", f"http://127.0.0.1:{SITE_PORT}", schemes=["http", "https"])
 LEAGUE_NAME = env_str("LEAGUE_NAME", "Matrix Hockey")
 
 INSTALLED_APPS = [
