@@ -47,12 +47,13 @@ messages: install
 	$(MANAGE) compilemessages --ignore=.venv --ignore=var --ignore=staticfiles -v 0
 
 # The demo league is loaded only into an empty database; otherwise load_demo says so.
-# make run PORT=8123 serves on another port.
+# make run PORT=8123 serves on another port, and the site's links (emails, calendar feeds) point
+# to it (SITE_PORT) unless SITE_URL names another address.
 PORT ?= 8000
 run: messages
 	$(MANAGE) migrate --noinput
 	$(MANAGE) load_demo --if-empty
-	$(MANAGE) runserver 127.0.0.1:$(PORT)
+	SITE_PORT=$(PORT) $(MANAGE) runserver 127.0.0.1:$(PORT)
 
 # Besides PostgreSQL and Redis, the tests drive Debian's headless Chromium (tests/browser) and
 # Dovecot's IMAP server (tests/mail/test_fetch_email_picks.py starts its own on 127.0.0.1) and

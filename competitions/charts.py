@@ -63,6 +63,21 @@ class Chart:
     """The row of the reader's own team, if any (its heading)."""
 
 
+LEGEND_WIDTH = 320
+"""The width the places chart's legend has under its plot (the chart's 400 less its axis)."""
+
+
+def legend_columns(names: list[str], *, most: int = 3) -> int:
+    """As many legend columns under a chart as its longest name leaves room for (at most
+    ``most``): pygal cuts nothing (``truncate_legend=-1``), so a name wider than its column
+    would run over the next one. A character counts as pygal counts it, 0.6 of the font size,
+    more than system-ui's average: a name is given room to spare."""
+    character = 0.6 * STYLE.legend_font_size
+    swatch = 12 + 5 + 10  # pygal's box, its gap to the name, a gap to the next column
+    longest = max((len(name) for name in names), default=0) * character + swatch
+    return max(1, min(most, int(LEGEND_WIDTH // longest)))
+
+
 def _config(**options: object) -> dict[str, object]:
     return {
         "style": STYLE,
@@ -191,6 +206,8 @@ def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart 
     if not places.rounds:
         return None
     teams = len(places.series)
+    columns = legend_columns([series.name for series in places.series])
+    rows = -(-teams // columns)
     return _chart(
         pygal.Line,
         key="places",
@@ -214,8 +231,9 @@ def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart 
         y_labels=list(range(1, teams + 1)),
         x_title=_("Round"),
         y_title=_("Place"),
-        legend_at_bottom_columns=3,
-        height=480,
+        legend_at_bottom_columns=columns,
+        # The plot keeps its height whatever the rows of the legend under it (21 px each).
+        height=396 + 21 * rows,
     )
 
 

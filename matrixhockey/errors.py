@@ -4,8 +4,10 @@ Under ``/api/`` every error is JSON in the shape of ``shared/API.md`` — ``{"de
 ``{"field": ["message", …]}`` for a refused body — whether DRF raised it inside a view
 (:func:`api_exception_handler`) or Django answered before any view ran: an unknown path, a
 refused request, a body over the limit, a server error (the ``handler4xx``/``handler500`` views
-below, named in ``matrixhockey.urls``). Elsewhere the same handlers render the site's pages
-``400.html``, ``403.html``, ``404.html`` and ``500.html`` in the reader's language.
+below, named in ``matrixhockey.urls``) — with ``DEBUG`` on too, where Django would answer its
+technical page (:class:`matrixhockey.middleware.ApiDebugErrorsMiddleware`). Elsewhere the same
+handlers render the site's pages ``400.html``, ``403.html``, ``404.html`` and ``500.html`` in the
+reader's language.
 
 ``500.html`` is rendered without the request's context processors: a server error may come from
 the database, and the page must not need it (no user, no query).
@@ -26,7 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import requires_csrf_token
@@ -158,6 +160,34 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return api_error(_("A server error occurred."), status.HTTP_500_INTERNAL_SERVER_ERROR)
     context = {"league_name": settings.LEAGUE_NAME, "request": request}
     return HttpResponse(loader.render_to_string("500.html", context), status=500)
+
+
+def api_debug_page_replaced(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """With ``DEBUG`` on, Django answers an unknown path (and a view's ``Http404``, a refused
+    request, a server error) with its technical HTML page instead of calling the handlers above;
+    under ``/api/`` that page is replaced by the handler's JSON for its status, keeping the
+    headers the middleware added (CSP, ``Vary``, ``Cache-Control``…). DRF's own answers (its
+    browsable pages included) and answers already JSON are left alone."""
+    if (
+        not settings.DEBUG
+        or not is_api(request)
+        or response.status_code < 400
+        or isinstance(response, Response)
+        or response.get("Content-Type", "").startswith("application/json")
+    ):
+        return response
+    if response.status_code == 404:
+        replaced = page_not_found(request)
+    elif response.status_code == 403:
+        replaced = permission_denied(request)
+    elif response.status_code >= 500:
+        replaced = api_error(_("A server error occurred."), response.status_code)
+    else:
+        replaced = api_error(_("Bad request."), response.status_code)
+    for header, value in response.items():
+        if header.lower() not in ("content-type", "content-length"):
+            replaced.headers.setdefault(header, value)
+    return replaced
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

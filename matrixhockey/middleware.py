@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
-from matrixhockey.errors import DATABASE_DOWN, database_unavailable
+from matrixhockey.errors import DATABASE_DOWN, api_debug_page_replaced, database_unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +31,19 @@ class RejectNulBytesMiddleware:
             # Django answers it with handler400 (matrixhockey.errors.bad_request).
             raise BadRequest("NUL byte in the URL")
         return self.get_response(request)
+
+
+class ApiDebugErrorsMiddleware:
+    """Under ``/api/`` with ``DEBUG`` on, Django's technical error pages (an unknown path, a
+    refused request, a server error) become the API's JSON errors
+    (:func:`matrixhockey.errors.api_debug_page_replaced`): the API answers the same shape under
+    ``make run`` as in production. The traceback still goes to the log."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return api_debug_page_replaced(request, self.get_response(request))
 
 
 class DatabaseUnavailableMiddleware:

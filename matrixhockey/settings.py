@@ -44,7 +44,10 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else REQUIRED
 )
 CSRF_TRUSTED_ORIGINS = env_url_list("CSRF_TRUSTED_ORIGINS", [], schemes=["http", "https"])
-SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=["http", "https"])
+# The site's address for links that leave a page (emails, calendar feeds): SITE_URL, or else
+# the local address on SITE_PORT, the port `make run PORT=…` serves on (runserver's default 8000).
+SITE_PORT = env_int("SITE_PORT", 8000, minimum=1, maximum=65535)
+SITE_URL = env_url("SITE_URL", f"http://127.0.0.1:{SITE_PORT}", schemes=["http", "https"])
 LEAGUE_NAME = env_str("LEAGUE_NAME", "Matrix Hockey")
 
 INSTALLED_APPS = [
@@ -68,6 +71,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: every answer carries the Permissions-Policy (PERMISSIONS_POLICY), errors included.
     "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Debug only: an API error answered by Django's technical page becomes the API's JSON; it
+    # sees every answer but the Permissions-Policy's and keeps the headers set inside it.
+    "matrixhockey.middleware.ApiDebugErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "matrixhockey.middleware.RejectNulBytesMiddleware",
     # The database out of reach: a 503 with Retry-After, not a 500 (matrixhockey.errors).

@@ -36,6 +36,7 @@ from competitions.demo.load import (
     DemoRefused,
     DemoWeekInvalid,
     demo_load,
+    demo_skipped_weeks,
     demo_starts_on,
 )
 from competitions.demo.names import TEAM_NAMES, WAITING_LIST
@@ -54,5 +55,6 @@ __all__ = [
     "DemoRefused",
     "DemoWeekInvalid",
     "demo_load",
+    "demo_skipped_weeks",
     "demo_starts_on",
 ]

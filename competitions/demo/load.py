@@ -18,7 +18,7 @@ from competitions.demo.coaches import SEED, Coaches, users_create
 from competitions.demo.names import TEAM_NAMES, WAITING_LIST
 from competitions.models import Competition, PoolRound, Round
 from engine import Dice
-from engine.calendar import SEASON_WEEKS, SeasonCompetition
+from engine.calendar import SEASON_WEEKS, SeasonCompetition, calendar_week
 from engine.codes import draw_codes
 from engine.matrices import draw_matrix
 from engine.season import DivisionSetup, SeasonSetup, play_season
@@ -90,12 +90,44 @@ class DemoWeekInvalid(ValueError):
         self.week = week
 
 
+HOLIDAYS = ((12, 25), (1, 1))
+"""Christmas Day and New Year's Day (month, day): like a real league, the demo plays no round in
+the calendar weeks that hold them (its season's skipped weeks)."""
+
+
+def _holds_holiday(monday: date) -> bool:
+    return any(
+        ((day := monday + timedelta(days=offset)).month, day.day) in HOLIDAYS for offset in range(7)
+    )
+
+
+def demo_skipped_weeks(starts_on: date) -> tuple[int, ...]:
+    """The calendar weeks of a season starting on ``starts_on`` that hold 25 December or 1 January
+    (:data:`HOLIDAYS`), up to its last round's week: the weeks it skips (R20, the engine's
+    calendar). Week 1 opens the season and is never skipped.
+
+    >>> demo_skipped_weeks(date(2026, 11, 9)), demo_skipped_weeks(date(2027, 1, 4))
+    ((7, 8), ())
+    """
+    skipped: list[int] = []
+    played = week = 0
+    while played < SEASON_WEEKS:
+        week += 1
+        if week > 1 and _holds_holiday(starts_on + timedelta(weeks=week - 1)):
+            skipped.append(week)
+        else:
+            played += 1
+    return tuple(skipped)
+
+
 def demo_starts_on(
     now: datetime, week: int = DEFAULT_WEEK, time_zone: str = "Europe/Paris"
 ) -> date:
     """The Monday of week 1 that makes week ``week``'s deadline (Friday 17:00 in ``time_zone``,
     R13) the most recent one passed at ``now``, the next week's still ahead; for
     :data:`LAST_WEEK`, the season's last deadline (week 10's) is the most recent one passed.
+    Weeks count as played: the weeks holding 25 December or 1 January
+    (:func:`demo_skipped_weeks`) hold no deadline and move the later ones a week on each.
 
     >>> from datetime import UTC
     >>> saturday = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -103,13 +135,26 @@ def demo_starts_on(
     datetime.date(2026, 11, 2)
     >>> demo_starts_on(saturday, week=1), demo_starts_on(saturday, week=11)
     (datetime.date(2026, 11, 16), datetime.date(2026, 9, 14))
+    >>> demo_starts_on(datetime(2027, 1, 9, 12, 0, tzinfo=UTC), week=8)
+    datetime.date(2026, 11, 2)
     """
     local = now.astimezone(ZoneInfo(time_zone))
     friday = local.date() - timedelta(days=(local.weekday() - 4) % 7)
     deadline = datetime(friday.year, friday.month, friday.day, 17, tzinfo=ZoneInfo(time_zone))
     if deadline > now:
         friday -= timedelta(weeks=1)
-    return friday - timedelta(days=4, weeks=min(week, SEASON_WEEKS) - 1)
+    monday = friday - timedelta(days=4)
+    while _holds_holiday(monday):
+        monday -= timedelta(weeks=1)  # that week holds no deadline: the one before is the last
+    played = min(week, SEASON_WEEKS)
+    # The skipped weeks depend on the start and move it: a few rounds settle both.
+    skipped: tuple[int, ...] = ()
+    while True:
+        starts_on = monday - timedelta(weeks=calendar_week(played, skipped) - 1)
+        found = demo_skipped_weeks(starts_on)
+        if found == skipped:
+            return starts_on
+        skipped = found
 
 
 def _users_and_teams() -> tuple[User, User, dict[str, User], dict[str, Team]]:
@@ -203,9 +248,10 @@ def _season_create(
         division.slug: [slugify(name) for name in names]
         for division, names in zip(divisions, TEAM_NAMES, strict=True)
     }
-    season = league.season_create(
-        number=1, name="Saison de démonstration", starts_on=demo_starts_on(now, week)
-    )
+    starts_on = demo_starts_on(now, week)
+    season = league.season_create(number=1, name="Saison de démonstration", starts_on=starts_on)
+    season.skipped_weeks = list(demo_skipped_weeks(starts_on))
+    season.save(update_fields=["skipped_weeks"])
     entries = _entries(season, [(d, names[d.slug]) for d in divisions], teams)
     _matrices(season)
     competitions.season_rounds_create(season=season)
@@ -227,8 +273,9 @@ def _season_create(
 
 
 def _week_rounds(season: Season, week: int) -> list[Round]:
+    """The rounds of the ``week``-th week played (its calendar week, past the skipped ones)."""
     return list(
-        Round.objects.filter(season=season, week=week)
+        Round.objects.filter(season=season, week=season.calendar_week(week))
         .select_related("season")
         .order_by("competition", "number")
     )
@@ -261,7 +308,12 @@ def _waiting_list(season: Season, now: datetime) -> list[WaitingListEntry]:
     week's Wednesday evening, in the league's time zone."""
     zone = ZoneInfo(season.time_zone)
     signed_up = [
-        (name, datetime.combine(season.week_monday(week) + timedelta(days=2), time(20), zone))
+        (
+            name,
+            datetime.combine(
+                season.week_monday(season.calendar_week(week)) + timedelta(days=2), time(20), zone
+            ),
+        )
         for name, week in WAITING_LIST
     ]
     return WaitingListEntry.objects.bulk_create(

@@ -8,7 +8,7 @@ from playwright.sync_api import ConsoleMessage, expect
 from pytest_django.live_server_helper import LiveServer
 
 from competitions import services
-from league.models import Division, Season
+from league.models import Division, Season, Team
 from tests.browser.conftest import Launch, screenshot
 from tests.competitions.desk_league import desk_build
 
@@ -66,3 +66,70 @@ def test_the_charts_draw_without_a_csp_violation_and_fit_the_screen(
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         screenshot(page, f"charts-{path.strip('/').replace('/', '-')}-{size}", full_page=True)
     assert not [text for text in messages if "Content Security Policy" in text]
+
+
+LONG_NAMES = [
+    "Figure Skate Fugitives",
+    "Les Patinoires Perdues",
+    "Les Culs Gelés",
+    "Zamboni Zombies",
+    "Freezing Ass",
+    "Les Lutins du Lac",
+    "Ice Crocodiles",
+    "Sleigh Dogs",
+    "Teddy Bears",
+    "Puck Pukers",
+    "Cybérians",
+    "Grizzlies",
+]
+
+LEGEND = """(svg) => [...svg.querySelectorAll(".legends .legend")].map((legend) => {
+  const text = legend.querySelector("text");
+  const rect = legend.querySelector("rect");
+  const box = text.getBoundingClientRect();
+  const style = getComputedStyle(rect);
+  return {name: text.textContent, left: box.left, right: box.right, top: box.top,
+          bottom: box.bottom, fill: style.fill, dashes: style.strokeDasharray};
+})"""
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_places_legend_shows_every_name_whole_apart_and_the_dashed_lines_dashed(
+    browser: Launch,
+    live_server: LiveServer,
+    season: Season,
+    divisions: dict[str, Division],
+    phone: bool,
+) -> None:
+    desk = desk_build(season=season, divisions=divisions)
+    teams = Team.objects.filter(entries__season=season, entries__division__slug="elite")
+    for team, name in zip(teams.order_by("slug"), LONG_NAMES, strict=True):
+        Team.objects.filter(pk=team.pk).update(name=name)
+    desk.league.send_all("elite", 1)
+    pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    services.pool_round_publish(pool_round=pool_round, by=desk.referee)
+
+    page = browser(locale="en-GB", phone=phone)
+    page.goto(f"{live_server.url}/standings/elite/")
+    chart = page.locator('figure[data-chart="places"] svg')
+    expect(chart).to_be_visible()
+    svg = chart.bounding_box()
+    assert svg is not None
+    legend = chart.evaluate(LEGEND)
+    assert sorted(entry["name"] for entry in legend) == sorted(LONG_NAMES)  # none cut
+    for entry in legend:
+        assert svg["x"] - 0.5 <= entry["left"] and entry["right"] <= svg["x"] + svg["width"] + 0.5
+    for index, one in enumerate(legend):
+        for other in legend[index + 1 :]:
+            apart = (
+                one["right"] <= other["left"]
+                or other["right"] <= one["left"]
+                or one["bottom"] <= other["top"]
+                or other["bottom"] <= one["top"]
+            )
+            assert apart, (one, other)
+    # Series 0–6 are the palette's seven colours, filled; 7 on repeat them, dashed like their
+    # lines, so no two legend entries look alike.
+    assert all(entry["fill"] != "none" for entry in legend[:7])
+    assert all(entry["fill"] == "none" and entry["dashes"] != "none" for entry in legend[7:])
+    screenshot(page, f"charts-legend-{'phone' if phone else 'desktop'}")

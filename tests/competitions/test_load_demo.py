@@ -3,12 +3,15 @@ SQLite default."""
 
 from __future__ import annotations
 
+import doctest
 import os
 import subprocess
 import sys
 from collections import Counter
+from datetime import UTC, date, datetime
 from io import StringIO
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
@@ -193,3 +196,23 @@ def test_load_demo_runs_on_the_embedded_sqlite_default(tmp_path: Path) -> None:
     again = manage("load_demo")
     assert again.returncode != 0 and "already holds a league" in again.stderr
     assert manage("load_demo", "--if-empty").returncode == 0
+
+
+def test_the_demos_calendar_skips_the_weeks_of_christmas_and_new_year(db: None) -> None:
+    # Saturday 5 December 2026: week 1 just played, 25 December and 1 January ahead (Fridays,
+    # the deadline's day).
+    demo = demo_load(week=1, now=datetime(2026, 12, 5, 12, tzinfo=UTC))
+    season = demo.season
+    assert season.starts_on == date(2026, 11, 30)
+    assert season.skipped_weeks == [4, 5]  # from Monday 21 and Monday 28 December
+    zone = ZoneInfo(season.time_zone)
+    deadlines = {round.deadline.astimezone(zone).date() for round in Round.objects.all()}
+    assert not {date(2026, 12, 25), date(2027, 1, 1)} & deadlines
+    assert not [day for day in deadlines if date(2026, 12, 21) <= day <= date(2027, 1, 3)]
+    assert len({round.week for round in Round.objects.all()}) == 10  # still ten weeks (R20)
+
+
+def test_the_demos_skipped_weeks_and_start_read_as_documented() -> None:
+    from competitions.demo import load
+
+    assert doctest.testmod(load).failed == 0

@@ -55,6 +55,36 @@ def test_an_unknown_api_path_answers_a_json_404(api_client: APIClient, path: str
     assert detail_of(response) == "Not found."
 
 
+@pytest.mark.parametrize("path", ["/api/nothing-here/", "/api/standings/nowhere/x/"])
+def test_an_unknown_api_path_answers_a_json_404_with_debug_on(
+    api_client: APIClient, settings: Settings, path: str
+) -> None:
+    # With DEBUG on (make run) Django answers its technical HTML page, not handler404.
+    settings.DEBUG = True
+    response = api_client.get(path, headers={"accept": "text/html"})
+    assert response.status_code == 404
+    assert detail_of(response) == "Not found."
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_nul_byte_in_an_api_url_answers_a_json_400_with_debug_on(
+    api_client: APIClient, settings: Settings
+) -> None:
+    settings.DEBUG = True
+    response = api_client.get("/api/seasons/%00/")
+    assert response.status_code == 400
+    assert detail_of(response) == "Bad request."
+
+
+def test_an_unknown_page_answers_djangos_debug_page_with_debug_on(
+    client: Client, settings: Settings, db: None
+) -> None:
+    settings.DEBUG = True
+    response = client.get("/nothing-here/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
 def test_an_unknown_api_path_answers_in_the_callers_language(api_client: APIClient) -> None:
     response = api_client.get("/api/nothing-here/", headers={"accept-language": "fr"})
     assert detail_of(response) == "Non trouvé."

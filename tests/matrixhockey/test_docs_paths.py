@@ -51,3 +51,11 @@ def test_named_paths_reads_paths_only() -> None:
 def test_every_path_a_doc_names_exists(doc: Path) -> None:
     missing = sorted(path for path in named_paths(doc.read_text()) if not (ROOT / path).exists())
     assert missing == []
+
+
+def test_the_readme_points_to_the_rules_the_site_serves() -> None:
+    # The rules a reader of the README is sent to are the project's own (the guide the site
+    # serves at /rules/), not a folder beside the clone that a clone does not have.
+    readme = (ROOT / "README.md").read_text()
+    assert "../shared/rules" not in readme
+    assert "`templates/rules/_guide_fr.html`" in readme.split("## Configuration")[0]

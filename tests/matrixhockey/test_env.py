@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
@@ -18,7 +20,7 @@ from matrixhockey.env import (
     env_url,
     env_url_list,
 )
-from tests.matrixhockey.conftest import PRODUCTION, run_python, settings_in
+from tests.matrixhockey.conftest import PRODUCTION, ROOT, run_python, settings_in
 
 
 @pytest.mark.parametrize(
@@ -310,3 +312,24 @@ def test_a_bad_visibility_timeout_stops_the_start(value: str) -> None:
     done = run_python("import django; django.setup()", {"CELERY_VISIBILITY_TIMEOUT": value})
     assert done.returncode != 0
     assert "ImproperlyConfigured: CELERY_VISIBILITY_TIMEOUT=" in done.stderr
+
+
+def test_the_sites_address_follows_the_port_it_is_served_on_unless_site_url_says() -> None:
+    assert settings_in({}, "SITE_URL") == {"SITE_URL": "http://127.0.0.1:8000"}
+    assert settings_in({"SITE_PORT": "8123"}, "SITE_URL") == {"SITE_URL": "http://127.0.0.1:8123"}
+    named = settings_in({"SITE_PORT": "8123", "SITE_URL": "https://hockey.example"}, "SITE_URL")
+    assert named == {"SITE_URL": "https://hockey.example"}
+
+
+def test_make_run_on_another_port_serves_links_to_that_port() -> None:
+    # `make -n` prints the recipe without running it: runserver gets the port as SITE_PORT.
+    done = subprocess.run(
+        ["make", "-n", "run", "PORT=8123"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    runserver = [line for line in done.stdout.splitlines() if " runserver " in line]
+    assert runserver == ["SITE_PORT=8123 .venv/bin/python manage.py runserver 127.0.0.1:8123"]
