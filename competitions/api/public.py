@@ -352,5 +352,16 @@ class PicksView(APIView):
         except services.PickRejected as error:
             if error.code in ("forbidden", "not_playing"):
                 raise PermissionDenied(error.message) from error
-            return Response({"pick": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
+            # Every wrong part at once (R10), each also as codes for programs.
+            wrong = error.every
+            return Response(
+                {
+                    "pick": [refusal.message for refusal in wrong],
+                    "faults": [
+                        {"code": refusal.code, "fault": refusal.fault.value, **refusal.facts}
+                        for refusal in wrong
+                    ],
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         return Response(PickSentSerializer(submitted).data)
