@@ -288,7 +288,9 @@ class PicksView(APIView):
             user=request.user, competition=competition, number=number
         )
         if team is None:
-            raise PermissionDenied(_("Only a team's coach sends picks, and you coach none."))
+            raise PermissionDenied(
+                _("Only a team's coach or its deputy sends its picks (R12), and you are neither.")
+            )
         if round is None:
             season_current_or_404()  # no current season: said so (404)
             raise NotFound(_("There is no such round this season."))

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from mail.models import OutboundEmail
 from mail.outbox import emails_send_due
@@ -48,6 +49,8 @@ def test_a_deputy_signs_in_to_their_team_s_picks_and_the_header_and_home_know_th
     assert f'href="{reverse("picks")}" aria-current="page">My picks</a>' in page
     home = browser.get(reverse("home")).content.decode()
     assert "Join the league" not in home
+    account = browser.get(reverse("account")).content.decode()
+    assert 'Sleigh Dogs</a> <span class="muted" data-deputy>(you are its deputy)' in account
     assert 'id="glance-coach"' in home and "Sleigh Dogs: your games" in home
 
 
@@ -116,3 +119,19 @@ def test_a_coach_s_own_pick_reaches_the_deputy_too_and_a_removed_deputy_reads_no
     OutboundEmail.objects.create(template="pick-receipt", user=deputy, context={"pick": pick.pk})
     emails_send_due()
     assert mail.outbox == []
+
+
+def test_the_deputy_sends_through_the_api_too_and_the_others_are_told_who_may(
+    league: OpenLeague,
+    deputy: User,
+    visitor: User,
+    api_as: Callable[[User | None], APIClient],
+) -> None:
+    answer = api_as(deputy).put("/api/picks/championship/3/", {"pick": "C(1)"}, format="json")
+    assert answer.status_code == 200
+    assert picks_sent().get().entered_by == deputy
+    receipts = OutboundEmail.objects.filter(template="pick-receipt")
+    assert sorted(receipts.values_list("user__username", flat=True)) == ["friend", "sleigh-coach"]
+    refused = api_as(visitor).put("/api/picks/championship/3/", {"pick": "C(1)"}, format="json")
+    assert refused.status_code == 403
+    assert "coach or its deputy" in refused.json()["detail"]
