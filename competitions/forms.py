@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from competitions.models import Competition, Round
+from competitions.models import Competition, Pick, Round
 from competitions.selectors import EntryChoices
 from competitions.selectors.pick_page import round_anchor
+from engine import NotationError
+from engine import Pick as EnginePick
 
 
 class PickForm(forms.Form):
@@ -110,21 +112,46 @@ class PickForm(forms.Form):
         return data
 
 
+def pick_initial(current: Pick | None) -> dict[str, object]:
+    """The form's choices as ``current`` made them (R12: the pick that counts), so that the
+    form shows the team's pick, to send again or change; nothing without one.
+
+    >>> pick_initial(None)
+    {}
+    """
+    if current is None:
+        return {}
+    try:
+        pick = EnginePick.parse(current.normalized)
+    except NotationError:  # stored picks were checked when sent
+        return {}
+    return {
+        "column": pick.column,
+        "extra_time": pick.extra_time,
+        "shootout": pick.shootout,
+        "extra_goals": pick.extra_goals,
+        "great_saves": pick.great_saves,
+    }
+
+
 @dataclass(frozen=True)
 class PickForms:
-    """The pick page's forms, one a round (the factory ``team_picks_page`` calls): blank, but
-    the round a pick was just sent for and not stored, whose form comes back as sent — checked
-    against what the team has left, with the service's ``refusal``, if any, above it."""
+    """The pick page's forms, one a round (the factory ``team_picks_page`` calls): each filled
+    with the round's current pick (blank without one), but the round a pick was just sent for
+    and not stored, whose form comes back as sent — checked against what the team has left,
+    with the service's ``refusal``, if any, above it."""
 
     data: Mapping[str, Any] | None = None
     round_id: int | None = None
     refusal: ValidationError | None = None
 
-    def __call__(self, round: Round, choices: EntryChoices) -> PickForm:
+    def __call__(self, round: Round, choices: EntryChoices, current: Pick | None) -> PickForm:
         prefix = round_anchor(round)
         if self.data is None or round.pk != self.round_id:
-            return PickForm(choices=choices, prefix=prefix)
+            return PickForm(choices=choices, prefix=prefix, initial=pick_initial(current))
         form = PickForm(self.data, choices=choices, prefix=prefix)
         if form.is_valid() and self.refusal is not None:
-            form.add_error(None, self.refusal)
+            # Every wrong part of the pick at once (R10), each its own line.
+            for refusal in getattr(self.refusal, "every", (self.refusal,)):
+                form.add_error(None, refusal)
         return form

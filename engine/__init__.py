@@ -37,7 +37,17 @@ from engine.game import (
     play_round,
     round_from_json,
 )
-from engine.notation import ONR, Pick, Refusal, display, refusal, refusal_of
+from engine.notation import (
+    ONR,
+    Pick,
+    PickReading,
+    Refusal,
+    display,
+    pick_read,
+    refusal,
+    refusal_of,
+    refusals_of,
+)
 from engine.standings import (
     TIE_CRITERIA,
     StandingRow,
@@ -84,6 +94,7 @@ __all__ = [
     "OnrRule",
     "Pick",
     "PickNotAllowed",
+    "PickReading",
     "Refusal",
     "Replacement",
     "Round",
@@ -107,9 +118,11 @@ __all__ = [
     "late_placement",
     "lucky_losers",
     "onr_sanction",
+    "pick_read",
     "play_round",
     "refusal",
     "refusal_of",
+    "refusals_of",
     "round_from_json",
     "rules_for",
     "standings",

@@ -49,12 +49,27 @@ class NotationError(EngineError):
     ("pick 'F+(9)': (9): extra-time value must be 0, 1, 2, 3 or X", 'extra_time_value')
     """
 
-    def __init__(self, text: str, part: str, reason: str, *, fault: NotationFault) -> None:
+    def __init__(
+        self,
+        text: str,
+        part: str,
+        reason: str,
+        *,
+        fault: NotationFault,
+        others: tuple[NotationError, ...] = (),
+    ) -> None:
         self.text = text
         self.part = part
         self.reason = reason
         self.fault = fault
+        self.others = others
+        """The pick's other wrong parts, in reading order (``engine.notation.pick_read``)."""
         super().__init__(f"pick {text!r}: {part}: {reason}")
+
+    @property
+    def errors(self) -> tuple[NotationError, ...]:
+        """Every wrong part of the pick, this one first."""
+        return (self, *self.others)
 
 
 class PickNotAllowed(EngineError):

@@ -131,7 +131,10 @@ class Pick:
         normal = "".join(text.split()).translate(_ASCII_UPPER)
         match = _PICK.fullmatch(normal)
         if match is None:
-            raise _diagnose(text, normal)
+            first, *others = pick_read(text).errors
+            raise NotationError(
+                first.text, first.part, first.reason, fault=first.fault, others=tuple(others)
+            )
         column, marks, extra_time, shootout = match.groups()
         return cls(column, extra_time, shootout, marks.count("+"), marks.count("#"))
 
@@ -187,24 +190,44 @@ class Refusal(enum.Enum):
 
 def refusal_of(pick: Pick, rules: Rules) -> Refusal | None:
     """Which rule of ``rules``' competition refuses ``pick``, or ``None`` when it may be played
-    there. The site words its own messages from this; :func:`refusal` says it in English.
+    there (the first of :func:`refusals_of`). The site words its own messages from this;
+    :func:`refusal` says it in English.
 
     >>> from engine.competitions import rules_for
     >>> refusal_of(Pick.parse("F#(1)(4)"), rules_for("kdh"))
     <Refusal.GREAT_SAVES: 'great_saves'>
     """
-    if pick.column not in rules.columns:
-        return Refusal.COLUMN
+    found = refusals_of(pick, rules)
+    return found[0] if found else None
+
+
+def refusals_of(pick: Pick | PickReading, rules: Rules) -> tuple[Refusal, ...]:
+    """Every rule of ``rules``' competition that refuses a part of ``pick`` (R6, R7, R19), in
+    the pick's order; of a pick that does not read (:func:`pick_read`), the parts it reads.
+
+    >>> from engine.competitions import rules_for
+    >>> [refused.value for refused in refusals_of(Pick.parse("Z#(3)"), rules_for("kdh"))]
+    ['column', 'great_saves', 'extra_time', 'shootout_missing']
+    >>> refusals_of(pick_read("Z++(9)"), rules_for("championship"))
+    (<Refusal.COLUMN: 'column'>,)
+    """
+    values = pick.values if isinstance(pick, PickReading) else 1 + (pick.shootout is not None)
+    found = []
+    if pick.column is not None and pick.column not in rules.columns:
+        found.append(Refusal.COLUMN)
     if pick.great_saves and not rules.great_saves:
-        return Refusal.GREAT_SAVES
-    if pick.extra_time not in rules.extra_time_quota:
-        return Refusal.EXTRA_TIME
+        found.append(Refusal.GREAT_SAVES)
+    if pick.extra_time is not None and pick.extra_time not in rules.extra_time_quota:
+        found.append(Refusal.EXTRA_TIME)
     quota = rules.shootout_quota
     if quota is None:
-        return None if pick.shootout is None else Refusal.SHOOTOUT_OUTSIDE_KDH
-    if pick.shootout is None:
-        return Refusal.SHOOTOUT_MISSING
-    return None if pick.shootout in quota else Refusal.SHOOTOUT_VALUE
+        if pick.shootout is not None:
+            found.append(Refusal.SHOOTOUT_OUTSIDE_KDH)
+    elif values == 1:
+        found.append(Refusal.SHOOTOUT_MISSING)
+    elif pick.shootout is not None and pick.shootout not in quota:
+        found.append(Refusal.SHOOTOUT_VALUE)
+    return tuple(found)
 
 
 def refusal(pick: Pick, rules: Rules) -> str | None:
@@ -267,73 +290,116 @@ def display(
     return f"ONR : {text}" if onr else text
 
 
-def _diagnose(text: str, normal: str) -> NotationError:
-    """The error for a pick that does not match the notation, naming the part at fault."""
+@dataclass(frozen=True, slots=True)
+class PickReading:
+    """What :func:`pick_read` made of a pick's text: each part it could read (``None``: missing
+    or wrong), how many bracketed ``values`` it holds, and every wrong part (``errors``, in
+    reading order; none when the text is a pick)."""
+
+    column: str | None
+    extra_time: str | None
+    shootout: str | None
+    extra_goals: int
+    great_saves: int
+    values: int
+    errors: tuple[NotationError, ...]
+
+
+def pick_read(text: str) -> PickReading:
+    """Read ``text`` as a pick (R10) part by part, going on past a wrong part, so that every
+    wrong part is said at once; :meth:`Pick.parse` raises the first with the others.
+
+    >>> reading = pick_read("Z++(9)")
+    >>> reading.column, reading.extra_goals, reading.extra_time
+    ('Z', 2, None)
+    >>> [error.part for error in pick_read("FF-(9)(8)").errors]
+    ['FF', '-', '(9)', '(8)']
+    """
+    normal = "".join(text.split()).translate(_ASCII_UPPER)
+    errors: list[NotationError] = []
+
+    def wrong(part: str, reason: str, fault: NotationFault) -> None:
+        errors.append(NotationError(text, part, reason, fault=fault))
+
     if not normal:
-        return NotationError(
-            text,
-            "pick",
-            "empty pick: expected a column and a value, e.g. F+(2)",
-            fault=NotationFault.EMPTY,
-        )
-    head = normal[0]
-    if not ("A" <= head <= "Z"):
-        return NotationError(
-            text,
-            head,
-            "no column: a pick starts with its column letter A–Z",
-            fault=NotationFault.NO_COLUMN,
-        )
-    i = 1
+        wrong("pick", "empty pick: expected a column and a value, e.g. F+(2)", NotationFault.EMPTY)
+        return PickReading(None, None, None, 0, 0, 0, tuple(errors))
+    i = 0
     while i < len(normal) and "A" <= normal[i] <= "Z":
         i += 1
-    if i > 1:
-        return NotationError(
-            text, normal[:i], "column must be a single letter A–Z", fault=NotationFault.COLUMN
-        )
+    column = normal[:i] if i == 1 else None
+    if i == 0:
+        head = normal[0]
+        wrong(head, "no column: a pick starts with its column letter A–Z", NotationFault.NO_COLUMN)
+        if head not in "+#(":
+            i = 1
+    elif i > 1:
+        wrong(normal[:i], "column must be a single letter A–Z", NotationFault.COLUMN)
+    marks = i
     while i < len(normal) and normal[i] in "+#":
         i += 1
-    if i == len(normal):
-        return NotationError(
-            text,
-            normal,
-            f"missing extra-time value, e.g. {normal}(2)",
-            fault=NotationFault.EXTRA_TIME_MISSING,
-        )
+    extra_goals, great_saves = normal[marks:i].count("+"), normal[marks:i].count("#")
+    head_end = i
     groups: list[str] = []
+    unknown = ""
     while i < len(normal):
         char = normal[i]
         if char != "(":
-            return NotationError(
-                text,
-                char,
+            unknown += char
+            i += 1
+            continue
+        if unknown:
+            wrong(
+                unknown,
                 "unknown character (extra goals are +, great saves are #)",
-                fault=NotationFault.UNKNOWN_CHARACTER,
+                NotationFault.UNKNOWN_CHARACTER,
             )
+            unknown = ""
         end = normal.find(")", i)
         if end == -1:
-            return NotationError(
-                text, normal[i:], "unclosed parenthesis", fault=NotationFault.UNCLOSED
-            )
+            wrong(normal[i:], "unclosed parenthesis", NotationFault.UNCLOSED)
+            i = len(normal)
+            break
         groups.append(normal[i : end + 1])
         i = end + 1
+    if unknown:
+        wrong(
+            unknown,
+            "unknown character (extra goals are +, great saves are #)",
+            NotationFault.UNKNOWN_CHARACTER,
+        )
+    if not groups and not any(e.fault is NotationFault.UNCLOSED for e in errors):
+        head = normal[:head_end]
+        wrong(
+            head,
+            f"missing extra-time value, e.g. {head}(2)",
+            NotationFault.EXTRA_TIME_MISSING,
+        )
+    extra_time = shootout = None
+    if groups:
+        if groups[0][1:-1] in _EXTRA_TIME_SET:
+            extra_time = groups[0][1:-1]
+        else:
+            wrong(
+                groups[0],
+                "bad extra-time value: must be 0, 1, 2, 3 or X",
+                NotationFault.EXTRA_TIME_VALUE,
+            )
+    if len(groups) > 1:
+        if groups[1][1:-1] in _SHOOTOUT_SET:
+            shootout = groups[1][1:-1]
+        else:
+            wrong(
+                groups[1],
+                "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X",
+                NotationFault.SHOOTOUT_VALUE,
+            )
     if len(groups) > 2:
-        return NotationError(
-            text,
+        wrong(
             "".join(groups[2:]),
             "too many parentheses groups: a pick has (extra time) and, in the KDH, (shootout)",
-            fault=NotationFault.TOO_MANY_VALUES,
+            NotationFault.TOO_MANY_VALUES,
         )
-    if groups[0][1:-1] not in _EXTRA_TIME_SET:
-        return NotationError(
-            text,
-            groups[0],
-            "bad extra-time value: must be 0, 1, 2, 3 or X",
-            fault=NotationFault.EXTRA_TIME_VALUE,
-        )
-    return NotationError(
-        text,
-        groups[1],
-        "bad shootout value: must be 0, 1, 2, 3, 4, 5 or X",
-        fault=NotationFault.SHOOTOUT_VALUE,
+    return PickReading(
+        column, extra_time, shootout, extra_goals, great_saves, min(len(groups), 2), tuple(errors)
     )

@@ -95,11 +95,14 @@ def _account_page(
     request: SignedInRequest, form: ProfileForm, *, new_token: str = ""
 ) -> HttpResponse:
     team = Team.objects.filter(coach=request.user).first()
+    # R12: the team whose coach named them deputy, theirs to play too.
+    deputised = None if team else Team.objects.filter(deputy=request.user).first()
     entries = user_waiting_entries(user=request.user)
     waiting = [(entry, waiting_place_path(entry)) for entry in entries]
     context = {
         "form": form,
         "team": team,
+        "deputised": deputised,
         "waiting": waiting,
         "has_token": bool(new_token) or user_has_api_token(user=request.user),
         "new_token": new_token,

@@ -20,6 +20,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -47,13 +48,14 @@ most ``PASSWORD_RESET_RATE_PER_EMAIL`` to one email address, whoever asks)."""
 
 def landing_url(user: User) -> str:
     """Where ``user`` lands after signing in: staff on the season desk, a referee on the
-    referee desk, a coach on their picks, anyone else on the home page."""
+    referee desk, a coach or a deputy on their team's picks (R12), anyone else on the home
+    page."""
     if user.is_staff:
         return reverse("season_desk")
     # The referees' pools point at users from the competitions (the header reads it too).
     if user.refereed_pools.exists():
         return reverse("referee")
-    if Team.objects.filter(coach=user).exists():
+    if Team.objects.filter(Q(coach=user) | Q(deputy=user)).exists():
         return reverse("picks")
     return reverse("home")
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from competitions.models import Pick, PoolRound, Round, TeamResult, VerificationFailure
 from competitions.selectors import PoolRoundResults, pool_round_results, round_entries_playing
+from competitions.services.picks import StalePick
 from league.links import password_link
 from league.models import Entry, Season, Team
 from league.selectors import user_language
@@ -31,36 +32,61 @@ from mail.preferences import unsubscribe_url
 from matrixhockey.site import site_url
 
 
-def email_pick_receipt(*, pick: Pick) -> OutboundEmail:
+def email_pick_receipt(*, pick: Pick, stale: StalePick | None = None) -> OutboundEmail:
     """The receipt of a received pick, queued in the transaction that stores the pick (one
-    INSERT on every pick's path: the request renders nothing), to the team's coach — only
-    them: a pick is secret until its round is published (:func:`pick_receipt_rendering`)."""
-    [email] = emails_queue([OutboundEmail(template="pick-receipt", context={"pick": pick.pk})])
-    return email
+    INSERT on every pick's path: the request renders nothing): one to the team's coach and one
+    to its deputy, whoever of them sent it (R12: both act for the team) — only them: a pick is
+    secret until its round is published (:func:`pick_receipt_rendering`). ``stale``: the R11
+    warning the sender got, which the receipt repeats. Returns the coach's."""
+    team = pick.entry.team
+    context: dict[str, object] = {"pick": pick.pk}
+    if stale is not None:
+        context["stale"] = stale.record
+    people = [team.coach_id, *([team.deputy_id] if team.deputy_id else [])]
+    emails = emails_queue(
+        [OutboundEmail(template="pick-receipt", user_id=who, context=context) for who in people]
+    )
+    return emails[0]
 
 
 @renders("pick-receipt")
 def pick_receipt_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
-    """A receipt, when sent: to the team's coach in their language, with the pick, when it was
-    received and the round's deadline in the season's time zone. Nobody for a team without a
-    coach."""
+    """A receipt, when sent: to its reader (the team's coach or its deputy, when still so; a
+    row naming nobody goes to the coach) in their language, with the pick, who sent it, when it
+    was received, the round's deadline in the season's time zone and the R11 warning the sender
+    got. Nobody for a team without a coach."""
     pick = (
-        Pick.objects.select_related("entry__team__coach", "round__season", "entered_by")
+        Pick.objects.select_related(
+            "entry__team__coach", "entry__team__deputy", "round__season", "entered_by"
+        )
         .filter(pk=email.context["pick"])
         .first()
     )
-    coach = pick.entry.team.coach if pick is not None else None
-    if pick is None or coach is None:
+    if pick is None:
+        return None
+    team = pick.entry.team
+    reader = team.coach
+    if email.user_id is not None:
+        # R12: the coach and the deputy read the team's picks; a deputy removed since reads none.
+        reader = next((p for p in (team.coach, team.deputy) if p and p.pk == email.user_id), None)
+    if reader is None:
         return None
     zone = ZoneInfo(pick.round.season.time_zone)
+    stale = email.context.get("stale")
+    sender = pick.entered_by
     return Rendering(
-        user=coach,
-        language=user_language(coach),
+        user=reader,
+        language=user_language(reader),
         context={
-            "coach": coach,
-            "team": pick.entry.team,
+            "coach": reader,
+            "team": team,
             "round": pick.round,
             "pick": pick,
+            "sender": sender,
+            "sender_is_reader": sender is not None and sender.pk == reader.pk,
+            "sender_is_deputy": sender is not None and sender.pk == team.deputy_id,
+            "sender_is_coach": sender is not None and sender.pk == team.coach_id,
+            "stale": StalePick.of_record(stale) if stale else None,
             "received_at": timezone.localtime(pick.received_at, zone),
             "deadline": timezone.localtime(pick.round.deadline, zone),
             "time_zone": pick.round.season.time_zone,

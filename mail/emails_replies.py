@@ -116,8 +116,13 @@ def reply_lines(report: list[dict[str, Any]]) -> list[ReplyLine]:
     for line in report:
         message = ""
         if line["status"] == "error":
-            fault = pick_fault_of(code=line["code"], fault=line["fault"])
-            message = pick_refusal_worded(fault, line["facts"])
+            said = [line, *line.get("also", [])]  # every wrong part of the pick (R10)
+            message = " ".join(
+                pick_refusal_worded(
+                    pick_fault_of(code=wrong["code"], fault=wrong["fault"]), wrong["facts"]
+                )
+                for wrong in said
+            )
         stale = line.get("stale")
         lines.append(
             ReplyLine(
@@ -127,7 +132,7 @@ def reply_lines(report: list[dict[str, Any]]) -> list[ReplyLine]:
                 status=line["status"],
                 normalized=line["pick"],
                 receipt=receipts.get(line.get("pick_id"), ""),
-                warning=StalePick(column=stale[0], round_number=stale[1]).message if stale else "",
+                warning=StalePick.of_record(stale).message if stale else "",
                 message=message,
             )
         )

@@ -83,8 +83,8 @@ class EmailLineResult:
     facts), which the reply is worded from when it is sent."""
     pick_id: int | None = None
     """A recorded line's stored pick, whose receipt the reply gives."""
-    stale: tuple[str, int] | None = None
-    """A recorded line's R11 warning as facts: the column and the earlier round using it."""
+    stale: list[str | int | None] | None = None
+    """A recorded line's R11 warning as facts (:attr:`StalePick.record`)."""
 
     @property
     def competition_label(self) -> str:
@@ -183,6 +183,7 @@ def email_ingest(*, raw: bytes, received_at: datetime | None = None) -> EmailIng
                 "code": line.code,
                 "fault": line.refusal.get("fault", ""),
                 "facts": line.refusal.get("facts", {}),
+                "also": line.refusal.get("also", []),
                 "pick_id": line.pick_id,
                 "stale": line.stale,
             }
@@ -536,7 +537,7 @@ def _email_pick_line_submit(
         receipt=submitted.pick.receipt,
         warning=submitted.stale.message if submitted.stale else "",
         pick_id=submitted.pick.pk,
-        stale=(submitted.stale.column, submitted.stale.round_number) if submitted.stale else None,
+        stale=submitted.stale.record if submitted.stale else None,
     )
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from django.dispatch import receiver
 
 from competitions.models import LatePick, Pick, PoolRound, Round, VerificationFailure
+from competitions.services.picks import StalePick
 from competitions.signals import (
     late_pick_rejected,
     pick_received,
@@ -39,11 +40,14 @@ def results_email_on_publish(
 
 
 @receiver(pick_received, dispatch_uid="mail.pick_receipt")
-def pick_receipt(sender: type[Pick], pick: Pick, **kwargs: object) -> None:
-    """Every pick stored for a coach gets its receipt by email: an outbox row written in the
-    pick's own transaction, rendered and sent by a worker (:func:`~mail.emails.email_pick_receipt`),
-    not in the request."""
-    email_pick_receipt(pick=pick)
+def pick_receipt(
+    sender: type[Pick], pick: Pick, stale: StalePick | None = None, **kwargs: object
+) -> None:
+    """Every pick stored for a team gets its receipt by email, to its coach and its deputy
+    (R12), with the R11 warning its sender got: outbox rows written in the pick's own
+    transaction, rendered and sent by a worker (:func:`~mail.emails.email_pick_receipt`), not
+    in the request."""
+    email_pick_receipt(pick=pick, stale=stale)
 
 
 @receiver(late_pick_rejected, dispatch_uid="mail.late_pick_rejected")

@@ -338,7 +338,7 @@ def turn_sheet_read(
     season = season_current()
     # The labels and the results' marks (« AP ») worded in the reader's language.
     with translation.override(language):
-        page = team_picks_page(team=team, forms=lambda round, choices: None, now=at)
+        page = team_picks_page(team=team, forms=lambda round, choices, current: None, now=at)
         cards = [
             card
             for open_week, week_cards in page.weeks

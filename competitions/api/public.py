@@ -288,7 +288,9 @@ class PicksView(APIView):
             user=request.user, competition=competition, number=number
         )
         if team is None:
-            raise PermissionDenied(_("Only a team's coach sends picks, and you coach none."))
+            raise PermissionDenied(
+                _("Only a team's coach or its deputy sends its picks (R12), and you are neither.")
+            )
         if round is None:
             season_current_or_404()  # no current season: said so (404)
             raise NotFound(_("There is no such round this season."))
@@ -352,5 +354,16 @@ class PicksView(APIView):
         except services.PickRejected as error:
             if error.code in ("forbidden", "not_playing"):
                 raise PermissionDenied(error.message) from error
-            return Response({"pick": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
+            # Every wrong part at once (R10), each also as codes for programs.
+            wrong = error.every
+            return Response(
+                {
+                    "pick": [refusal.message for refusal in wrong],
+                    "faults": [
+                        {"code": refusal.code, "fault": refusal.fault.value, **refusal.facts}
+                        for refusal in wrong
+                    ],
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         return Response(PickSentSerializer(submitted).data)

@@ -204,7 +204,16 @@ class PicksSerializer(serializers.Serializer):
 
 class PickErrorSerializer(serializers.Serializer):
     pick = serializers.ListField(
-        child=serializers.CharField(), help_text=_("Which part of the pick is wrong.")
+        child=serializers.CharField(),
+        help_text=_("Every wrong part of the pick, a message each, in the caller's language."),
+    )
+    faults = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text=_(
+            "The same, as codes: each its code (notation, not_allowed, unavailable), its fault "
+            "and its facts (part, column, value…)."
+        ),
     )
 
 

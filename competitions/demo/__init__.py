@@ -27,7 +27,7 @@ sent at random times in the days before each deadline; the ONR teams are fixed p
 
 from __future__ import annotations
 
-from competitions.demo.coaches import ADMIN, PASSWORD, REFEREE, SEED
+from competitions.demo.coaches import ADMIN, DEPUTY, PASSWORD, REFEREE, SEED
 from competitions.demo.load import (
     DEFAULT_WEEK,
     LAST_WEEK,
@@ -44,6 +44,7 @@ from competitions.demo.names import TEAM_NAMES, WAITING_LIST
 __all__ = [
     "ADMIN",
     "DEFAULT_WEEK",
+    "DEPUTY",
     "LAST_WEEK",
     "ONR_IN_WEEK",
     "PASSWORD",

@@ -32,6 +32,10 @@ ADMIN = ("admin", "admin")
 REFEREE = ("referee", "referee")
 """The referee's username and password (referee of every pool, not staff)."""
 
+DEPUTY = ("sleigh-dogs-deputy", PASSWORD, "sleigh-dogs")
+"""The deputy's username, password and the team whose coach named them (R12): they send its
+picks too, recorded as theirs, and get its receipts and reminders."""
+
 
 def users_create(names: Iterable[str]) -> tuple[User, User, dict[str, User]]:
     """The admin, the referee and a coach per team (their password hashed once for all)."""

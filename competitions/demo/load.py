@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from competitions import services as competitions
-from competitions.demo.coaches import SEED, Coaches, users_create
+from competitions.demo.coaches import DEPUTY, SEED, Coaches, users_create
 from competitions.demo.names import TEAM_NAMES, WAITING_LIST
 from competitions.models import Competition, PoolRound, Round
 from engine import Dice
@@ -158,7 +158,8 @@ def demo_starts_on(
 
 
 def _users_and_teams() -> tuple[User, User, dict[str, User], dict[str, Team]]:
-    """The admin, the referee, and the 84 teams with their coaches."""
+    """The admin, the referee, the 84 teams with their coaches, and one team's deputy
+    (:data:`~competitions.demo.coaches.DEPUTY`)."""
     slugs = [slugify(name) for teams in TEAM_NAMES for name in teams]
     admin, referee, coaches = users_create(slugs)
     team_rows = Team.objects.bulk_create(
@@ -168,7 +169,12 @@ def _users_and_teams() -> tuple[User, User, dict[str, User], dict[str, Team]]:
             for name in teams
         ]
     )
-    return admin, referee, coaches, {team.slug: team for team in team_rows}
+    teams = {team.slug: team for team in team_rows}
+    # R12: one team's coach has named a deputy, for the demo's visitors to try one.
+    username, password, slug = DEPUTY
+    User.objects.create_user(username, f"{username}@example.org", password)
+    league.team_deputy_set(team=teams[slug], by=coaches[slug], who=username)
+    return admin, referee, coaches, teams
 
 
 def _stocks(divisions: Sequence[tuple[Division, Sequence[str]]]) -> dict[str, tuple[int, int]]:

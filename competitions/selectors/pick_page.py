@@ -42,8 +42,9 @@ FormT = TypeVar("FormT")
 """The pick form a card carries: the view's, built by the factory it gives
 (:func:`team_picks_page`); selectors know no forms."""
 
-FormFactory = Callable[[Round, EntryChoices], FormT]
-"""Builds one round's form from the round and what the team has left in its competition."""
+FormFactory = Callable[[Round, EntryChoices, Pick | None], FormT]
+"""Builds one round's form from the round, what the team has left in its competition and the
+team's current pick for it (R12), if any."""
 
 
 def round_anchor(round: Round) -> str:
@@ -114,11 +115,21 @@ class RoundCard(Generic[FormT]):
             for column in self.choices.columns
         ]
 
-    def extra_time_tiles(self) -> list[tuple[str, int, int]]:
-        """Each extra-time value left: value, uses left, and uses earlier picks speak for."""
+    def extra_time_tiles(self) -> list[tuple[str, int, int, bool]]:
+        """Each extra-time value left: value, uses left, uses earlier picks speak for, and
+        whether they speak for every use left (R11: repeated here, it would be redrawn)."""
+        spoken = self.spoken
         return [
-            (value, left, self.spoken.extra_time[value])
+            (value, left, spoken.extra_time[value], spoken.extra_time_promised(value, left))
             for value, left in self.choices.extra_time.items()
+        ]
+
+    def shootout_tiles(self) -> list[tuple[str, int, bool]]:
+        """Each shootout value left (KDH): value, uses left, and whether earlier picks speak for
+        every use left (R11)."""
+        return [
+            (value, left, self.spoken.shootout_promised(value, left))
+            for value, left in self.choices.shootout.items()
         ]
 
 
@@ -214,7 +225,7 @@ def team_picks_page(
         row = reads.rows.get(round.pk, {})
         return RoundCard(
             open_round=open_round,
-            form=forms(round, choices),
+            form=forms(round, choices, open_round.history[0] if open_round.history else None),
             choices=choices,
             history=tuple(open_round.history),
             anchor=round_anchor(round),
@@ -233,7 +244,7 @@ def team_picks_page(
     if sent_id is not None:
         sent = (
             Pick.objects.filter(pk=sent_id, entry__team=team)
-            .select_related("round__season", "entry__team")
+            .select_related("round__season", "entry__team", "entered_by")
             .first()
         )
     return PicksPage(

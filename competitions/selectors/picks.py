@@ -45,9 +45,11 @@ def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
 
 def picks_received(*, entry: Entry, rounds: Iterable[Round]) -> QuerySet[Pick]:
     """Every pick received for ``entry`` in any of ``rounds``, each round's latest first (R12),
-    in one query."""
-    return Pick.objects.filter(entry=entry, round__in=list(rounds)).order_by(
-        "round_id", "-received_at", "-id"
+    in one query, with who entered each (R12: the coach, the deputy or a referee)."""
+    return (
+        Pick.objects.filter(entry=entry, round__in=list(rounds))
+        .select_related("entered_by")
+        .order_by("round_id", "-received_at", "-id")
     )
 
 

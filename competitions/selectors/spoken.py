@@ -28,6 +28,16 @@ class SpokenFor:
     """Extra goals asked by the picks of earlier weeks' unplayed rounds (any competition)."""
     great_saves: int = 0
 
+    def extra_time_promised(self, value: str, left: int) -> bool:
+        """R11: the earlier picks already use all ``left`` uses the team has of extra-time
+        ``value``: a later pick repeating it has it redrawn. The pick page marks such a tile
+        and the pick's warning says so (``competitions.services.pick_stale``)."""
+        return self.extra_time[value] >= left
+
+    def shootout_promised(self, value: str, left: int) -> bool:
+        """R11: as :meth:`extra_time_promised`, for a KDH shootout value."""
+        return self.shootout[value] >= left
+
 
 def entries_spoken_for(*, entry: Entry, rounds: list[Round]) -> dict[int, SpokenFor]:
     """:func:`entry_spoken_for` for each of ``rounds`` (by id), from two queries whatever their

@@ -21,7 +21,7 @@ from competitions.selectors.picks import EntryChoices, entry_choices, entry_play
 from competitions.selectors.spoken import entry_spoken_for
 from competitions.services.errors import PickFault, PickFaultCode, pick_refusal_worded
 from competitions.signals import pick_received
-from engine import NotationError, Refusal, refusal_of
+from engine import NotationError, PickReading, Refusal, pick_read, refusals_of
 from engine import Pick as EnginePick
 from engine.quotas import notation_order
 from league.models import Entry, Team
@@ -75,16 +75,37 @@ class PickRejected(ValidationError):
     """
 
     def __init__(
-        self, fault: PickFaultCode, facts: Mapping[str, object] | None = None, *, code: str
+        self,
+        fault: PickFaultCode,
+        facts: Mapping[str, object] | None = None,
+        *,
+        code: str,
+        others: tuple[PickRejected, ...] = (),
     ) -> None:
         self.fault = fault
         self.facts = dict(facts or {})
+        self.others = others
+        """The pick's other wrong parts, said with this one (R10: ``Z++(9)``, its column and
+        its value)."""
         super().__init__(pick_refusal_worded(fault, self.facts), code=code)
 
     @property
+    def every(self) -> tuple[PickRejected, ...]:
+        """Every wrong part of the pick, this one first."""
+        return (self, *self.others)
+
+    @property
     def record(self) -> dict[str, object]:
-        """The refusal as stored (JSON): its code, its fault's value and its facts."""
-        return {"code": self.code or "", "fault": self.fault.value, "facts": self.facts}
+        """The refusal as stored (JSON): its code, its fault's value and its facts, and the
+        others' records (``also``), if any."""
+        record: dict[str, object] = {
+            "code": self.code or "",
+            "fault": self.fault.value,
+            "facts": self.facts,
+        }
+        if self.others:
+            record["also"] = [other.record for other in self.others]
+        return record
 
 
 class DeadlinePassed(PickRejected):
@@ -104,7 +125,7 @@ _SHOOTOUT_REFUSALS = frozenset(
 
 
 def _refusal_facts(
-    pick: EnginePick, competition: Competition, refused: Refusal
+    pick: EnginePick | PickReading, competition: Competition, refused: Refusal
 ) -> dict[str, object]:
     """What the engine's verdict (``refusal_of``: R6, R7, R19) says, for its message in the one
     table (``services.errors.MESSAGES``)."""
@@ -274,7 +295,7 @@ def pick_submit(
         entry = Entry.objects.select_for_update().get(pk=found.pk)
         entry.team, entry.season = found.team, found.season
     _check_time(round=round, pool_round=pool_round, channel=channel, received_at=received_at)
-    parsed = _pick_checked(entry=entry, competition=competition, notation=notation)
+    parsed, choices = _pick_checked(entry=entry, competition=competition, notation=notation)
     pick = pick_record(
         entry=entry,
         round=round,
@@ -284,9 +305,10 @@ def pick_submit(
         entered_by=entered_by,
         received_at=received_at,
     )
+    stale = pick_stale(entry=entry, round=round, pick=parsed, choices=choices)
     if receipt:
-        pick_received.send(sender=Pick, pick=pick)
-    return PickSubmitted(pick=pick, stale=pick_stale(entry=entry, round=round, pick=parsed))
+        pick_received.send(sender=Pick, pick=pick, stale=stale)
+    return PickSubmitted(pick=pick, stale=stale)
 
 
 def _check_entry(
@@ -328,59 +350,147 @@ def late_pick_check(*, entry: Entry, round: Round, notation: str) -> str:
     goes to the referee's queue: one a referee could not enter is an error for the coach now.
     Returns the normalized notation."""
     competition = Competition(round.competition)
-    return _pick_checked(entry=entry, competition=competition, notation=notation).notation()
+    parsed, _ = _pick_checked(entry=entry, competition=competition, notation=notation)
+    return parsed.notation()
 
 
-def _pick_checked(*, entry: Entry, competition: Competition, notation: str) -> EnginePick:
+def _notation_rejected(
+    error: NotationError, notation: str, competition: Competition
+) -> PickRejected:
+    """Every wrong part of a pick that does not read (R10), and what its competition refuses
+    of the parts that do (R6, R7, R19): ``Z++(9)`` is told its value and its column at once."""
+    reading = pick_read(notation)
+    said = [
+        PickRejected(wrong.fault, {"part": wrong.part}, code="notation") for wrong in error.errors
+    ]
+    said += [
+        PickRejected(fault, _refusal_facts(reading, competition, fault), code="not_allowed")
+        for fault in refusals_of(reading, competition.rules)
+    ]
+    first, *others = said
+    return PickRejected(first.fault, first.facts, code=first.code or "", others=tuple(others))
+
+
+def _pick_checked(
+    *, entry: Entry, competition: Competition, notation: str
+) -> tuple[EnginePick, EntryChoices]:
     """The pick parsed (R10), allowed in its competition (R6, R7, R19) and still available to
-    the team as it knows its record (:attr:`Sight.TEAM`), or :class:`PickRejected`."""
+    the team as it knows its record (:attr:`Sight.TEAM`), with what the team has left, or
+    :class:`PickRejected`."""
     try:
         parsed = EnginePick.parse(notation)
     except NotationError as error:
-        raise PickRejected(error.fault, {"part": error.part}, code="notation") from error
-    refused = refusal_of(parsed, competition.rules)
-    if refused is not None:
-        facts = _refusal_facts(parsed, competition, refused)
-        raise PickRejected(refused, facts, code="not_allowed")
+        raise _notation_rejected(error, notation, competition) from error
+    refused = refusals_of(parsed, competition.rules)
+    if refused:
+        first, *others = (
+            PickRejected(fault, _refusal_facts(parsed, competition, fault), code="not_allowed")
+            for fault in refused
+        )
+        raise PickRejected(first.fault, first.facts, code="not_allowed", others=tuple(others))
     # R23: what the team knows it has left, from the published rounds and its own picks.
     choices = entry_choices(entry=entry, competition=competition, sight=Sight.TEAM)
     unavailable = _unavailable(parsed, choices, competition)
     if unavailable is not None:
         raise unavailable
-    return parsed
+    return parsed, choices
 
 
 @dataclass(frozen=True)
 class StalePick:
-    """R11: the pick's column is already the team's current pick (R12) for an earlier round of
-    the same competition that is not played yet. The pick is kept; if that round is played
-    first, this pick's column is redrawn among those left."""
+    """R11: parts of the pick that the team's current picks (R12) for earlier rounds of the same
+    competition, not played yet, already use: its column (the earlier pick of ``round_number``
+    plays it), an ``extra_time`` or ``shootout`` value of which those picks use every use the
+    team has left. The pick is kept; if those rounds are played first, each such part is
+    redrawn among those left. The pick page marks the same tiles (:class:`SpokenFor`)."""
 
-    column: str
-    round_number: int
+    column: str | None = None
+    round_number: int | None = None
     """The earlier round whose pick uses the column."""
+    extra_time: str | None = None
+    shootout: str | None = None
 
     @property
     def message(self) -> str:
-        """The warning, in the active language (the sender's)."""
-        return _(
-            "Your pick for round %(number)s already uses column %(column)s: if that round is "
-            "played first, this pick's column will be redrawn among those left (R11)."
-        ) % {"number": self.round_number, "column": self.column}
+        """The warning, in the active language (the sender's): a sentence a stale part."""
+        said = []
+        if self.column is not None:
+            said.append(
+                _(
+                    "Your pick for round %(number)s already uses column %(column)s: if that "
+                    "round is played first, this pick's column will be redrawn among those left "
+                    "(R11)."
+                )
+                % {"number": self.round_number, "column": self.column}
+            )
+        if self.extra_time is not None:
+            said.append(
+                _(
+                    "Your picks for earlier rounds not played yet already use every extra-time "
+                    "value %(value)s your team has left: if they are played first, this pick's "
+                    "extra-time value will be redrawn among those left (R11)."
+                )
+                % {"value": self.extra_time}
+            )
+        if self.shootout is not None:
+            said.append(
+                _(
+                    "Your picks for earlier rounds not played yet already use every shootout "
+                    "value %(value)s your team has left: if they are played first, this pick's "
+                    "shootout value will be redrawn among those left (R11)."
+                )
+                % {"value": self.shootout}
+            )
+        return " ".join(said)
+
+    @property
+    def record(self) -> list[str | int | None]:
+        """The warning as stored (JSON), to word again in another reader's language."""
+        return [self.column, self.round_number, self.extra_time, self.shootout]
+
+    @classmethod
+    def of_record(cls, record: list[str | int | None] | tuple[str | int | None, ...]) -> StalePick:
+        """The warning :attr:`record` stored (a record of only a column and its round, too)."""
+        column, number, extra_time, shootout = (*record, None, None)[:4]
+        return cls(
+            column=None if column is None else str(column),
+            round_number=None if number is None else int(number),
+            extra_time=None if extra_time is None else str(extra_time),
+            shootout=None if shootout is None else str(shootout),
+        )
 
 
 @dataclass(frozen=True)
 class PickSubmitted:
     """A pick stored by :func:`pick_submit`, and the R11 warning its sender gets with it (the
-    page, the API's answer and the email reply say the same)."""
+    page, the API's answer, the receipt and the email reply say the same)."""
 
     pick: Pick
     stale: StalePick | None = None
 
 
-def pick_stale(*, entry: Entry, round: Round, pick: EnginePick) -> StalePick | None:
+def pick_stale(
+    *, entry: Entry, round: Round, pick: EnginePick, choices: EntryChoices
+) -> StalePick | None:
     """R11: whether ``pick`` for ``round`` repeats the column of ``entry``'s current pick for an
-    earlier round of the competition not played yet (:func:`entry_spoken_for`, two queries at
-    most)."""
-    number = entry_spoken_for(entry=entry, round=round).columns.get(pick.column)
-    return None if number is None else StalePick(column=pick.column, round_number=number)
+    earlier round of the competition not played yet, or a value those picks already use every
+    use of that the team has left (``choices``) — the rule the pick page marks its tiles by
+    (:class:`~competitions.selectors.spoken.SpokenFor`); two queries at most."""
+    spoken = entry_spoken_for(entry=entry, round=round)
+    number = spoken.columns.get(pick.column)
+    extra_time: str | None = pick.extra_time
+    if not spoken.extra_time_promised(pick.extra_time, choices.extra_time.get(pick.extra_time, 0)):
+        extra_time = None
+    shootout = pick.shootout
+    if shootout is not None and not spoken.shootout_promised(
+        shootout, choices.shootout.get(shootout, 0)
+    ):
+        shootout = None
+    if number is None and extra_time is None and shootout is None:
+        return None
+    return StalePick(
+        column=pick.column if number is not None else None,
+        round_number=number,
+        extra_time=extra_time,
+        shootout=shootout,
+    )

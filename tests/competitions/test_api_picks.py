@@ -105,7 +105,12 @@ def test_a_pick_above_the_teams_stock_gets_400(
 ) -> None:
     response = put(api_as(coach), "F####(1)")
     assert response.status_code == 400
-    assert response.json() == {"pick": ["You ask for 4 great saves (#) but your team has 2 left."]}
+    assert response.json() == {
+        "pick": ["You ask for 4 great saves (#) but your team has 2 left."],
+        "faults": [
+            {"code": "unavailable", "fault": "great_saves_left", "asked": 4, "have": 2},
+        ],
+    }
 
 
 def test_a_missing_pick_gets_400_on_the_field(

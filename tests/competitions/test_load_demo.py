@@ -16,10 +16,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from competitions import selectors
-from competitions.demo import DEFAULT_WEEK, DemoLeague, DemoRefused, demo_load
+from competitions.demo import DEFAULT_WEEK, DEPUTY, DemoLeague, DemoRefused, demo_load
 from competitions.models import (
     Competition,
     Fixture,
@@ -60,6 +62,20 @@ def test_the_demo_has_84_teams_in_7_divisions_with_codes_and_coaches(demo: DemoL
     assert pools.count() == 9  # 7 divisions, the KDH, the WG
     assert all(demo.referee in pool.referees.all() for pool in pools)
     assert demo.season.is_current and demo.season.status == Season.Status.RUNNING
+
+
+def test_the_demo_has_a_deputy_to_try_with_their_team_s_picks(demo: DemoLeague) -> None:
+    """R12: one team's coach named a deputy, listed in the README's demo accounts."""
+    username, password, slug = DEPUTY
+    deputy = User.objects.get(username=username)
+    assert deputy.check_password(password)
+    assert Team.objects.get(deputy=deputy).slug == slug
+    browser = Client(headers={"accept-language": "fr"})
+    landed = browser.post(reverse("sign_in"), {"username": username, "password": password})
+    assert landed.url == reverse("picks")
+    assert "Mes ordres" in browser.get(landed.url).content.decode()
+    readme = (ROOT / "README.md").read_text()
+    assert f"| `{username}` | `{password}` |" in readme
 
 
 def test_the_demo_has_its_matrices_and_full_calendar(demo: DemoLeague) -> None:
@@ -172,6 +188,7 @@ def test_the_command_prints_the_accounts(db: None) -> None:
     text = out.getvalue()
     assert "admin / admin" in text and "referee / referee" in text
     assert "les-culs-geles" in text and "sleigh-dogs" in text
+    assert "sleigh-dogs-deputy / demo" in text
 
 
 def test_load_demo_runs_on_the_embedded_sqlite_default(tmp_path: Path) -> None:

@@ -197,7 +197,12 @@ def test_the_api_says_each_fault_in_the_caller_s_language(
     for language, message in [("en", english), ("fr", french)]:
         response = api_client(coach, language).put(url, {"pick": text}, format="json")
         assert response.status_code == 400
-        assert response.json() == {"pick": [message]}  # API.md: {"field": ["message", …]}
+        # API.md: {"field": ["message", …]}, and each message's codes beside them; the
+        # notation's fault first, then what else is wrong (F(1)(2)(3): a shootout value too).
+        said = response.json()
+        assert said["pick"][0] == message
+        assert said["faults"][0]["fault"] == fault.value
+        assert len(said["faults"]) == len(said["pick"]) == (2 if text == "F(1)(2)(3)" else 1)
     assert not picks_sent().exists()
 
 
@@ -224,7 +229,8 @@ def test_a_message_worded_otherwise_changes_nothing_but_the_words(
     assert "Bracket trouble at “(2”." in send(open_as(coach, "en"), league.this_week, "F(2")
     url = f"/api/picks/{league.this_week.competition}/{league.this_week.number}/"
     response = api_client(coach, "en").put(url, {"pick": "F(2"}, format="json")
-    assert (response.status_code, response.json()) == (400, {"pick": ["Bracket trouble at “(2”."]})
+    assert response.status_code == 400
+    assert response.json()["pick"] == ["Bracket trouble at “(2”."]
     refused = services.ArbitrationTooEarly(number=1)
     assert (refused.code, refused.message) == ("too_early", "Wait for it.")
     assert not picks_sent().exists()

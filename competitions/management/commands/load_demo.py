@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from competitions.demo import (
     ADMIN,
     DEFAULT_WEEK,
+    DEPUTY,
     LAST_WEEK,
     PASSWORD,
     REFEREE,
@@ -80,8 +81,8 @@ class Command(BaseCommand):
             if options["if_empty"]:
                 self.stdout.write(
                     f"{refused} Not loading it. The demo's accounts: {'/'.join(ADMIN)}, "
-                    f"{'/'.join(REFEREE)}, one coach per team (username = team slug, password: "
-                    f"{PASSWORD})."
+                    f"{'/'.join(REFEREE)}, {'/'.join(DEPUTY[:2])} (deputy of {DEPUTY[2]}), one "
+                    f"coach per team (username = team slug, password: {PASSWORD})."
                 )
                 return
             raise CommandError(
@@ -96,6 +97,7 @@ class Command(BaseCommand):
         self.stdout.write("Accounts:")
         self.stdout.write(f"  {ADMIN[0]} / {ADMIN[1]}          (league admin, /admin/)")
         self.stdout.write(f"  {REFEREE[0]} / {REFEREE[1]}      (referee of every pool)")
+        self.stdout.write(f"  {DEPUTY[0]} / {DEPUTY[1]}        (deputy of {DEPUTY[2]}, R12)")
         self.stdout.write(f"  <team slug> / {PASSWORD}    (one coach per team):")
         names = sorted(demo.coaches)
         for start in range(0, len(names), 4):
