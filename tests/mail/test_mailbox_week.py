@@ -83,6 +83,7 @@ class SmtpInbox:
     received: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        assert isinstance(envelope.content, bytes)
         message = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(message, EmailMessage)
         self.received.append((list(envelope.rcpt_tos), message))
@@ -332,7 +333,9 @@ def test_a_week_played_from_the_mailbox_by_a_coach_and_a_deputy(
     before = len(smtp.received)
     assert reminders_send(now=friday) == 1
     emails_send_due()
-    [reminder] = smtp.to(late.team.coach.email, since=before)  # ours picked every round
+    late_coach = late.team.coach
+    assert late_coach is not None
+    [reminder] = smtp.to(late_coach.email, since=before)  # ours picked every round
     assert "Journée" in text_of(reminder) or "Round" in text_of(reminder)
     sent_back.append(text_of(reminder))
 
@@ -378,7 +381,9 @@ def test_a_week_played_from_the_mailbox_by_a_coach_and_a_deputy(
     assert f"journée {championship_4.number}" in results_text.lower()
     results_page = client.get(f"/results/championship/{data.entry.division.slug}/4/")
     assert results_page.status_code == 200
-    home, away, _score = re.fullmatch(r"(.+?) \[.*?\] – (.+?) \[.*?\] : (\d+-\d+).*", game).groups()
+    teams = re.fullmatch(r"(.+?) \[.*?\] – (.+?) \[.*?\] : \d+-\d+.*", game)
+    assert teams is not None, game
+    home, away = teams.groups()
     page_text = " ".join(results_page.content.decode().split())
     assert home in page_text and away in page_text
     sent_back.append(results_text)
