@@ -128,16 +128,17 @@ def help_text() -> str:
         _("Competitions: Championnat / Championship, KDH, WG. Pools: a division's slug."),
         "",
         _("Picks: one line per competition (R10, R12):"),
-        "    Championnat : F+(2)          Championship: F+(2)",
-        "    KDH : C(1)(4)                KDH: C(1)(4)",
-        "    WG : A(0)                    WG: A(0)",
-        "    Championnat J5 : D++(1)      Championship round 5: D++(1)",
+        # The examples between « »: sent back unquoted, they are no pick lines nor commands.
+        "    « Championnat : F+(2) »          « Championship: F+(2) »",
+        "    « KDH : C(1)(4) »                « KDH: C(1)(4) »",
+        "    « WG : A(0) »                    « WG: A(0) »",
+        "    « Championnat J5 : D++(1) »      « Championship round 5: D++(1) »",
         "",
-        _("An example of a message, picks and commands together:"),
-        "    Championnat : F+(2)",
-        "    KDH : C(1)(4)",
-        "    CLASSEMENT",
-        "    RÉSULTATS KDH",
+        _("An example of a message, picks and commands together (without the « »):"),
+        "    « Championnat : F+(2) »",
+        "    « KDH : C(1)(4) »",
+        "    « CLASSEMENT »",
+        "    « RÉSULTATS KDH »",
         "",
         f"{rules_label} {rules_url()}",
     ]
@@ -162,7 +163,9 @@ def picks_text(team: Team) -> str:
             % {"week": week.week, "deadline": _when(week.deadline, season)}
         )
         for open_round in week.rounds:
-            name = _("%(competition)s, round %(number)s") % {
+            # The round first: a line of this answer sent back unquoted never reads as a pick
+            # line (one starts with its competition, mail.inbound).
+            name = _("Round %(number)s, %(competition)s") % {
                 "competition": _competition_label(open_round.competition),
                 "number": open_round.round.number,
             }

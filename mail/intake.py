@@ -255,7 +255,11 @@ def _email_handle(
         return _email_notice_forged(coach=coach, inbound=inbound, result=result)
     language = user_language(coach)
     items = message_items(mail_picks.body_text(message))
-    picks = [item for item in items if isinstance(item, mail_picks.PickLine)]
+    picks = [
+        item
+        for item in items
+        if isinstance(item, mail_picks.PickLine) and not _fill_line_left_empty(item)
+    ]
     with translation.override(language):
         limit = settings.MAIL_MAX_PICK_LINES
         result.lines = [
@@ -278,6 +282,17 @@ def _email_handle(
     reply = email_pick_reply(kind="picks", inbound=inbound, user=coach, team=team)
     result.replied_to = [coach.email]
     return reply
+
+
+def _fill_line_left_empty(line: mail_picks.PickLine) -> bool:
+    """A line to fill in of the turn sheet (« Championnat J5 : », ``mail.turn_sheet``) sent back
+    without a pick: as the sheet says, it changes nothing — no pick, and no refusal either (a
+    sheet sent back whole, unquoted, asks nothing)."""
+    return (
+        line.error == PickFault.NO_PICK
+        and line.round_number is not None
+        and line.text.rstrip().endswith((":", "="))
+    )
 
 
 def _email_commands(items: list[Item], *, address: str) -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ def test_a_coach_missing_only_the_kdh_gets_one_email_saying_so(week: WeekLeague)
     reminders_send(now=FRIDAY)
     [email] = emails_to("freezing-coach@example.org", "reminder")
     assert email.language == "fr"
-    assert "Coupe KDH, journée 2 (32es de finale)" in email.body_text
+    assert "Journée 2, Coupe KDH (32es de finale)" in email.body_text
     assert "championnat" not in email.body_text.lower()
     assert "championnat" not in email.body_html.lower()
 
@@ -63,15 +63,15 @@ def test_a_coach_missing_only_the_kdh_gets_one_email_saying_so(week: WeekLeague)
 def test_a_coach_missing_both_gets_one_email_naming_both(week: WeekLeague) -> None:
     reminders_send(now=FRIDAY)
     [email] = emails_to("igloo-coach@example.org", "reminder")
-    assert "  - Championnat, journée 3\n" in email.body_text
-    assert "  - Coupe KDH, journée 2 (32es de finale)\n" in email.body_text
+    assert "  - Journée 3, Championnat\n" in email.body_text
+    assert "  - Journée 2, Coupe KDH (32es de finale)\n" in email.body_text
     assert "Igloos" in email.subject
 
 
 def test_a_team_not_in_the_kdh_is_not_reminded_about_it(week: WeekLeague) -> None:
     reminders_send(now=FRIDAY)
     [email] = emails_to("snow-coach@example.org", "reminder")
-    assert "  - Championship, round 3\n" in email.body_text
+    assert "  - Round 3, Championship\n" in email.body_text
     assert "KDH" not in email.body_text
     assert "KDH" not in email.body_html
 
@@ -84,7 +84,7 @@ def test_a_team_out_of_the_kdh_is_not_reminded_about_it(
     PoolMember.objects.create(pool=week.kdh_pool, entry=out)
     reminders_send(now=FRIDAY)
     [email] = emails_to("puck-coach@example.org", "reminder")
-    assert "Championship, round 3" in email.body_text
+    assert "Round 3, Championship" in email.body_text
     assert "KDH" not in email.body_text
 
 
@@ -101,7 +101,7 @@ def test_a_wg_team_is_reminded_about_the_wg_and_the_others_are_not(week: WeekLea
     week.send(week.sleigh, week.championship, week.kdh)
     reminders_send(now=FRIDAY)
     [email] = emails_to("snow-coach@example.org", "reminder")
-    assert "  - WG cup, round 1 (group stage)\n" in email.body_text
+    assert "  - Round 1, WG cup (group stage)\n" in email.body_text
     assert "Championship" not in email.body_text
     assert emails_to("sleigh-coach@example.org", "reminder") == []
 
