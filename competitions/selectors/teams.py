@@ -16,18 +16,22 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from competitions.models import (
     Competition,
     Fixture,
+    FixtureLabel,
     OnrSanction,
     Pick,
     Pool,
     PoolRound,
+    Round,
+    Stage,
     StockMovement,
     TeamResult,
 )
 from competitions.models.results import Decided
 from competitions.selectors.entries import Sight, entry_lineage
 from competitions.selectors.picks import entry_stocks
-from competitions.selectors.results import GameResult, PlayedPick
+from competitions.selectors.results import GameResult, PlayedPick, pool_rounds_fixtures
 from competitions.selectors.standings import StandingRow, pool_standings
+from engine import wg
 from engine.week import onr_sanction
 from league.models import Division, Entry, Season, Team, WaitingListEntry
 
@@ -48,6 +52,11 @@ class TeamGame:
     @property
     def competition(self) -> str:
         return self.pool_round.pool.competition
+
+    @property
+    def team(self) -> Entry:
+        """The team's own entry in this game (its name beside its opponent's on every row)."""
+        return self.game.home if self.side == "home" else self.game.away
 
     @property
     def opponent(self) -> Entry:
@@ -79,13 +88,27 @@ class TeamGame:
 
 
 @dataclass(frozen=True)
+class CupGame:
+    """A cup game of the team still to be played, as public as its pairing (R23): its round's
+    draw came from the arbitration of the round before, published."""
+
+    fixture: Fixture
+    round: Round
+
+
+@dataclass(frozen=True)
 class CupRun:
-    """How far the team went in a cup this season, from its published games."""
+    """How far the team went in a cup this season, from its published games, and its games to
+    come whose pairings are public."""
 
     competition: str
     games: list[TeamGame]
     out: bool
-    """Lost a knockout game (R15's forfeits included): out of the cup."""
+    """Lost a knockout game (R15's forfeits included), left out of the WG's semi-finals once
+    they are drawn, or not the winner of a closed season's cup: out of the cup."""
+    winner: bool = False
+    """Won the cup's final (published)."""
+    upcoming: list[CupGame] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -202,22 +225,101 @@ def _games(entries: list[Entry]) -> list[TeamGame]:
     return games
 
 
-def _cup_runs(games: list[TeamGame]) -> list[CupRun]:
+def _upcoming(entries: list[Entry]) -> dict[str, list[CupGame]]:
+    """The cup games of ``entries`` not yet published whose pairings are public (R23), by
+    competition, from three queries whatever the season: the unpublished pool rounds of the
+    cups they are drawn in, then :func:`pool_rounds_fixtures`'s two."""
+    ids = {entry.pk for entry in entries}
+    pool_rounds = list(
+        PoolRound.objects.filter(
+            pool__members__entry_id__in=ids,
+            pool__competition__in=[c for c in Competition if c.kind.cup],
+        )
+        .exclude(status=PoolRound.Status.PUBLISHED)
+        .select_related("pool", "round")
+        .distinct()
+        .order_by("round__week", "round__deadline", "id")
+    )
+    drawn = pool_rounds_fixtures(pool_rounds=pool_rounds)
+    upcoming: dict[str, list[CupGame]] = {}
+    for pool_round in pool_rounds:
+        for fixture in drawn.get(pool_round.pk) or ():
+            if fixture.home_id in ids or fixture.away_id in ids:
+                upcoming.setdefault(pool_round.pool.competition, []).append(
+                    CupGame(fixture=fixture, round=pool_round.round)
+                )
+    return upcoming
+
+
+def _won_final(competition: Competition, game: TeamGame) -> bool:
+    """Whether ``game`` is the cup's final and the team won it: the KDH's last stage, the WG's
+    game labelled final (its final week also holds the third-place game, R18)."""
+    if game.outcome != "won":
+        return False
+    if competition == Competition.WG:
+        return game.game.fixture.label == FixtureLabel.FINAL
+    return game.pool_round.round.stage == Stage.FINAL
+
+
+def _cup_runs(games: list[TeamGame], entries: list[Entry], season: Season) -> list[CupRun]:
+    upcoming = _upcoming(entries)
     runs = []
     for competition in Competition:
         if not competition.kind.cup:
             continue
         cup = [game for game in games if game.competition == competition]
-        if not cup:
+        coming = upcoming.get(competition.value, [])
+        if not cup and not coming:
             continue
         knockout = [
             game
             for game in cup
             if competition.kind.round_rules(game.pool_round.round.number).knockout
         ]
-        out = any(game.outcome == "lost" for game in knockout)
-        runs.append(CupRun(competition=competition.value, games=cup, out=out))
+        winner = any(_won_final(competition, game) for game in cup)
+        out = not winner and (
+            any(game.outcome == "lost" for game in knockout)
+            # A closed season's cups are over: whoever did not win the final is out.
+            or season.status == Season.Status.FINISHED
+            or (competition == Competition.WG and _left_out_of_semis(cup, coming, entries))
+        )
+        runs.append(
+            CupRun(
+                competition=competition.value,
+                games=cup,
+                out=out,
+                winner=winner,
+                upcoming=coming,  # a semi-final lost still leaves the WG's third-place game
+            )
+        )
     return runs
+
+
+def _left_out_of_semis(cup: list[TeamGame], coming: list[CupGame], entries: list[Entry]) -> bool:
+    """R18: the WG's group stage over and its semi-finals drawn (published, or their pairings
+    public) without the team: it is out."""
+    if any(game.pool_round.round.number >= wg.SEMI_FINAL_ROUND for game in cup) or any(
+        game.round.number >= wg.SEMI_FINAL_ROUND for game in coming
+    ):
+        return False
+    return (
+        Fixture.objects.filter(
+            pool_round__pool__competition=Competition.WG,
+            pool_round__pool__season_id=entries[0].season_id,
+            pool_round__round__number=wg.SEMI_FINAL_ROUND,
+        )
+        .filter(
+            # Their pairings are public once the round before them, the group's last, is published.
+            Exists(
+                PoolRound.objects.filter(
+                    pool_id=OuterRef("pool_round__pool_id"),
+                    round__number=wg.SEMI_FINAL_ROUND - 1,
+                    status=PoolRound.Status.PUBLISHED,
+                )
+            )
+        )
+        .exists()
+    )
 
 
 def published_onr_count(*, entry: Entry) -> int:
@@ -284,7 +386,7 @@ def team_season(*, entry: Entry) -> TeamSeason:
         points=points,
         played=played,
         games=games,
-        cups=_cup_runs(games),
+        cups=_cup_runs(games, lineage, entry.season),
         extra_goals=extra_goals,
         great_saves=great_saves,
         onr_count=published_onr_count(entry=entry),

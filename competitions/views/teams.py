@@ -22,7 +22,7 @@ from competitions.selectors.teams import coach_ledger, team_entry, team_season
 from competitions.selectors.wg_race import wg_race as wg_race_of
 from competitions.services.season_plan import season_plan_wg_draws
 from league.forms import DeputyForm
-from league.models import Entry, Team
+from league.models import Entry, Season, Team
 from league.public_cache import (
     PUBLIC_PARTS_PAGE,
     PublicParts,
@@ -31,7 +31,7 @@ from league.public_cache import (
     public_parts_render,
     slot,
 )
-from league.season_lookup import season_asked, season_query
+from league.season_lookup import SEASON_PARAMETER, season_asked, season_query
 from league.selectors import team_find
 
 
@@ -54,19 +54,23 @@ def team(request: HttpRequest, slug: str) -> HttpResponse:
     found = team_find(slug=slug)
     if found is None:
         raise Http404(_("There is no team “%(team)s”.") % {"team": slug})
-    public = public_fragment(request, "team", lambda: _team_public(found))
+    # ``?season=N``: the team's page in that season, every link on it staying there.
+    asked = season_asked(request) if request.GET.get(SEASON_PARAMETER) is not None else None
+    public = public_fragment(request, "team", lambda: _team_public(found, asked))
     is_coach = request.user.is_authenticated and found.coach_id == request.user.pk
     parts = {"coach": _coach_part(request, found, public)} if is_coach else {}
     return render(request, PUBLIC_PARTS_PAGE, {"page": public.page.filled(parts)})
 
 
-def _team_public(team: Team) -> TeamPublic:
-    entry = team_entry(team=team)
+def _team_public(team: Team, asked: Season | None) -> TeamPublic:
+    entry = team_entry(team=team, season=asked)
     season = team_season(entry=entry) if entry else None
     context = {
         "team": team,
         "entry": entry,
         "season": season,
+        "asked": asked,
+        "season_query": season_query(entry.season) if entry else "",
         # The current division's table is read once, for the season's place and the history.
         "honours": team_honours(
             team=team, tables={season.pool.pk: season.table} if season and season.pool else None

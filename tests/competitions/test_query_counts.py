@@ -113,9 +113,10 @@ PAGES: dict[str, Page] = {
     # the header's team and referee rights are the view's one read of the team.
     "picks": Page(lambda week: "/picks/", 22, who="coach"),
     # A team's page (its coach also reads the ledger there), the WG race; its division's table
-    # read once, for the season's place and the history.
-    "team": Page(lambda week: "/teams/{team}/", 16),
-    "team for its coach": Page(lambda week: "/teams/{team}/", 26, who="coach"),
+    # read once, for the season's place and the history; its cup runs' games to come: the
+    # unpublished cup rounds, their public pairings (two) and whether the WG's semis are drawn.
+    "team": Page(lambda week: "/teams/{team}/", 20),
+    "team for its coach": Page(lambda week: "/teams/{team}/", 30, who="coach"),
     "team, kept": Page(lambda week: "/teams/{team}/", 0, kept=True),
     "team for its coach, kept": Page(lambda week: "/teams/{team}/", 11, who="coach", kept=True),
     "team for another coach, kept": Page(lambda week: "/teams/{other}/", 4, who="coach", kept=True),
