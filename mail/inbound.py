@@ -209,22 +209,44 @@ _FORWARD_OR_OUTLOOK_QUOTE = re.compile(
 )
 
 
+_ATTRIBUTION = re.compile(r"(?:wrote|a ecrit)\s*:\s*$", re.IGNORECASE)
+"""The end of the line a mail client writes above what it quotes (« On …, X wrote: », « Le …,
+X a écrit : »): the client's words, not the sender's."""
+
+_ATTRIBUTION_START = re.compile(r"^\s*(?:on|le)\s", re.IGNORECASE)
+
+
 def own_text(body: str) -> list[str]:
-    """The lines the sender wrote: no quoted lines (``>``), nothing after a signature (``-- ``)
+    """The lines the sender wrote: no quoted lines (``>``), no mail client's attribution line
+    above a quote (a long one it wrapped in two included), nothing after a signature (``-- ``)
     or an Outlook-style "Original Message" separator.
 
     >>> own_text("Championnat : F(1)\\n> Championnat : A(0)\\n-- \\nJean\\nKDH : B(1)(2)")
     ['Championnat : F(1)']
+    >>> own_text("KDH : B(1)\\nLe mer. 25 nov. à 08:00, Ligue <\\nligue@example.org> a écrit :")
+    ['KDH : B(1)']
     """
     return list(_own_lines(body))
 
 
 def _own_lines(body: str) -> Iterator[str]:
+    held: str | None = None  # a line that may be the first half of a wrapped attribution
     for line in body.splitlines():
         if _SIGNATURE.match(line) or _separates(line):
-            return
-        if not line.lstrip().startswith(">"):
+            break
+        if line.lstrip().startswith(">"):
+            continue
+        if ("rit" in line or "rote" in line) and _ATTRIBUTION.search(_without_accents(line)):
+            if not _ATTRIBUTION_START.match(line):
+                held = None  # the attribution's first half, when the client wrapped it
+            continue
+        if held is not None:
+            yield held
+        held = line if _ATTRIBUTION_START.match(line) else None
+        if held is None:
             yield line
+    if held is not None:
+        yield held
 
 
 def _separates(line: str) -> bool:

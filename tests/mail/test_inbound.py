@@ -18,6 +18,7 @@ from pytest_django.fixtures import Settings
 from mail import authentication, limits, mailbox
 from mail import inbound as mail_picks
 from mail.authentication import authentication_results, authentication_verdict
+from mail.commands import Unknown, message_items
 from mail.inbound import (
     automatic_reason,
     body_text,
@@ -549,3 +550,26 @@ def test_the_settings_decide_by_default(settings: Settings) -> None:
     assert authentication_verdict(message_parse(raw), from_address="c@example.org").trusted
     settings.MAIL_AUTHSERV_ID = ["another.example"]
     assert not authentication_verdict(message_parse(raw), from_address="c@example.org").trusted
+
+
+@pytest.mark.parametrize(
+    "attribution",
+    [
+        "On Wed, 25 Nov 2026 at 08:00, Matrix Hockey <ligue@example.org> wrote:",
+        "Le mer. 25 nov. 2026 à 08:00, Matrix Hockey <ligue@example.org> a écrit :",
+        # A client that wraps a long attribution in two lines.
+        "Le mer. 25 nov. 2026 à 08:00, Ligue Matrix Hockey <\nligue@example.org> a écrit :",
+        "On Wed, 25 Nov 2026 at 08:00, Matrix Hockey\n<ligue@example.org> wrote:",
+    ],
+)
+def test_a_mail_client_s_attribution_line_is_not_the_sender_s_text(attribution: str) -> None:
+    body = f"KDH : B(1)\nClassement\n\n{attribution}\n> Championnat J4 : A(0)\n"
+    assert mail_picks.own_text(body)[:2] == ["KDH : B(1)", "Classement"]
+    items = message_items(body)
+    assert len(items) == 2
+    assert not [item for item in items if isinstance(item, Unknown)]
+
+
+def test_a_line_of_the_sender_s_that_starts_like_an_attribution_is_kept() -> None:
+    body = "Le classement de D2B\nOn time: KDH : B(1)\nChampionnat J4 : A(0)\n"
+    assert mail_picks.own_text(body) == body.splitlines()
