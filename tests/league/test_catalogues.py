@@ -84,3 +84,30 @@ def test_every_message_of_the_code_and_templates_is_in_the_french_catalogue(
     }
     catalogued = {(e.msgctxt, e.msgid) for e in entries(FRENCH)}
     assert sorted(extracted - catalogued, key=str) == []
+
+
+# The site's French that differs from Django's on purpose, where the site's reads better
+# everywhere the message is shown, the admin included.
+OWN_WORDS = {"object id", "Page not found", "Change my password", "Email"}
+
+
+def test_the_site_s_catalogue_leaves_django_s_own_french_alone() -> None:
+    """The site's catalogue comes first: a message Django also translates, in another sense
+    (« Change » a stock's variation, « Close » a season), takes a context, or the admin would
+    show the site's sense (« Variation » on every row for « Modifier »)."""
+    import django
+
+    ours = {(e.msgctxt, e.msgid): e.msgstr for e in entries(FRENCH) if not e.msgid_plural}
+    contrib = Path(django.__file__).parent
+    catalogues = [*contrib.glob("contrib/*/locale/fr/LC_MESSAGES/django.po")]
+    catalogues.append(contrib / "conf" / "locale" / "fr" / "LC_MESSAGES" / "django.po")
+    clashes = [
+        (entry.msgid, entry.msgstr, ours[(entry.msgctxt, entry.msgid)])
+        for catalogue in catalogues
+        for entry in polib.pofile(str(catalogue))
+        if (entry.msgctxt, entry.msgid) in ours
+        and entry.msgstr
+        and entry.msgid not in OWN_WORDS
+        and ours[(entry.msgctxt, entry.msgid)] != entry.msgstr
+    ]
+    assert clashes == []
