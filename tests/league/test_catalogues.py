@@ -111,3 +111,20 @@ def test_the_site_s_catalogue_leaves_django_s_own_french_alone() -> None:
         and ours[(entry.msgctxt, entry.msgid)] != entry.msgstr
     ]
     assert clashes == []
+
+
+def test_french_messages_use_the_typographic_apostrophe() -> None:
+    """French prose writes « l’équipe », not « l'équipe » (a code-like message, none yet, would
+    be listed here)."""
+    straight = [
+        form
+        for entry in entries(FRENCH)
+        for form in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if "'" in form
+    ]
+    assert straight == []
+
+
+def test_the_infos_legend_names_the_stocks_as_the_rules_do() -> None:
+    legend = next(e.msgstr for e in entries(FRENCH) if e.msgid.startswith("Extra time and shoot"))
+    assert "extra-buts, # super-arrêts" in legend
