@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in person's pages speak their account's language, not their browser's.
+    "league.account_language.AccountLanguageMiddleware",
     # A signed-in person's answers: Cache-Control: private, no-store.
     "matrixhockey.middleware.PrivateAnswersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -381,6 +383,9 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 # TRUSTED_PROXY_COUNT; django-ipware, which axes would otherwise ask, is not installed).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # ModelBackend reading the profile with the user (the pages' language, in one query).
+    "league.account_language.ProfileModelBackend",
+    # The sessions opened before ProfileModelBackend name this one.
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 5, minimum=1, maximum=1000)

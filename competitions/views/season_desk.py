@@ -23,6 +23,7 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from competitions.desk_forms import (
@@ -152,7 +153,7 @@ def season_desk_page(request: SignedInRequest) -> HttpResponse:
             (EMPTY, _("Import")),
             (PREPARING, _("Prepare")),
             (RUNNING, _("Play")),
-            (COMPLETE, _("Close")),
+            (COMPLETE, pgettext("season desk step", "Close")),
             (FINISHED, _("Plan the next")),
         ]
     )

@@ -475,3 +475,19 @@ def test_an_advance_pick_repeating_an_earlier_one_is_kept_and_warned_of(
     send(coach_client, league.next_week, column="E", extra_time="0")
     page = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
     assert "already uses column" not in page
+
+
+def test_the_stock_already_spoken_for_agrees_in_number(
+    coach_client: Client, league: OpenLeague
+) -> None:
+    send(coach_client, league.this_week, column="C", extra_time="1", extra_goals=2)
+    card = (
+        coach_client.get(PICKS, headers={"accept-language": "fr"})
+        .content.decode()
+        .split('id="round-championship-4"', 1)[1]
+        .split("</article>", 1)[0]
+    )
+    assert "Ces ordres demandent aussi 2 extra-buts et 0 super-arrêt de votre stock." in card
+    assert "(s)" not in card
+    english = coach_client.get(PICKS, headers={"accept-language": "en"}).content.decode()
+    assert "Those picks also ask for 2 extra goals and 0 great saves of your stock." in english

@@ -3,6 +3,7 @@ and nothing is saved; histories are read-only; only staff get in."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -234,3 +235,17 @@ def test_histories_are_read_only_in_the_admin(
     delete = reverse(f"admin:{meta.app_label}_{meta.model_name}_delete", args=[row.pk])
     assert admin_client.post(delete, {"post": "yes"}).status_code == 403
     assert model.objects.filter(pk=row.pk).exists()
+
+
+def test_the_french_admin_says_modifier_not_the_site_s_own_words(
+    admin_client: Client, coach: User
+) -> None:
+    admin_client.cookies["django_language"] = "fr"
+    index = admin_client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="fr").text
+    assert '<html lang="fr"' in index
+    # Django's own French for the link (its admin catalogue says « Modification »).
+    links = set(re.findall(r'class="changelink"[^>]*>([^<]+)</a>', index))
+    assert links and links <= {"Modifier", "Modification"}, links
+    assert "Variation" not in index
+    team = reverse("admin:league_team_changelist")
+    assert "Variation" not in admin_client.get(team, HTTP_ACCEPT_LANGUAGE="fr").text

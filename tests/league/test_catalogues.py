@@ -84,3 +84,47 @@ def test_every_message_of_the_code_and_templates_is_in_the_french_catalogue(
     }
     catalogued = {(e.msgctxt, e.msgid) for e in entries(FRENCH)}
     assert sorted(extracted - catalogued, key=str) == []
+
+
+# The site's French that differs from Django's on purpose, where the site's reads better
+# everywhere the message is shown, the admin included.
+OWN_WORDS = {"object id", "Page not found", "Change my password", "Email"}
+
+
+def test_the_site_s_catalogue_leaves_django_s_own_french_alone() -> None:
+    """The site's catalogue comes first: a message Django also translates, in another sense
+    (« Change » a stock's variation, « Close » a season), takes a context, or the admin would
+    show the site's sense (« Variation » on every row for « Modifier »)."""
+    import django
+
+    ours = {(e.msgctxt, e.msgid): e.msgstr for e in entries(FRENCH) if not e.msgid_plural}
+    contrib = Path(django.__file__).parent
+    catalogues = [*contrib.glob("contrib/*/locale/fr/LC_MESSAGES/django.po")]
+    catalogues.append(contrib / "conf" / "locale" / "fr" / "LC_MESSAGES" / "django.po")
+    clashes = [
+        (entry.msgid, entry.msgstr, ours[(entry.msgctxt, entry.msgid)])
+        for catalogue in catalogues
+        for entry in polib.pofile(str(catalogue))
+        if (entry.msgctxt, entry.msgid) in ours
+        and entry.msgstr
+        and entry.msgid not in OWN_WORDS
+        and ours[(entry.msgctxt, entry.msgid)] != entry.msgstr
+    ]
+    assert clashes == []
+
+
+def test_french_messages_use_the_typographic_apostrophe() -> None:
+    """French prose writes « l’équipe », not « l'équipe » (a code-like message, none yet, would
+    be listed here)."""
+    straight = [
+        form
+        for entry in entries(FRENCH)
+        for form in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if "'" in form
+    ]
+    assert straight == []
+
+
+def test_the_infos_legend_names_the_stocks_as_the_rules_do() -> None:
+    legend = next(e.msgstr for e in entries(FRENCH) if e.msgid.startswith("Extra time and shoot"))
+    assert "extra-buts, # super-arrêts" in legend

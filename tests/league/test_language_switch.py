@@ -59,3 +59,31 @@ def test_the_switch_takes_a_post_only(client: Client, coach: User) -> None:
 def test_the_header_form_posts_to_the_switch(client: Client, coach: User) -> None:
     client.force_login(coach)
     assert 'action="/i18n/setlang/"' in client.get("/").text
+
+
+def test_a_signed_in_person_s_pages_follow_their_account_not_their_browser(
+    client: Client, coach: User
+) -> None:
+    Profile.objects.create(user=coach, language="fr")
+    client.force_login(coach)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+    assert '<html lang="fr">' in page.text
+    assert page["Content-Language"] == "fr"
+    # The browser's language cookie loses too: the account's language is the emails'.
+    client.cookies["django_language"] = "fr"
+    Profile.objects.filter(user=coach).update(language="en")
+    assert '<html lang="en">' in client.get("/", HTTP_ACCEPT_LANGUAGE="fr").text
+
+
+def test_a_visitor_s_pages_follow_their_browser(client: Client, coach: User) -> None:
+    Profile.objects.create(user=coach, language="fr")
+    assert '<html lang="en">' in client.get("/", HTTP_ACCEPT_LANGUAGE="en").text
+
+
+def test_the_switch_says_it_changes_the_emails_language_too(client: Client, coach: User) -> None:
+    Profile.objects.create(user=coach, language="fr")
+    client.force_login(coach)
+    header = client.get("/").text
+    assert "la langue de vos pages et de vos e-mails" in header
+    page = client.post(SWITCH, {"language": "en", "next": "/"}, follow=True).text
+    assert "Your emails and pages are in this language now." in page

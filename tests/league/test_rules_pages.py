@@ -46,7 +46,7 @@ HEADINGS = {
         "A whole championship week",
     ),
     "fr": (
-        "La matrice et l'encombrement",
+        "La matrice et l’encombrement",
         "Extra-buts et super-arrêts",
         "Le but bonus",
         "La prolongation et les tirs au but",

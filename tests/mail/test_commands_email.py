@@ -277,7 +277,7 @@ def test_an_arbitrated_unpublished_round_is_in_no_answer(demo: DemoLeague) -> No
     _inbound, [standings] = ask(coach.email, "CLASSEMENT")
     assert standings.body_text.split("\n", 3)[3] == before_standings.split("\n", 3)[3]
     _inbound, [results] = ask(coach.email, f"RÉSULTATS championnat J{waiting.round.number}")
-    assert "n'est pas publiée" in results.body_text
+    assert "n’est pas publiée" in results.body_text
     _inbound, [picks] = ask(coach.email, "ORDRES")
     for pick in Pick.objects.filter(round=waiting.round):
         assert pick.receipt not in picks.body_text
@@ -362,7 +362,7 @@ def test_a_burst_of_commands_is_answered_at_the_limited_rate_and_picks_still_cou
     _inbound, [reply] = ask(coach.email, "Championnat : D(1)\nCLASSEMENT")
     assert "« Championnat : D(1) »" in reply.body_text  # the pick line is read and answered
     assert "Classement —" not in reply.body_text
-    assert "n'ont pas de réponse" in reply.body_text
+    assert "n’ont pas de réponse" in reply.body_text
 
 
 def test_every_pool_of_the_season_reads_as_a_standings_argument(demo: DemoLeague) -> None:
@@ -418,7 +418,7 @@ def test_a_long_message_s_record_and_reply_stay_bounded(demo: DemoLeague) -> Non
     assert statuses.count("unknown") == 5 and statuses.count("command") == 10
     text = " ".join(reply.body_text.split())
     assert "et 45 de plus" in text
-    assert "4 de plus n'ont pas été lues" in text
+    assert "4 de plus n’ont pas été lues" in text
 
 
 def test_infos_answers_the_turn_sheet_of_the_coach_and_of_the_deputy(demo: DemoLeague) -> None:
