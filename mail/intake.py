@@ -28,26 +28,18 @@ from competitions.services.errors import PickFault
 from competitions.services.late_picks import late_pick_queue
 from competitions.services.picks import DeadlinePassed, PickRejected, pick_submit
 from league import selectors
-from league.forms import JoinForm
-from league.models import Language, Team
+from league.models import Team
 from league.selectors import user_language
-from league.services import waiting_list_register
 from mail import inbound as mail_picks
-from mail.authentication import AuthVerdict, authentication_verdict
+from mail.authentication import authentication_verdict
 from mail.commands import (
-    COMMANDS_MAX,
-    UNKNOWN_LINES_MAX,
-    Command,
-    Item,
-    Unknown,
-    command_record,
     message_items,
 )
 from mail.emails_replies import email_pick_reply
-from mail.limits import commands_rate_exceeded, message_read
+from mail.intake_commands import email_commands_read, email_reply_unknown
+from mail.limits import message_read
 from mail.mailbox import Mailbox, MailboxMessage, mailbox_open
 from mail.models import InboundEmail, InboundFailure, OutboundEmail
-from matrixhockey.cache import rate_exceeded
 
 logger = logging.getLogger(__name__)
 
@@ -242,7 +234,7 @@ def _email_handle(
     if team is None:
         result.outcome = Outcome.UNKNOWN_SENDER
         result.reason = f"{address} is not exactly one coach's address"
-        return _email_reply_unknown(
+        return email_reply_unknown(
             message=message, inbound=inbound, address=address, verdict=verdict, result=result
         )
     coach = users[0]
@@ -267,7 +259,7 @@ def _email_handle(
         ]
         if len(picks) > limit:
             result.lines.append(_email_line_unread(picks[limit], limit=limit))
-    result.commands = _email_commands(items, address=address)
+    result.commands = email_commands_read(items, address=address)
     asked = [record for record in result.commands if record["status"] != "limited"]
     result.outcome = Outcome.PROCESSED if picks or asked else Outcome.NO_PICKS
     result.reason = verdict.reason
@@ -292,122 +284,6 @@ def _fill_line_left_empty(line: mail_picks.PickLine) -> bool:
         line.error == PickFault.NO_PICK
         and line.round_number is not None
         and line.text.rstrip().endswith((":", "="))
-    )
-
-
-def _email_commands(items: list[Item], *, address: str) -> list[dict[str, Any]]:
-    """The records of a message's commands (the first :data:`~mail.commands.COMMANDS_MAX`) and
-    of the lines it has that are neither picks nor commands (the first
-    :data:`~mail.commands.UNKNOWN_LINES_MAX`, then how many more: answered with the help), in
-    the message's order — each ``limited`` when the address is over its rate
-    (:func:`~mail.limits.commands_rate_exceeded`): read, recorded, not answered. Bounded
-    whatever the message's length."""
-    records: list[dict[str, Any]] = []
-    commands = unknown = 0
-    for item in items:
-        if isinstance(item, Command):
-            commands += 1
-            if commands <= COMMANDS_MAX:
-                records.append(command_record(item))
-        elif isinstance(item, Unknown):
-            unknown += 1
-            if unknown <= UNKNOWN_LINES_MAX:
-                records.append({"line": item.text[:300], "status": "unknown"})
-    if unknown > UNKNOWN_LINES_MAX:
-        records.append({"line": "", "status": "unknown_more", "count": unknown - UNKNOWN_LINES_MAX})
-    if commands > COMMANDS_MAX:
-        records.append({"line": "", "status": "commands_more", "count": commands - COMMANDS_MAX})
-    if records and commands_rate_exceeded(address=address, now=timezone.now()):
-        return [{"line": record["line"], "status": "limited"} for record in records]
-    return records
-
-
-def _email_reply_unknown(
-    *,
-    message: EmailMessage,
-    inbound: InboundEmail,
-    address: str,
-    verdict: AuthVerdict,
-    result: EmailIngestResult,
-) -> OutboundEmail | None:
-    """One polite reply per unknown address, only to a sender the mail server authenticated:
-    never a reply to an address someone else may have written in ``From``."""
-    if not verdict.trusted:
-        result.reason += f"; not answered ({verdict.reason})"
-        return None
-    joins = [
-        item
-        for item in message_items(mail_picks.body_text(message))
-        if isinstance(item, Command) and item.name == "join"
-    ]
-    if joins:
-        return _email_join(
-            joins[0], message=message, inbound=inbound, address=address, result=result
-        )
-    answered = InboundEmail.objects.filter(
-        sender__iexact=address,
-        outcome=InboundEmail.Outcome.UNKNOWN_SENDER,
-        reply__isnull=False,
-    )
-    if answered.exists():
-        result.reason += "; already answered once"
-        return None
-    body = mail_picks.body_text(message)
-    words = [item.language for item in message_items(body) if isinstance(item, Command)]
-    english = (
-        (words[:1] == ["en"])
-        or mail_picks.looks_english(body)
-        or (mail_picks.header_text(message, "Content-Language").lower().startswith("en"))
-    )
-    language = Language.ENGLISH if english else Language.FRENCH
-    reply = email_pick_reply(kind="unknown", inbound=inbound, to=address, language=language)
-    result.replied_to = [address]
-    return reply
-
-
-def _email_join(
-    join: Command,
-    *,
-    message: EmailMessage,
-    inbound: InboundEmail,
-    address: str,
-    result: EmailIngestResult,
-) -> OutboundEmail | None:
-    """``LISTE`` / ``JOIN`` from an address the league does not know (and its mail server
-    authenticated): the team named after the word goes on the waiting list as the site's form
-    puts it (:class:`~league.forms.JoinForm`, :func:`~league.services.waiting_list_register`,
-    its limit per address shared with the form), and the answer is that registration's own
-    email — the link that confirms the address, or its place —, threaded under the message, in
-    the language of the word. Without a team's name, one reply says how to write it."""
-    result.commands = [command_record(join)]
-    over = commands_rate_exceeded(address=address, now=timezone.now()) or rate_exceeded(
-        key=f"join:email:{address}", limit=settings.WAITING_LIST_RATE_PER_EMAIL, seconds=86400
-    )
-    if over:
-        result.commands = [{"line": join.text, "status": "limited"}]
-        result.reason += "; JOIN over its rate: not answered"
-        return None
-    form = JoinForm(
-        data={
-            "contact_name": mail_picks.sender_name(message) or address.split("@")[0],
-            "email": address,
-            "team_name": join.args.get("team_name", ""),
-            "language": join.language,
-        }
-    )
-    if not form.is_valid():
-        result.reason += "; JOIN without a team's name that reads"
-        result.replied_to = [address]
-        return email_pick_reply(kind="join", inbound=inbound, to=address, language=join.language)
-    registration = waiting_list_register(**form.cleaned_data, in_reply_to=inbound.message_id)
-    result.reason += "; registered on the waiting list" + (
-        " (already on it)" if registration.known else ""
-    )
-    result.replied_to = [address]
-    return (
-        OutboundEmail.objects.filter(template="waiting-list", context__entry=registration.entry.pk)
-        .order_by("-pk")
-        .first()
     )
 
 

@@ -2,24 +2,19 @@
 header section, the headers the league decodes), checked while the standard parser reads it:
 a message over one is refused before it is read whole, and read for its headers only.
 
-:mod:`mail.inbound` reads what a message says; this module decides whether it is read at all,
-and whether its commands are answered (:func:`commands_rate_exceeded`).
+:mod:`mail.inbound` reads what a message says; this module decides whether it is read at all.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from email import policy
 from email.feedparser import BytesFeedParser
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import Policy
 from typing import Self
-
-from django.conf import settings
-from django.db.models import Q
 
 HEADER_BYTES = 256 * 1024
 """The largest header section read (a refused message is read for its first ``HEADER_BYTES``
@@ -214,31 +209,3 @@ def comment_depth(value: str) -> int:
         elif char == ")" and depth:
             depth -= 1
     return deepest
-
-
-COMMANDS_WINDOW = timedelta(hours=1)
-"""The time over which an address's answered commands are counted
-(``MAIL_MAX_COMMAND_MESSAGES``)."""
-
-
-def commands_rate_exceeded(*, address: str, now: datetime) -> bool:
-    """Whether ``address`` had ``MAIL_MAX_COMMAND_MESSAGES`` messages with commands (or lines
-    the league answered with its help) answered in the last :data:`COMMANDS_WINDOW`: a burst of
-    commands is answered at that rate, the rest read and not answered. Counted from the
-    messages' own records (:class:`~mail.models.InboundEmail`), so the limit holds whatever
-    process reads the mailbox, and costs one query."""
-    from mail.models import InboundEmail  # the reading above needs no app loaded
-
-    answered = (
-        InboundEmail.objects.filter(
-            sender__iexact=address,
-            processed_at__gte=now - COMMANDS_WINDOW,
-            reply__isnull=False,
-        )
-        .filter(
-            Q(report__contains=[{"status": "command"}])
-            | Q(report__contains=[{"status": "unknown"}])
-        )
-        .count()
-    )
-    return answered >= settings.MAIL_MAX_COMMAND_MESSAGES
