@@ -175,42 +175,30 @@ def _picks_reply(email: OutboundEmail) -> Rendering | None:
     )
 
 
-def _unknown_reply(email: OutboundEmail) -> Rendering | None:
-    inbound = InboundEmail.objects.filter(pk=email.context["inbound"]).first()
-    if inbound is None or not email.to:
-        return None
-    [address] = email.to
-    return Rendering(
-        user=None,
-        to=address,
-        language=email.context["language"],
-        context={"kind": "unknown", "address": address, **email_times(inbound.received_at)},
-        headers={
-            "In-Reply-To": inbound.message_id,
-            "References": inbound.message_id,
-            **AUTOMATIC,
-        },
-    )
+def _address_reply(kind: str) -> Reply:
+    """The reply to an address the league does not know, threaded under its message: ``unknown``
+    (who may write to the league, once per address) or ``join`` (``LISTE`` / ``JOIN`` without a
+    team's name that reads: how to write it; with one, the answer is the waiting list's own
+    email, :mod:`mail.intake_commands`)."""
 
+    def reply(email: OutboundEmail) -> Rendering | None:
+        inbound = InboundEmail.objects.filter(pk=email.context["inbound"]).first()
+        if inbound is None or not email.to:
+            return None
+        [address] = email.to
+        return Rendering(
+            user=None,
+            to=address,
+            language=email.context["language"],
+            context={"kind": kind, "address": address, **email_times(inbound.received_at)},
+            headers={
+                "In-Reply-To": inbound.message_id,
+                "References": inbound.message_id,
+                **AUTOMATIC,
+            },
+        )
 
-def _join_reply(email: OutboundEmail) -> Rendering | None:
-    """``LISTE`` / ``JOIN`` from an unknown address without a team's name that reads: how to
-    write it (with one, the answer is the waiting list's own email, :mod:`mail.intake`)."""
-    inbound = InboundEmail.objects.filter(pk=email.context["inbound"]).first()
-    if inbound is None or not email.to:
-        return None
-    [address] = email.to
-    return Rendering(
-        user=None,
-        to=address,
-        language=email.context["language"],
-        context={"kind": "join", "address": address, **email_times(inbound.received_at)},
-        headers={
-            "In-Reply-To": inbound.message_id,
-            "References": inbound.message_id,
-            **AUTOMATIC,
-        },
-    )
+    return reply
 
 
 def _forged_notice(email: OutboundEmail) -> Rendering | None:
@@ -252,8 +240,8 @@ def _late_pick_refusal(email: OutboundEmail) -> Rendering | None:
 
 REPLIES: dict[str, Reply] = {
     "picks": _picks_reply,
-    "unknown": _unknown_reply,
-    "join": _join_reply,
+    "unknown": _address_reply("unknown"),
+    "join": _address_reply("join"),
     "forged": _forged_notice,
     "late_rejected": _late_pick_refusal,
 }

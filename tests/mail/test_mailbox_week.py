@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,7 +28,6 @@ from email.utils import format_datetime, make_msgid
 from itertools import count
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.contrib.auth.models import User
 from django.core.cache import cache
@@ -49,6 +47,7 @@ from mail.outbox import emails_send_due
 from mail.turn_sheet import SheetRound, turn_sheet_read
 from mail.weekly import reminders_send, week_find, week_teams_missing, weekly_emails_send
 from tests.demo_worlds import demo_world
+from tests.mail.smtp_server import smtp_serving
 from tests.mail.test_fetch_email_picks import ImapServer, fetch, imap_server, mailbox
 from tests.mail.test_ingest_email import AUTHSERV_ID
 from tests.mail.test_turn_sheet import cup_coach
@@ -103,27 +102,12 @@ class SmtpInbox:
         return found[0]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def smtp(settings: Settings) -> Iterator[SmtpInbox]:
     """A real SMTP server on 127.0.0.1, the site's email backend pointed at it."""
     handler = SmtpInbox()
-    controller = Controller(handler, hostname="127.0.0.1", port=_free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_TIMEOUT = 5
-    try:
+    with smtp_serving(handler, settings):
         yield handler
-    finally:
-        controller.stop()
 
 
 def text_of(message: EmailMessage) -> str:

@@ -4,7 +4,6 @@ on the real Redis broker: a failing mail server delays mail, it never loses it."
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,7 +14,6 @@ from email import message_from_bytes, policy
 from email.message import Message
 
 import pytest
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from celery import Celery
 from celery.contrib.testing.worker import start_worker
@@ -30,6 +28,7 @@ from league.models import Entry, Season
 from mail import emails, outbox, tasks
 from mail.models import OutboundEmail
 from tests.conftest import celery_on_redis, redis_commands, redis_url
+from tests.mail.smtp_server import free_port, smtp_serving
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -56,27 +55,12 @@ class MailServer:
         return "250 Message accepted"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def mail_server(settings: SettingsWrapper) -> Iterator[MailServer]:
     """A real SMTP server on 127.0.0.1, and the site's email backend pointed at it."""
     handler = MailServer()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = controller.port
-    settings.EMAIL_USE_TLS = False
-    settings.EMAIL_TIMEOUT = 5
-    try:
+    with smtp_serving(handler, settings):
         yield handler
-    finally:
-        controller.stop()
 
 
 @pytest.fixture
