@@ -39,17 +39,29 @@ def _columns(model: type[models.Model], alias: str) -> str:
     return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
 
 
+def _converted(fields: Sequence[models.Field[Any, Any]], values: Sequence[Any]) -> list[Any]:
+    """Each value as the driver gives it, converted as the ORM converts a value of its field:
+    the database backend's converters (SQLite's datetimes, read as text, made aware in UTC),
+    then the field's own (``from_db_value``: a JSON text)."""
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        column = field.get_col(field.model._meta.db_table)
+        for converter in [
+            *connection.ops.get_db_converters(column),
+            *column.get_db_converters(connection),
+        ]:
+            value = converter(value, column, connection)
+        converted.append(value)
+    return converted
+
+
 def _instance(model: type[M], values: Sequence[Any]) -> M:
     """A ``model`` instance from its concrete columns' values as the driver gives them, each
-    converted as its field converts a value read (``from_db_value``: a JSON text)."""
+    converted as the ORM would (:func:`_converted`)."""
     fields = model._meta.concrete_fields
-    converted = [
-        field.from_db_value(value, None, connection)
-        if hasattr(field, "from_db_value") and value is not None
-        else value
-        for field, value in zip(fields, values, strict=True)
-    ]
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+    return model.from_db(
+        connection.alias, [field.attname for field in fields], _converted(fields, values)
+    )
 
 
 def pick_team_and_round(
@@ -189,7 +201,9 @@ def unplayed_rounds(
         )
         rows = cursor.fetchall()
     names = ["id", "competition", "number", "deadline"]
-    return [Round.from_db(connection.alias, names, list(row)) for row in rows]
+    concrete = {field.name: field for field in Round._meta.concrete_fields}
+    fields = [concrete[name] for name in names]
+    return [Round.from_db(connection.alias, names, _converted(fields, row)) for row in rows]
 
 
 def round_picks(*, entry_id: int, round_ids: Sequence[int]) -> list[tuple[int, str]]:

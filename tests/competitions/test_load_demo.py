@@ -214,6 +214,37 @@ def test_load_demo_runs_on_the_embedded_sqlite_default(tmp_path: Path) -> None:
     assert again.returncode != 0 and "already holds a league" in again.stderr
     assert manage("load_demo", "--if-empty").returncode == 0
 
+    # The pages a newcomer tries first, for a reader, a coach, the deputy and the referee: the
+    # embedded database gives what PostgreSQL gives (a datetime read as SQLite's text is one).
+    read = manage("shell", "-c", SQLITE_PAGES)
+    assert read.returncode == 0, read.stderr
+    statuses = dict(line.rsplit(" ", 1) for line in read.stdout.split("\n") if ":/" in line)
+    assert len(statuses) == len(SQLITE_PAGE_PATHS) * 4
+    # A reader is sent to sign in for the coach's pages; nobody meets an error.
+    assert {page: status for page, status in statuses.items() if status not in ("200", "302")} == {}
+    signed_in = {page: status for page, status in statuses.items() if not page.startswith("None")}
+    assert set(signed_in.values()) == {"200"}, signed_in
+
+
+SQLITE_PAGE_PATHS = [
+    "/",
+    "/picks/",
+    "/infos/championship/elite/",
+    "/standings/elite/",
+    "/accounts/",
+]
+
+SQLITE_PAGES = f"""
+from django.contrib.auth.models import User
+from django.test import Client
+for name in [None, "sleigh-dogs", "{DEPUTY[0]}", "referee"]:
+    client = Client(HTTP_HOST="127.0.0.1")
+    if name:
+        client.force_login(User.objects.get(username=name))
+    for path in {SQLITE_PAGE_PATHS!r}:
+        print(f"{{name}}:{{path}}", client.get(path).status_code)
+"""
+
 
 def test_the_demos_calendar_skips_the_weeks_of_christmas_and_new_year(db: None) -> None:
     # Saturday 5 December 2026: week 1 just played, 25 December and 1 January ahead (Fridays,
