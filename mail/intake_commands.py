@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db.models import Q
@@ -32,8 +32,14 @@ from mail.emails_replies import email_pick_reply
 from mail.models import InboundEmail, OutboundEmail
 from matrixhockey.cache import rate_exceeded
 
-if TYPE_CHECKING:
-    from mail.intake import EmailIngestResult
+
+class EmailIngestResult(Protocol):
+    """What these functions fill in of :class:`mail.intake.EmailIngestResult` (the intake
+    imports this module, so it is named by its shape here)."""
+
+    reason: str
+    replied_to: list[str]
+    commands: list[dict[str, Any]]
 
 
 COMMANDS_WINDOW = timedelta(hours=1)

@@ -277,8 +277,8 @@ def test_the_season_desk_s_forms_offer_the_replacement_not_the_replaced_team(
 ) -> None:
     # R14: the desk lists the teams playing the season; its forms take no other.
     cyberians = Entry.objects.get(replaced_by=world.igloos)
-    assert WithdrawForm(data={"entry": world.igloos.pk}, season=season).is_valid()
-    withdraw = WithdrawForm(data={"entry": cyberians.pk}, season=season)
+    assert WithdrawForm(data={"entry": world.igloos.pk, "confirm": True}, season=season).is_valid()
+    withdraw = WithdrawForm(data={"entry": cyberians.pk, "confirm": True}, season=season)
     assert withdraw.has_error("entry", code="invalid_choice")
     wg = WgTwelveForm(data={"wg": [cyberians.pk]}, season=season)
     assert wg.has_error("wg", code="invalid_choice")

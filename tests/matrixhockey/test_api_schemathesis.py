@@ -155,7 +155,10 @@ def _refused_for_what_is_stored_only(case: Case, answer: object) -> None:
     elif case.operation.label == "PUT /api/picks/{competition}/{round}/":
         # The team's own record and the competition's rules (R6, R7, R11), not the notation: a
         # pick the schema takes is one the engine reads (R10).
-        assert isinstance(answer, dict) and set(answer) == {"pick"}, answer
+        assert isinstance(answer, dict) and set(answer) <= {"pick", "faults"}, answer
+        assert answer["pick"] and all(
+            fault["code"] != "notation" for fault in answer.get("faults", [])
+        ), answer
         Pick.parse(case.body["pick"])
     else:
         raise AssertionError(f"{case.operation.label} refused well-formed data: {answer}")
