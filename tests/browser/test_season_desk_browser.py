@@ -189,7 +189,9 @@ def test_the_start_shows_its_progress_live_then_the_result(
     demo_worlds.load(week=11)
     # A real worker takes the start from Redis; it waits before the KDH's draw until the page
     # has shown the progress so far.
-    monkeypatch.setattr(app.conf, "task_always_eager", False)
+    # Set, not monkeypatched: the browser modules' own fixture puts its value back after the
+    # test, and a monkeypatch undone after it would leave tasks eager for the next modules.
+    app.conf.task_always_eager = False
     reached, go_on = threading.Event(), threading.Event()
     real = season_start_module.season_prepare_kdh
 
