@@ -33,8 +33,18 @@ from competitions.models import PoolRound
 from league.api import error_response, season_current_or_404
 from matrixhockey.http import SignedInApiRequest
 
-BEFORE_PUBLISHING = ("competition", "pool", "round", "status", "seed_hash", "matches")
-"""What an arbitrated, unpublished round's answer holds: the scores, no pick, seed or draw."""
+BEFORE_PUBLISHING = (
+    "competition",
+    "pool",
+    "round",
+    "status",
+    "seed_hash",
+    "matches",
+    "voided_at",
+    "void_reason",
+)
+"""What an arbitrated, unpublished round's answer holds: the scores and the round's public void
+notice, no pick, seed or draw."""
 
 
 class RefusalSerializer(serializers.Serializer):

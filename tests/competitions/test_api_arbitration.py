@@ -32,7 +32,16 @@ from tests.competitions.desk_league import Desk, arbitration_url, desk_build
 pytestmark = pytest.mark.usefixtures("eager")
 
 ApiAs = Callable[[User | None], APIClient]
-BEFORE_PUBLISHING = {"competition", "pool", "round", "status", "seed_hash", "matches"}
+BEFORE_PUBLISHING = {
+    "competition",
+    "pool",
+    "round",
+    "status",
+    "seed_hash",
+    "matches",
+    "voided_at",
+    "void_reason",
+}
 PICKS = {"elite-01": "A++(1)", "elite-02": "B#(2)", "elite-03": "E+(X)"}
 
 
