@@ -15,7 +15,8 @@ Once the transaction commits a worker is woken (:func:`email_outbox_wake`): it t
 every due row (:func:`emails_send_due`), claims each by a conditional update and sends it
 (:func:`email_deliver`). Beat runs the same sweep every minute, so a lost wake-up, a worker that
 died or a failing mail server delays an email, never loses it, and a row sent is never sent
-again, however many sweeps run.
+again, however many sweeps run. Without a broker (eager tasks, ``make run``) the sweep runs in
+the web process once the request's response is sent (:mod:`matrixhockey.after_response`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from django.utils import timezone, translation
 from league.models import Language
 from mail import tasks
 from mail.models import OutboundEmail
+from matrixhockey.after_response import after_response
 from matrixhockey.celery import app as celery_app
 from matrixhockey.errors import DATABASE_DOWN
 from matrixhockey.redis_breaker import BreakerOpen, task_publish
@@ -174,19 +176,30 @@ class _OutboxWake:
 def email_outbox_wake() -> None:
     """Wake a worker to send the due emails in :data:`OUTBOX_WAKE_DELAY` seconds, unless this
     process did less than :data:`OUTBOX_WAKE_EVERY` seconds ago: that task, still to run, reads
-    this commit's rows too, since the delay is the longer. Eager tasks (``make run``, the tests)
-    send them at once, every time. With the whole league sending picks at once, that is a task
-    a second per web process, not one a pick.
+    this commit's rows too, since the delay is the longer. With the whole league sending picks
+    at once, that is a task a second per web process, not one a pick.
+
+    Eager tasks (``make run``, the tests) send them here, every time, once the request's
+    response is sent (:func:`matrixhockey.after_response.after_response`; at once outside a
+    request): the referee's « Publier » answers before the round's results emails are
+    rendered, as it does with a worker.
 
     Nothing that fails here fails the action, already committed and answered: if the broker
     cannot take the task, the rows wait for beat's sweep (:func:`emails_send_due`). The task is
     published through the Redis breaker (:mod:`matrixhockey.redis_breaker`): a Redis that failed
     a moment ago is not tried, one that hangs is given its short timeouts once.
     """
+    if celery_app.conf.task_always_eager:
+        after_response(_outbox_wake)
+        return
     now = time.monotonic()
-    if not celery_app.conf.task_always_eager and now - _OutboxWake.at < OUTBOX_WAKE_EVERY:
+    if now - _OutboxWake.at < OUTBOX_WAKE_EVERY:
         return
     _OutboxWake.at = now
+    _outbox_wake()
+
+
+def _outbox_wake() -> None:
     try:
         task_publish(tasks.emails_send_due, countdown=OUTBOX_WAKE_DELAY)
     except DATABASE_DOWN as error:  # eager tasks: the database went away since the commit

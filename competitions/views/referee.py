@@ -149,7 +149,15 @@ def referee_publish(
         if already:
             messages.info(request, _("This round was already published."))
         else:
-            messages.success(request, _("Published: the results are public, the emails leave."))
+            # The results emails are the outbox's: sent after this answer, by a worker (or,
+            # without one, once the answer is sent: matrixhockey.after_response).
+            messages.success(
+                request,
+                _(
+                    "Published: the results are public. The results emails are on their way "
+                    "to the pool's coaches."
+                ),
+            )
     return redirect(_desk_url(pool_round))
 
 

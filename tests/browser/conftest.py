@@ -7,11 +7,14 @@ When Chromium is missing the browser tests are skipped, or fail with ``REQUIRE_S
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.core import mail
+from django.core.mail import EmailMessage
 from django.core.management import call_command
 from django.db import connections
 from django.test.utils import modify_settings
@@ -69,6 +72,21 @@ def _browser_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = saved
+
+
+MAIL_DEADLINE = 10.0
+"""Seconds :func:`mail_sent` waits for the emails of an action the page has answered."""
+
+
+def mail_sent(count: int) -> list[EmailMessage]:
+    """Django's in-memory outbox once it holds ``count`` emails (at least), waited for with a
+    deadline: with eager tasks the live server sends an action's emails just after its answer
+    (``matrixhockey.after_response``), so the page may be back before they are."""
+    deadline = time.monotonic() + MAIL_DEADLINE
+    while len(mail.outbox) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(mail.outbox) >= count, f"{len(mail.outbox)} of {count} emails sent in time"
+    return list(mail.outbox)
 
 
 Launch = Callable[..., Page]

@@ -7,13 +7,12 @@ import re
 
 import pytest
 from django.conf import settings
-from django.core import mail
 from django.core.cache import cache
 from playwright.sync_api import expect
 from pytest_django.live_server_helper import LiveServer
 
 from league.models import WaitingListEntry
-from tests.browser.conftest import Launch, screenshot
+from tests.browser.conftest import Launch, mail_sent, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +37,7 @@ def test_a_visitor_joins_the_waiting_list_and_leaves_it_on_a_phone(
     expect(page).to_have_url(f"{live_server.url}/join/sent/")
     expect(page.get_by_role("heading", name="Check your inbox")).to_be_visible()
     expect(page.locator("main")).to_contain_text("jeanne@example.org")
-    [email] = mail.outbox
+    [email] = mail_sent(1)
     [link] = re.findall(r"http\S+/join/confirm/\S+/", email.body)
     page.goto(live_server.url + link.removeprefix(settings.SITE_URL.rstrip("/")))
 

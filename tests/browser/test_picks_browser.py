@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from competitions.models import Pick, Pool
-from tests.browser.conftest import Launch, screenshot
+from tests.browser.conftest import Launch, mail_sent, screenshot
 from tests.competitions.open_rounds import OpenLeague, coaches_open_league, picks_sent
 from tests.conftest import ResultRecorder
 
@@ -87,7 +87,7 @@ def test_a_coach_sends_a_pick_on_the_tiles_and_sees_the_receipt(
     expect(receipt.locator("[data-receipt-hash]")).to_have_text(pick.receipt)
     expect(receipt).to_be_focused()
     expect(this_week_card(page).locator(".current .notation")).to_have_text("F+(2)")
-    assert [m.to for m in mail.outbox] == [["sleigh-coach@example.org"]]
+    assert [m.to for m in mail_sent(1)] == [["sleigh-coach@example.org"]]
     screenshot(page, f"receipt-{language}-{'phone' if phone else 'desktop'}")
 
 
