@@ -128,3 +128,16 @@ def test_french_messages_use_the_typographic_apostrophe() -> None:
 def test_the_infos_legend_names_the_stocks_as_the_rules_do() -> None:
     legend = next(e.msgstr for e in entries(FRENCH) if e.msgid.startswith("Extra time and shoot"))
     assert "extra-buts, # super-arrêts" in legend
+
+
+@pytest.mark.parametrize("path", [FRENCH, ENGLISH], ids=["fr", "en"])
+def test_no_message_hedges_its_number_with_a_bracketed_s(path: Path) -> None:
+    """« 2 extra-buts », « 1 colonne manquante »: a number's noun agrees with it (ngettext,
+    ``{% blocktranslate count %}``), never « extra-but(s) »."""
+    hedged = [
+        text
+        for entry in entries(path)
+        for text in [entry.msgid, entry.msgid_plural, entry.msgstr, *entry.msgstr_plural.values()]
+        if "(s)" in text
+    ]
+    assert hedged == []
