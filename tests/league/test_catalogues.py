@@ -141,3 +141,17 @@ def test_no_message_hedges_its_number_with_a_bracketed_s(path: Path) -> None:
         if "(s)" in text
     ]
     assert hedged == []
+
+
+def test_the_french_names_the_coach_s_pick_an_ordre_as_the_rules_do() -> None:
+    """The rules say « jeu d’ordres », « envoyer ses ordres »: a message about picks never calls
+    them « choix » (which stays for the emails' choices)."""
+    pick = re.compile(r"\bpicks?\b", re.IGNORECASE)
+    choix = [
+        form
+        for entry in entries(FRENCH)
+        if pick.search(entry.msgid)
+        for form in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if re.search(r"\bchoix\b", form, re.IGNORECASE)
+    ]
+    assert choix == []
