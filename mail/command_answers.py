@@ -344,11 +344,11 @@ def results_text(team: Team, args: dict[str, Any]) -> tuple[str, str]:
     title = _("Results — %(pool)s") % {"pool": pool.display_name}
     if pool_round is None:
         if number is not None:
-            return title, _("Round %(number)s of %(pool)s is not published.") % {
+            return title, _("Round %(number)s of %(of_pool)s is not published.") % {
                 "number": number,
-                "pool": pool.display_name,
+                "of_pool": pool.of_name,
             }
-        return title, _("No round of %(pool)s is published yet.") % {"pool": pool.display_name}
+        return title, _("No round of %(of_pool)s is published yet.") % {"of_pool": pool.of_name}
     results = pool_round_results(pool_round=pool_round, explain=True)
     title = _("Results — %(pool)s, round %(number)s") % {
         "pool": pool.display_name,

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from datetime import date as Date
 from datetime import time as Time
-from typing import Literal
+from typing import Literal, Protocol
 
 from django.utils import dateformat, formats, translation
 from django.utils.translation import gettext as _
@@ -98,6 +98,19 @@ def with_article(name: str, *, elite: bool) -> str:
     if elite:
         return "l’Élite"
     return f"l’{name}" if _elides(name) else f"la {name}"
+
+
+class Division(Protocol):
+    """A championship division as these words need it (``league.models.Division``)."""
+
+    name: str
+    tier: int
+
+
+def of_division(division: Division) -> str:
+    """The value of an ``of_division`` placeholder: « de l’Élite », « de la D2A » in French, the
+    division's name in English."""
+    return of_name(with_article(division.name, elite=division.tier == 1))
 
 
 def ordinal_fr(number: int, *, feminine: bool = False) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import date as Date
 from datetime import time as Time
-from typing import Protocol
 
 from django import template
 
@@ -44,16 +43,11 @@ def to_name(name: object) -> str:
     return french.to_name(str(name))
 
 
-class _Division(Protocol):
-    name: str
-    tier: int
-
-
 @register.filter
-def of_division(division: _Division) -> str:
+def of_division(division: french.Division) -> str:
     """An ``of_division`` placeholder's value: « de l’Élite », « de la D2A » in French, the
     division's name in English."""
-    return french.of_name(french.with_article(division.name, elite=division.tier == 1))
+    return french.of_division(division)
 
 
 @register.filter
