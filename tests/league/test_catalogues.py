@@ -155,3 +155,16 @@ def test_the_french_names_the_coach_s_pick_an_ordre_as_the_rules_do() -> None:
         if re.search(r"\bchoix\b", form, re.IGNORECASE)
     ]
     assert choix == []
+
+
+def test_no_french_message_puts_de_or_a_before_a_name_it_cannot_contract() -> None:
+    """« des Harfangs », « de l’Élite »: a name after « de » or « à » is an ``of_…`` or
+    ``to_…`` placeholder, which the code fills already contracted (``matrixhockey.french``)."""
+    named = re.compile(r"\b(?:de|à|du|des|au|aux)\s+%\((?:team|division|pool|object|entry)\)s")
+    uncontracted = [
+        form
+        for entry in entries(FRENCH)
+        for form in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if named.search(form)
+    ]
+    assert uncontracted == []
