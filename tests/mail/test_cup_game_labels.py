@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 from icalendar import Calendar
 
 from competitions.feeds import coach_feed_url
 from competitions.models import Competition, Fixture, PoolRound
+from competitions.selectors import entry_games, game_stage_name
 from engine import wg
 from league.models import Entry, Language, Profile
 from mail.models import OutboundEmail
@@ -115,3 +117,17 @@ def test_the_coach_s_calendar_names_the_third_place_game(
         if f"WG cup round {wg.FINAL_ROUND} " in str(event["SUMMARY"])
     ]
     assert summaries == [f"Picks deadline · WG cup round {wg.FINAL_ROUND} (third-place game)"]
+
+
+def test_the_pick_page_and_turn_sheet_s_stage_is_the_team_s_game(played: PlayedSeason) -> None:
+    """The pick page's cards and the turn sheet word a round's stage with ``game_stage_name``
+    on the team's public game (``entry_games``), as the reminder does."""
+    for label, french in (
+        (Fixture.Label.THIRD_PLACE, "match pour la troisième place"),
+        (Fixture.Label.FINAL, "finale"),
+    ):
+        game = wg_final_week_game(label)
+        round = game.pool_round.round
+        games = entry_games(entry=game.away, rounds=[round])
+        with translation.override("fr"):
+            assert str(game_stage_name(round, games.get(round.pk))) == french
