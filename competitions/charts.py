@@ -29,6 +29,7 @@ from pygal.style import Style
 
 from competitions.models import Competition
 from competitions.selectors.charts import PoolPlaces, RoundGoals, StocksPoint
+from matrixhockey.french import to_name
 
 _ids = itertools.count(1)
 
@@ -200,9 +201,12 @@ def _chart(
     )
 
 
-def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart | None:
+def places_chart(
+    *, places: PoolPlaces, division: str, of_division: str, mine: str = ""
+) -> Chart | None:
     """A division's places after each published round, one line per team, ``mine`` (the
-    reader's team's slug) highlighted; ``None`` before the first published round."""
+    reader's team's slug) highlighted; ``None`` before the first published round. ``of_division``:
+    the division after « de » (``Pool.of_name``)."""
     if not places.rounds:
         return None
     teams = len(places.series)
@@ -213,10 +217,10 @@ def places_chart(*, places: PoolPlaces, division: str, mine: str = "") -> Chart 
         key="places",
         title=_("Places round by round — %(division)s") % {"division": division},
         description=_(
-            "One line per team of the %(division)s: its place in the table after each of the "
+            "One line per team of the %(of_division)s: its place in the table after each of the "
             "%(rounds)d published rounds, first at the top."
         )
-        % {"division": division, "rounds": len(places.rounds)},
+        % {"of_division": of_division, "rounds": len(places.rounds)},
         x_labels=[str(number) for number in places.rounds],
         series=[(series.name, list(series.places)) for series in places.series],
         columns=(_("Team"), *(_("R%(round)d") % {"round": n} for n in places.rounds)),
@@ -285,10 +289,10 @@ def stocks_chart(*, points: tuple[StocksPoint, ...], team: str) -> Chart | None:
         key="stocks",
         title=_("Stocks left over the season — %(team)s") % {"team": team},
         description=_(
-            "Two lines: the extra goals and the great saves %(team)s had left at the season's "
+            "Two lines: the extra goals and the great saves %(to_team)s had left at the season's "
             "start and after each published round it played."
         )
-        % {"team": team},
+        % {"to_team": to_name(team)},
         x_labels=[_point_label(point, short=True) for point in points],
         series=[
             (_("Extra goals"), [point.extra_goals for point in points]),

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from icalendar import Alarm, Calendar, Event, vDuration
 
 from competitions.models import CalendarFeedKey, Competition, Round, Stage
+from competitions.selectors import EntryGame, game_stage_name
 from league.models import Season, Team
 from league.selectors import user_team
 from matrixhockey.site import site_url
@@ -98,14 +99,15 @@ def _host() -> str:
     return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
-def round_summary(round: Round) -> str:
-    """« Picks deadline · KDH round 3 (quarter-final) » in the active language."""
+def round_summary(round: Round, game: EntryGame | None = None) -> str:
+    """« Picks deadline · KDH round 3 (quarter-final) » in the active language; with a team's
+    public ``game``, the stage it plays (the WG's third-place game is not « the final »)."""
     label = _("%(competition)s round %(number)d") % {
         "competition": capfirst(Competition(round.competition).label),
         "number": round.number,
     }
     if round.stage != Stage.REGULAR:
-        label = f"{label} ({Stage(round.stage).label})"
+        label = f"{label} ({game_stage_name(round, game)})"
     return _("Picks deadline · %(round)s") % {"round": label}
 
 
@@ -121,12 +123,12 @@ def _calendar(name: str, description: str) -> Calendar:
     return calendar
 
 
-def _event(round: Round, uid: str, description: str) -> Event:
+def _event(round: Round, uid: str, description: str, game: EntryGame | None = None) -> Event:
     zone = ZoneInfo(round.season.time_zone)
     changed = round.calendar_changed_at.astimezone(ZoneInfo("UTC"))
     event = Event()
     event.add("uid", f"{uid}@{_host()}")
-    event.add("summary", round_summary(round))
+    event.add("summary", round_summary(round, game))
     # A deadline is an instant: DTSTART alone (RFC 5545 §3.6.1), in the season's own zone.
     event.add("dtstart", timezone.localtime(round.deadline, zone))
     event.add("dtstamp", changed)
@@ -167,9 +169,11 @@ def league_calendar(*, season: Season | None, rounds: list[Round], language: str
         return _document(calendar, rounds, [_event(r, _round_uid(r), text) for r in rounds])
 
 
-def coach_calendar(*, team: Team, rounds: list[Round], language: str) -> bytes:
+def coach_calendar(
+    *, team: Team, rounds: list[Round], games: dict[int, EntryGame], language: str
+) -> bytes:
     """``team``'s private feed: the rounds it plays, each with a reminder
-    :data:`REMINDER_BEFORE` its deadline."""
+    :data:`REMINDER_BEFORE` its deadline, named by its public ``games`` (by round id)."""
     with translation.override(language):
         calendar = _calendar(
             _("%(team)s · deadlines") % {"team": team.name},
@@ -178,10 +182,11 @@ def coach_calendar(*, team: Team, rounds: list[Round], language: str) -> bytes:
         text = _("%(team)s: send your picks before this deadline.") % {"team": team.name}
         events = []
         for round in rounds:
-            event = _event(round, f"{_round_uid(round)}-team-{team.pk}", text)
+            game = games.get(round.pk)
+            event = _event(round, f"{_round_uid(round)}-team-{team.pk}", text, game)
             alarm = Alarm()
             alarm.add("action", "DISPLAY")
-            alarm.add("description", round_summary(round))
+            alarm.add("description", round_summary(round, game))
             alarm.add("trigger", -REMINDER_BEFORE)
             event.add_component(alarm)
             events.append(event)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from league.audit_display import entry_lines
 from league.models import AuditLog
 from league.services.audit import VIA_ADMIN, audit_change, audit_via, changes, snapshot
+from matrixhockey.french import of_name
 from matrixhockey.http import signed_in_user
 
 Snapshot = dict[str, Any]
@@ -161,7 +162,7 @@ class AuditedAdmin(admin.ModelAdmin):
         page = Paginator(entries, HISTORY_PAGE_SIZE).get_page(request.GET.get("p"))
         context = {
             **self.admin_site.each_context(request),
-            "title": _("History of %(object)s") % {"object": obj},
+            "title": _("History of %(of_object)s") % {"of_object": of_name(str(obj))},
             "subtitle": None,
             "module_name": str(model._meta.verbose_name_plural).capitalize(),
             "object": obj,

@@ -11,10 +11,10 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from league.models import AuditLog
+from matrixhockey.french import date_format
 
 NOTHING = "—"
 

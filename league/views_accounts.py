@@ -25,7 +25,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -37,6 +36,7 @@ from league.picks_only import picks_only, picks_only_end
 from league.sign_in import Pause, PauseScope, sign_in_pause
 from matrixhockey.api import client_address
 from matrixhockey.cache import rate_exceeded
+from matrixhockey.french import date_format
 from matrixhockey.http import SignedInRequest
 from matrixhockey.redirects import site_path
 

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -47,6 +47,7 @@ from league.selectors import season_current
 from league.templatetags.rulings import rules_url
 from mail.commands import COMMANDS_MAX
 from mail.turn_sheet import turn_sheet
+from matrixhockey.french import date_format
 from matrixhockey.site import site_url
 
 logger = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ def _when(moment: datetime, season: Season | None) -> str:
     """``moment`` in the season's time zone (Paris), in the active language's format."""
     zone = ZoneInfo(season.time_zone if season is not None else "Europe/Paris")
     local = timezone.localtime(moment, zone)
-    return f"{formats.date_format(local, 'DATETIME_FORMAT')} ({zone.key})"
+    return f"{date_format(local, 'DATETIME_FORMAT')} ({zone.key})"
 
 
 def _competition_label(competition: str) -> str:
@@ -343,11 +344,11 @@ def results_text(team: Team, args: dict[str, Any]) -> tuple[str, str]:
     title = _("Results — %(pool)s") % {"pool": pool.display_name}
     if pool_round is None:
         if number is not None:
-            return title, _("Round %(number)s of %(pool)s is not published.") % {
+            return title, _("Round %(number)s of %(of_pool)s is not published.") % {
                 "number": number,
-                "pool": pool.display_name,
+                "of_pool": pool.of_name,
             }
-        return title, _("No round of %(pool)s is published yet.") % {"pool": pool.display_name}
+        return title, _("No round of %(of_pool)s is published yet.") % {"of_pool": pool.of_name}
     results = pool_round_results(pool_round=pool_round, explain=True)
     title = _("Results — %(pool)s, round %(number)s") % {
         "pool": pool.display_name,

@@ -144,7 +144,7 @@ class SheetRound:
 
     round: Round
     title: StrOrPromise
-    stage: str
+    stage: StrOrPromise
     deadline: datetime
     mine: Side
     opponent: Entry | None

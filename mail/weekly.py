@@ -33,7 +33,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competitions.models import Competition, Pick, Pool, PoolRound, Round
-from competitions.selectors import PLAYED, entry_plays_rounds
+from competitions.selectors import (
+    PLAYED,
+    EntryGame,
+    entry_games,
+    entry_plays_rounds,
+    game_stage_name,
+)
 from league.links import pick_link
 from league.models import Entry, Season
 from league.selectors import NewsItem, news_between, season_current, user_language
@@ -213,26 +219,40 @@ def _infos_url(pool: Pool | None) -> str:
 
 
 @dataclass(frozen=True)
+class ReminderRound:
+    """A round of a reminder, with the stage the team plays it in, in words: its game's label
+    where the week holds two kinds of game (the WG's third-place game is not « the final »)."""
+
+    round: Round
+    stage: StrOrPromise
+
+
+@dataclass(frozen=True)
 class CompetitionWeek:
     """One competition's rounds in a reminder, with the infos équipes page to prepare them."""
 
     competition: str
     label: StrOrPromise
-    rounds: list[Round]
+    rounds: list[ReminderRound]
     infos_url: str
 
 
 def _by_competition(
-    rounds: Sequence[Round], entry: Entry | None, pools: dict[tuple[str, int | None], Pool]
+    rounds: Sequence[Round],
+    entry: Entry,
+    pools: dict[tuple[str, int | None], Pool],
+    games: dict[int, EntryGame],
 ) -> list[CompetitionWeek]:
-    """The week's ``rounds`` by competition, each with the infos équipes of ``entry``'s pool."""
-    grouped: dict[str, list[Round]] = {}
+    """The week's ``rounds`` by competition, each with the infos équipes of ``entry``'s pool and
+    the stage of its public game in each (:func:`~competitions.selectors.game_stage_name`)."""
+    grouped: dict[str, list[ReminderRound]] = {}
     for round in rounds:
-        grouped.setdefault(round.competition, []).append(round)
+        stage = game_stage_name(round, games.get(round.pk))
+        grouped.setdefault(round.competition, []).append(ReminderRound(round, stage))
     weeks = []
     for competition, its_rounds in grouped.items():
         if Competition(competition).kind.divisional:
-            pool = pools.get((competition, entry.division_id)) if entry else None
+            pool = pools.get((competition, entry.division_id))
         else:
             pool = pools.get((competition, None))
         weeks.append(
@@ -483,7 +503,9 @@ def reminder_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
             "team": entry.team,
             "week": int(email.context["week"]),
             "deadline": min(r.deadline for r in missing),
-            "competitions": _by_competition(missing, entry, pools),
+            "competitions": _by_competition(
+                missing, entry, pools, entry_games(entry=entry, rounds=missing)
+            ),
             "pick_url": pick_link(person),
         },
     )

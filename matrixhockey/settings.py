@@ -116,6 +116,9 @@ TEMPLATES = [
                 "matrixhockey.context_processors.league",
                 "competitions.context_processors.person",
             ],
+            # In every template: dates with « 1er janvier » (its ``date`` filter replaces
+            # Django's), names after « de » / « à », places in words (matrixhockey.french).
+            "builtins": ["matrixhockey.template_words"],
         },
     },
 ]

@@ -25,6 +25,7 @@ from league.audit_admin import AuditedAdmin
 from league.models import Entry
 from league.services.audit import VIA_ADMIN, audit_via
 from matrixhockey.admin import CheckedAutocomplete, ReadOnlyAdmin, ReadOnlyInline, adopt
+from matrixhockey.french import of_name
 from matrixhockey.http import SignedInRequest, signed_in_user
 
 
@@ -195,7 +196,7 @@ class EntryAdmin(CheckedAutocomplete, AuditedAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": _("Move a stock of %(entry)s") % {"entry": entry},
+            "title": _("Move a stock of %(of_entry)s") % {"of_entry": of_name(str(entry))},
             "entry": entry,
             "form": form,
         }

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from competitions.kinds import CompetitionKind, kind_of
 from engine.competitions import Rules
 from league.models import Division, Entry, Season
+from matrixhockey import french
 from matrixhockey.db import choices_constraint, done_by
 
 MATRIX_COLUMNS = tuple(string.ascii_uppercase[:11])
@@ -307,6 +308,15 @@ class Pool(models.Model):
     def display_name(self) -> str:
         """The pool as people name it: its division, or the cup (its division joined, or read)."""
         return self.division.name if self.division else self.get_competition_display()
+
+    @property
+    def of_name(self) -> str:
+        """The pool after « de » (an ``of_pool`` placeholder, :mod:`matrixhockey.french`): « de
+        l’Élite », « de la D2A », « de la coupe KDH » in French; its name in English."""
+        if self.division is not None:
+            return french.of_division(self.division)
+        cup = str(self.get_competition_display())
+        return french.of_name(french.with_article(cup, elite=False))
 
     @property
     def kind(self) -> CompetitionKind:

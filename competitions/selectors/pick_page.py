@@ -18,14 +18,16 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from competitions.models import Competition, Pick, Pool, Round, Stage
+from competitions.models import Competition, Pick, Pool, Round
 from competitions.selectors.entries import Sight
 from competitions.selectors.matrices import ColumnsHeld, rounds_columns_held, rounds_rows
 from competitions.selectors.picks import (
     EntryChoices,
+    EntryGame,
     entry_choices_everywhere,
-    entry_opponents,
+    entry_games,
     entry_pools,
+    game_stage_name,
     public_draws,
 )
 from competitions.selectors.rounds import OpenRound, OpenWeek, entry_rounds_open
@@ -70,7 +72,7 @@ class RoundCard(Generic[FormT]):
     """The pool the team plays this round in (its « infos équipes »)."""
     title: StrOrPromise = ""
     """The competition, in words (worded once for the page, like the labels below)."""
-    stage: str = ""
+    stage: StrOrPromise = ""
     channels: dict[str, str] = field(default_factory=dict)
     """Each channel's label, by value."""
     row: dict[str, int] = field(default_factory=dict)
@@ -151,20 +153,20 @@ class PicksPage(Generic[FormT]):
 @dataclass(frozen=True)
 class _Reads:
     """What the page reads once for every card: the team's choices in each competition, what
-    earlier unplayed picks use (R11), the pools, the opponents, the matrix rows and the columns
-    held (R25)."""
+    earlier unplayed picks use (R11), the pools, the games (opponents, labels), the matrix rows
+    and the columns held (R25)."""
 
     choices: dict[str, EntryChoices]
     spoken: dict[int, SpokenFor]
     pools: dict[str, Pool]
-    opponents: dict[int, Entry]
+    games: dict[int, EntryGame]
     rows: dict[int, dict[str, int]]
     held: dict[int, ColumnsHeld]
 
 
 def _reads(open_rounds: list[OpenRound], pools: dict[str, Pool]) -> _Reads:
     if not open_rounds:
-        return _Reads(choices={}, spoken={}, pools={}, opponents={}, rows={}, held={})
+        return _Reads(choices={}, spoken={}, pools={}, games={}, rows={}, held={})
     entry = open_rounds[0].entry
     rounds = [open_round.round for open_round in open_rounds]
     # R23: the draws an arbitration made stay secret until it is published, for the opponents
@@ -179,7 +181,7 @@ def _reads(open_rounds: list[OpenRound], pools: dict[str, Pool]) -> _Reads:
         ),
         spoken=entries_spoken_for(entry=entry, rounds=rounds),
         pools=pools,
-        opponents=entry_opponents(entry=entry, rounds=rounds, pools=pools, draws=draws),
+        games=entry_games(entry=entry, rounds=rounds, pools=pools, draws=draws),
         # R25: the rounds' matrix rows, and how many teams of each crowding pool (R2) still have
         # each column after the published rounds (R1's crowding itself is unknown until then).
         rows=rounds_rows(season=rounds[0].season, rounds=rounds),
@@ -216,13 +218,13 @@ def team_picks_page(
     reads = _reads([open_round for week in weeks for open_round in week.rounds], pools)
     # Labels every card repeats, worded once for the page.
     titles = {value: capfirst(label) for value, label in Competition.choices}
-    stages = {value: str(label) for value, label in Stage.choices}
     channels = {value: str(label) for value, label in Pick.Channel.choices}
 
     def card(open_round: OpenRound) -> RoundCard[FormT]:
         round = open_round.round
         choices = reads.choices[round.competition]
         row = reads.rows.get(round.pk, {})
+        game = reads.games.get(round.pk)
         return RoundCard(
             open_round=open_round,
             form=forms(round, choices, open_round.history[0] if open_round.history else None),
@@ -230,10 +232,10 @@ def team_picks_page(
             history=tuple(open_round.history),
             anchor=round_anchor(round),
             spoken=reads.spoken.get(round.pk, SpokenFor()),
-            opponent=reads.opponents.get(round.pk),
+            opponent=game.opponent if game else None,
             pool=reads.pools.get(round.competition),
             title=titles.get(round.competition, round.competition),
-            stage=stages.get(round.stage, round.stage),
+            stage=game_stage_name(round, game),
             channels=channels,
             row=row,
             # The counts go with the values they explain: none without a matrix row.

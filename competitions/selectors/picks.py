@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, Min, OuterRef, Q, QuerySet, Sum
@@ -15,6 +16,7 @@ from competitions.kinds import kind_of
 from competitions.models import (
     Competition,
     Fixture,
+    FixtureLabel,
     FixtureResult,
     Pick,
     Pool,
@@ -36,6 +38,9 @@ from engine.quotas import columns_left, notation_order, values_left
 from engine.season import Used
 from league.models import Entry, Team
 from league.selectors import user_team
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def pick_history(*, entry: Entry, round: Round) -> QuerySet[Pick]:
@@ -333,14 +338,22 @@ def public_draws(*, pools: Iterable[Pool]) -> PublicDraws:
     )
 
 
-def entry_opponents(
+@dataclass(frozen=True)
+class EntryGame:
+    """A team's game in a round: the fixture (both teams) and the team it plays."""
+
+    fixture: Fixture
+    opponent: Entry
+
+
+def entry_games(
     *,
     entry: Entry,
     rounds: list[Round],
     pools: dict[str, Pool] | None = None,
     draws: PublicDraws | None = None,
-) -> dict[int, Entry]:
-    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn — and public
+) -> dict[int, EntryGame]:
+    """``entry``'s game in each of ``rounds`` (by id) that is drawn — and public
     (:class:`PublicDraws`: a cup game drawn from an arbitrated, unpublished round is not).
     Three queries whatever the number of rounds (two given the team's ``pools``, one given
     their :func:`public_draws` too)."""
@@ -349,21 +362,42 @@ def entry_opponents(
         return {}
     public = public_draws(pools=pools.values()) if draws is None else draws
     mine = _lineage_ids(entry)
-    opponents: dict[int, Entry] = {}
+    games: dict[int, EntryGame] = {}
     for fixture in Fixture.objects.filter(
         Q(home_id__in=mine) | Q(away_id__in=mine),
         pool_round__pool__in=pools.values(),
         pool_round__round__in=rounds,
     ).select_related("home__team", "away__team", "pool_round__round"):
         round = fixture.pool_round.round
-        if not public.shows(
+        if public.shows(
             pool_id=fixture.pool_round.pool_id, competition=round.competition, number=round.number
         ):
-            continue
-        opponents[fixture.pool_round.round_id] = (
-            fixture.away if fixture.home_id in mine else fixture.home
-        )
-    return opponents
+            opponent = fixture.away if fixture.home_id in mine else fixture.home
+            games[fixture.pool_round.round_id] = EntryGame(fixture, opponent)
+    return games
+
+
+def entry_opponents(
+    *,
+    entry: Entry,
+    rounds: list[Round],
+    pools: dict[str, Pool] | None = None,
+    draws: PublicDraws | None = None,
+) -> dict[int, Entry]:
+    """``entry``'s opponent in each of ``rounds`` (by id) whose game is drawn and public
+    (:func:`entry_games`)."""
+    games = entry_games(entry=entry, rounds=rounds, pools=pools, draws=draws)
+    return {round_id: game.opponent for round_id, game in games.items()}
+
+
+def game_stage_name(round: Round, game: EntryGame | None) -> StrOrPromise:
+    """The stage a team plays ``round`` in, in words (lazy: worded in the reader's language when
+    shown): its game's own label where one week holds two kinds of game (the WG's final and
+    third-place game, R18), else the round's stage (its game unknown or not public yet: the
+    week's stage)."""
+    if game is not None and game.fixture.label:
+        return FixtureLabel(game.fixture.label).label
+    return Stage(round.stage).label
 
 
 def entry_opponent(*, entry: Entry, round: Round) -> Entry | None:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -30,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from competitions.models import Competition
 from engine import NotationFault, Refusal
 from engine.season_plan import PlanFault
+from matrixhockey.french import date_format
 
 if TYPE_CHECKING:
     from competitions.models import ArbitrationRequest

@@ -31,6 +31,7 @@ from django.db.models import Field, Q, Sum
 from django.db.models.functions import Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competitions.models import StockMovement, StockReason
 from competitions.services.entries import EntryPlace, entries_create
@@ -215,20 +216,32 @@ def _check(records: list[tuple[int, list[str]]], problems: list[ImportProblem]) 
         problems.append(
             ImportProblem(
                 header_line,
-                _("missing column(s) %(missing)s: the header row is %(header)s.")
+                ngettext(
+                    "missing column %(missing)s: the header row is %(header)s.",
+                    "missing columns %(missing)s: the header row is %(header)s.",
+                    len(missing),
+                )
                 % {"missing": ", ".join(missing), "header": ",".join(COLUMNS)},
             )
         )
     if unknown:
         problems.append(
             ImportProblem(
-                header_line, _("unknown column(s) %(unknown)s.") % {"unknown": ", ".join(unknown)}
+                header_line,
+                ngettext(
+                    "unknown column %(unknown)s.", "unknown columns %(unknown)s.", len(unknown)
+                )
+                % {"unknown": ", ".join(unknown)},
             )
         )
     if twice:
         problems.append(
             ImportProblem(
-                header_line, _("column(s) given twice: %(twice)s.") % {"twice": ", ".join(twice)}
+                header_line,
+                ngettext(
+                    "column given twice: %(twice)s.", "columns given twice: %(twice)s.", len(twice)
+                )
+                % {"twice": ", ".join(twice)},
             )
         )
     if missing or unknown or twice:

@@ -24,6 +24,7 @@ from league.models import Entry, Profile, Team, WaitingListEntry
 from league.services import audit_record, team_create
 from league.signals import coach_invited
 from matrixhockey.db import save_valid
+from matrixhockey.french import of_name
 
 DUMMY_TEAM_NAME = "Équipe fantôme {number}"
 """A dummy team's name (R14). Team names are the league's data, in French whatever the reader's
@@ -153,11 +154,11 @@ def _not_published(entry: Entry, sanction: OnrSanction) -> ValidationError:
     place), so it waits for the publication of the round that found the ONR."""
     return ValidationError(
         _(
-            "The ONR of %(team)s was found by the arbitration of %(round)s, which is not "
+            "The ONR of %(of_team)s was found by the arbitration of %(round)s, which is not "
             "published yet: the replacement can be confirmed once it is, so that nothing of "
             "that round shows before its results (R14, R23)."
         )
-        % {"team": entry.team, "round": sanction.round},
+        % {"of_team": of_name(entry.team.name), "round": sanction.round},
         code="not_published",
     )
 

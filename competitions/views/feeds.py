@@ -12,7 +12,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from competitions import services
 from competitions.feeds import FeedInvalid, coach_calendar, coach_feed_check, league_calendar
-from competitions.selectors import entry_rounds_calendar, season_rounds_calendar, team_entry_current
+from competitions.selectors import (
+    entry_games,
+    entry_rounds_calendar,
+    season_rounds_calendar,
+    team_entry_current,
+)
 from league.models import Language
 from league.selectors import season_current, user_language
 from matrixhockey.http import SignedInRequest
@@ -54,7 +59,10 @@ def calendar_coach(request: HttpRequest, token: str) -> HttpResponse:
     season = season_current()
     entry = team_entry_current(team=holder.team, season=season) if season is not None else None
     rounds = entry_rounds_calendar(entry=entry) if entry is not None else []
-    document = coach_calendar(team=holder.team, rounds=rounds, language=user_language(holder.user))
+    games = entry_games(entry=entry, rounds=rounds) if entry is not None else {}
+    document = coach_calendar(
+        team=holder.team, rounds=rounds, games=games, language=user_language(holder.user)
+    )
     return _calendar_response(document, f"{holder.team.slug}.ics", private=True)
 
 

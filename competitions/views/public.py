@@ -355,6 +355,7 @@ def _standings(
         context["places"] = places_chart(
             places=pool_places(pool=found),
             division=str(context["pool_name"]),
+            of_division=found.of_name,
             mine=entry.team.slug if entry else "",
         )
         template = "standings/division.html"

@@ -30,6 +30,7 @@ from competitions import selectors, services
 from competitions.models import LatePick, PoolRound
 from competitions.selectors import entry_pool
 from league.selectors import season_current
+from matrixhockey.french import of_name
 from matrixhockey.http import SignedInRequest
 
 REFRESH_SECONDS = 3
@@ -175,23 +176,23 @@ def referee_late_pick(request: SignedInRequest, pk: int, decision: str) -> HttpR
     }.get(decision)
     if decide is None:
         raise Http404(_("Unknown decision."))
-    values = {"team": late.entry.team}
+    values = {"of_team": of_name(late.entry.team.name)}
     try:
         decide(late_pick=late, by=request.user)
     except services.PickRejected as error:
         reason = LATE_PICK_REFUSALS.get(error.code or "", error.message)
         messages.error(
             request,
-            _("The late pick of %(team)s was not entered: %(reason)s.")
+            _("The late pick of %(of_team)s was not entered: %(reason)s.")
             % {**values, "reason": reason},
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
         done = (
-            _("The late pick of %(team)s was entered.")
+            _("The late pick of %(of_team)s was entered.")
             if decision == "accept"
-            else _("The late pick of %(team)s was rejected; its coach is told.")
+            else _("The late pick of %(of_team)s was rejected; its coach is told.")
         )
         messages.success(request, done % values)
     found = (

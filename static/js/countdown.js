@@ -12,6 +12,16 @@
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
+  /* A moment in the page's language, in time zone tz: French writes the first of the month
+     « 1er » (« vendredi 1er janvier »), as the server does. */
+  function dateText(when, options, tz) {
+    var french = /^fr\b/.test(lang || "");
+    var format = new Intl.DateTimeFormat(lang, Object.assign({ timeZone: tz }, options));
+    return format.formatToParts(when).map(function (part) {
+      return french && part.type === "day" && part.value === "1" ? "1er" : part.value;
+    }).join("");
+  }
+
   function remaining(ms) {
     var s = Math.floor(ms / 1000);
     var d = Math.floor(s / 86400); s -= d * 86400;
@@ -35,10 +45,9 @@
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     var league = box.closest("[data-zone]");
     var format = function (tz) {
-      return new Intl.DateTimeFormat(lang, {
-        weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit",
-        timeZone: tz
-      }).format(deadline);
+      return dateText(deadline, {
+        weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit"
+      }, tz);
     };
     if (zone && format(zone) !== format(league ? league.getAttribute("data-zone") : "Europe/Paris")) {
       local.querySelector("[data-local-text]").textContent = format(zone) + " (" + zone + ")";
@@ -54,10 +63,9 @@
     var deadline = new Date(cell.getAttribute("data-deadline"));
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     var format = function (tz) {
-      return new Intl.DateTimeFormat(lang, {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-        timeZone: tz
-      }).format(deadline);
+      return dateText(deadline, {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+      }, tz);
     };
     if (zone && format(zone) !== format(cell.getAttribute("data-zone") || "Europe/Paris")) {
       local.querySelector("[data-local-text]").textContent = format(zone) + " (" + zone + ")";

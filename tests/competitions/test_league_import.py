@@ -26,6 +26,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 from django.test import Client
+from django.utils import translation
 
 from competitions.models import StockMovement, StockReason
 from competitions.services.league_import import (
@@ -162,8 +163,21 @@ def test_a_problem_is_reported_with_its_line(
 def test_a_missing_column_is_reported_on_the_header_line() -> None:
     rows = [row[:7] for row in good_rows()]
     assert problems_of(csv_text(rows, header=HEADER.removesuffix(",great_saves"))) == [
-        "line 1: missing column(s) great_saves: the header row is " + HEADER + "."
+        "line 1: missing column great_saves: the header row is " + HEADER + "."
     ]
+
+
+def test_the_header_s_problems_agree_in_number_in_french() -> None:
+    rows = [[*row[:6], "x", "y"] for row in good_rows()]
+    header = "team,coach,email,language,division,code,bonus,bonus"
+    with translation.override("fr"):
+        assert problems_of(csv_text(rows, header=header)) == [
+            "ligne 1 : colonnes manquantes extra_goals, great_saves : la ligne d’en-tête est "
+            + HEADER
+            + ".",
+            "ligne 1 : colonnes inconnues “bonus”, “bonus”.",
+            "ligne 1 : colonne en double : bonus.",
+        ]
 
 
 def test_a_file_that_is_not_utf8_is_reported_on_its_lines() -> None:
@@ -249,7 +263,7 @@ def test_the_command_refuses_a_bad_file_listing_every_problem(db: None, tmp_path
     path.write_text(edited(_set(3, "division", "d4")), encoding="utf-8")
     code, message = run(str(path))
     assert code == 1
-    assert "refused, nothing was stored (2 problem(s))" in message
+    assert "refused, nothing was stored (2 problems)" in message
     assert "  line 2: division elite has 11 teams, it needs 12." in message
     assert "  line 5: unknown division “d4”" in message
     assert not Season.objects.exists() and not Team.objects.exists()

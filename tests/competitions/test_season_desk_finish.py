@@ -102,6 +102,11 @@ class TestTheAdminsJuly:
         for code in ("division_winner", "kdh_winner", "most_goals", "fewest_against"):
             assert code not in html
         assert reason in html
+        # Where each team comes from, its place in words: « Elite, 1re place ».
+        origins = re.findall(r'<span class="plan-from muted">([^<]+)</span>', html)
+        first = "1re place" if language == "fr" else "1st place"
+        assert f"Elite, {first}" in origins
+        assert not [origin for origin in origins if "place 1" in origin]
 
     def test_the_next_season_s_calendar_is_one_draft_for_desk_and_command(self, db: None) -> None:
         admin = admin_client()

@@ -128,3 +128,43 @@ def test_french_messages_use_the_typographic_apostrophe() -> None:
 def test_the_infos_legend_names_the_stocks_as_the_rules_do() -> None:
     legend = next(e.msgstr for e in entries(FRENCH) if e.msgid.startswith("Extra time and shoot"))
     assert "extra-buts, # super-arrêts" in legend
+
+
+@pytest.mark.parametrize("path", [FRENCH, ENGLISH], ids=["fr", "en"])
+def test_no_message_hedges_its_number_with_a_bracketed_s(path: Path) -> None:
+    """« 2 extra-buts », « 1 colonne manquante »: a number's noun agrees with it (ngettext,
+    ``{% blocktranslate count %}``), never « extra-but(s) »."""
+    hedged = [
+        text
+        for entry in entries(path)
+        for text in [entry.msgid, entry.msgid_plural, entry.msgstr, *entry.msgstr_plural.values()]
+        if "(s)" in text
+    ]
+    assert hedged == []
+
+
+def test_the_french_names_the_coach_s_pick_an_ordre_as_the_rules_do() -> None:
+    """The rules say « jeu d’ordres », « envoyer ses ordres »: a message about picks never calls
+    them « choix » (which stays for the emails' choices)."""
+    pick = re.compile(r"\bpicks?\b", re.IGNORECASE)
+    choix = [
+        form
+        for entry in entries(FRENCH)
+        if pick.search(entry.msgid)
+        for form in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if re.search(r"\bchoix\b", form, re.IGNORECASE)
+    ]
+    assert choix == []
+
+
+def test_no_french_message_puts_de_or_a_before_a_name_it_cannot_contract() -> None:
+    """« des Harfangs », « de l’Élite »: a name after « de » or « à » is an ``of_…`` or
+    ``to_…`` placeholder, which the code fills already contracted (``matrixhockey.french``)."""
+    named = re.compile(r"\b(?:de|à|du|des|au|aux)\s+%\((?:team|division|pool|object|entry)\)s")
+    uncontracted = [
+        form
+        for entry in entries(FRENCH)
+        for form in (entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr])
+        if named.search(form)
+    ]
+    assert uncontracted == []

@@ -87,6 +87,14 @@ def test_the_guide_has_every_section_and_every_ruling_anchor(client: Client, lan
 
 
 @pytest.mark.django_db
+def test_the_french_guide_writes_the_typographic_apostrophe(client: Client) -> None:
+    """« l’équipe », not « l'équipe » (Django escapes a straight one as &#x27;)."""
+    text = re.sub(r"<[^>]*>", "", guide(client, "fr"))
+    assert "’" in text
+    assert re.findall(r"\w(?:'|&#x27;)\w", text) == []
+
+
+@pytest.mark.django_db
 def test_the_guide_is_two_texts_not_one_translated_twice(client: Client) -> None:
     english, french = guide(client, "en"), guide(client, "fr")
     assert "less one goal for every other team of your crowding pool" in english

@@ -79,7 +79,7 @@ def test_commands_in_the_mailbox_are_fetched_and_answered_in_one_threaded_reply_
     by_deputy = deliver(mailbox, deputy.email, "ADJOINT aucun\nclassement", at=paris(4, 12))
     newcomer = deliver(mailbox, "newcomer@example.net", "JOIN The Frozen Moose", at=paris(4, 13))
     output = fetch()
-    assert "4 message(s) ingested, 0 failed" in output
+    assert "4 messages ingested, 0 failed" in output
     assert all("\\Seen" in flags for flags in mailbox.flags().values())
     emails_send_due()
     replies = {
@@ -105,5 +105,5 @@ def test_commands_in_the_mailbox_are_fetched_and_answered_in_one_threaded_reply_
     assert join_reply.template == "waiting-list" and join_reply.to == ["newcomer@example.net"]
     assert WaitingListEntry.objects.get(email="newcomer@example.net").name == "The Frozen Moose"
     # Fetched again: nothing new, nothing answered twice.
-    assert "0 message(s) ingested" in fetch()
+    assert "0 messages ingested" in fetch()
     assert InboundEmail.objects.count() == 4

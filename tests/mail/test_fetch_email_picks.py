@@ -318,7 +318,7 @@ def test_unseen_messages_are_ingested_at_their_internaldate_and_marked_seen(
     ]
     assert LatePick.objects.count() == 0
     assert InboundEmail.objects.count() == 4
-    assert "4 message(s) ingested, 0 failed" in output
+    assert "4 messages ingested, 0 failed" in output
     assert all("\\Seen" in flags for flags in mailbox.flags().values())
     assert len(mailbox.flags()) == 4
 
@@ -345,7 +345,7 @@ def test_seen_messages_are_left_alone_and_a_second_run_reads_nothing(
         ("championship", 2, "B(3)"),
         ("championship", 3, "C++(0)"),
     ]
-    assert "0 message(s) ingested" in fetch()
+    assert "0 messages ingested" in fetch()
     assert Pick.objects.count() == 2
 
 
@@ -429,7 +429,7 @@ def test_a_message_that_keeps_failing_is_set_aside_after_three_tries_and_recorde
         "sleigh-coach@example.org",
     )
     assert failure.set_aside_at is not None and "a bug on this message" in failure.last_error
-    assert "0 message(s) ingested, 0 failed" in fetch()  # no fourth try
+    assert "0 messages ingested, 0 failed" in fetch()  # no fourth try
     assert stored() == []
 
 

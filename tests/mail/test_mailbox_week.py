@@ -262,7 +262,7 @@ def test_a_week_played_from_the_mailbox_by_a_coach_and_a_deputy(
     coach_id = put(mailbox, coach_reply, at=received)
     deputy_id = put(mailbox, deputy_reply, at=received)
     before = len(smtp.received)
-    assert "2 message(s) ingested, 0 failed" in fetch()
+    assert "2 messages ingested, 0 failed" in fetch()
     emails_send_due()
 
     # The picks stored, as the site's pick page shows them.
@@ -304,7 +304,7 @@ def test_a_week_played_from_the_mailbox_by_a_coach_and_a_deputy(
     )
     commands_fr_id = put(mailbox, commands_fr, at=timezone.now())
     commands_en_id = put(mailbox, commands_en, at=timezone.now())
-    assert "2 message(s) ingested, 0 failed" in fetch()
+    assert "2 messages ingested, 0 failed" in fetch()
     emails_send_due()
     _, infos_fr = answered(smtp, coach.email, commands_fr_id, since=before)
     _, infos_en = answered(smtp, deputy.email, commands_en_id, since=before)
@@ -353,7 +353,7 @@ def test_a_week_played_from_the_mailbox_by_a_coach_and_a_deputy(
         subject="Résultats",
     )
     results_fr_id = put(mailbox, results_fr, at=timezone.now())
-    assert "1 message(s) ingested, 0 failed" in fetch()
+    assert "1 message ingested, 0 failed" in fetch()
     emails_send_due()
     _, results_text = answered(smtp, coach.email, results_fr_id, since=before)
     # The team's game of week 4, its pick as the coach wrote it, and its score.

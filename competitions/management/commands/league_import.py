@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.defaultfilters import pluralize
 
 from competitions.services.league_import import LeagueImportRefused, league_import
 from league.services.audit import via_command
@@ -49,8 +50,9 @@ class Command(BaseCommand):
             result = league_import(text=data, starts_on=options["starts_on"])
         except LeagueImportRefused as refusal:
             lines = "\n".join(f"  {problem}" for problem in refusal.problems)
+            problems = len(refusal.problems)
             raise CommandError(
-                f"{path}: refused, nothing was stored ({len(refusal.problems)} problem(s)):\n"
+                f"{path}: refused, nothing was stored ({problems} problem{pluralize(problems)}):\n"
                 f"{lines}",
                 returncode=EXIT_REFUSED,
             ) from refusal

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.defaultfilters import pluralize
 
 from competitions.models import Competition
 from competitions.selectors import PLAYED, pool_round_find
@@ -97,9 +98,10 @@ class Command(BaseCommand):
                 f"stored results ({games} games, their teams' picks, bonus goal and draws)."
             )
             return
+        differences = len(verification.differences)
         self.stdout.write(
             f"{where} (season {season.number}): MISMATCH — "
-            f"{len(verification.differences)} difference(s) between the stored results and a "
+            f"{differences} difference{pluralize(differences)} between the stored results and a "
             "replay from stored data:"
         )
         for difference in verification.differences:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.template.defaultfilters import pluralize
 
 from league.services.audit import via_command
 from mail import intake as services
@@ -34,9 +35,12 @@ class Command(BaseCommand):
                 self.stderr.write(f"message {item.uid}: {fate}, {item.error}")
             else:
                 self.stdout.write("\n".join(describe(item.result)))
-        self.stdout.write(f"{len(done) - len(failed)} message(s) ingested, {len(failed)} failed")
+        ingested = len(done) - len(failed)
+        self.stdout.write(f"{ingested} message{pluralize(ingested)} ingested, {len(failed)} failed")
         if failed:
             aside = sum(item.set_aside for item in failed)
+            unseen = len(failed) - aside
             raise CommandError(
-                f"{len(failed) - aside} message(s) left unseen for the next run, {aside} set aside"
+                f"{unseen} message{pluralize(unseen)} left unseen for the next run, "
+                f"{aside} set aside"
             )
