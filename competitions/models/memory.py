@@ -251,6 +251,22 @@ class AllTimeLine(models.Model):
     seasons_without_onr = models.PositiveSmallIntegerField(_("seasons without an ONR"), default=0)
     win_run = models.PositiveSmallIntegerField(_("winning run going"), default=0)
     unbeaten_run = models.PositiveSmallIntegerField(_("unbeaten run going"), default=0)
+    win_run_since = models.ForeignKey(
+        Season,
+        verbose_name=_("winning run going since"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    unbeaten_run_since = models.ForeignKey(
+        Season,
+        verbose_name=_("unbeaten run going since"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("all-time line")
