@@ -37,6 +37,16 @@ from league.models import Season, Team
 
 HOLDERS_KEPT = 10
 """Holders kept for a shared record (the first to reach it first)."""
+ONCE_A_TEAM = (
+    RecordKind.WIN_RUN,
+    RecordKind.UNBEATEN_RUN,
+    RecordKind.SEASONS_WITHOUT_ONR,
+    RecordKind.ELITE_TITLES,
+    RecordKind.KDH_TITLES,
+    RecordKind.WG_TITLES,
+)
+"""Records a team holds once, from the first time it reached the value (a run, a count); a
+game's or a season's record may be held by one team in several games or seasons."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +65,14 @@ class Mark:
     goals_for: int | None = None
     goals_against: int | None = None
 
+    @property
+    def counts(self) -> bool:
+        """Whether it can hold a record: a « most » record starts above 0."""
+        return self.kind in LOWER_IS_BETTER or self.value > 0
+
     def beats(self, other: Mark | None) -> bool:
         if other is None:
-            return True
+            return self.counts
         if self.kind in LOWER_IS_BETTER:
             return self.value < other.value
         return self.value > other.value
@@ -215,6 +230,8 @@ def best_marks(marks: Iterable[Mark]) -> dict[RecordKind, list[Mark]]:
     a run or a count), at most :data:`HOLDERS_KEPT`."""
     best: dict[RecordKind, list[Mark]] = {}
     for mark in marks:
+        if not mark.counts:
+            continue
         held = best.get(mark.kind)
         if not held or mark.beats(held[0]):
             best[mark.kind] = [mark]
@@ -222,7 +239,7 @@ def best_marks(marks: Iterable[Mark]) -> dict[RecordKind, list[Mark]]:
             held.append(mark)
     for kind, held in best.items():
         held.sort(key=lambda mark: mark.order)
-        if kind not in (RecordKind.GAME_GOALS, RecordKind.BIGGEST_WIN):
+        if kind in ONCE_A_TEAM:
             first: dict[int, Mark] = {}
             for mark in held:
                 first.setdefault(mark.team_id, mark)
