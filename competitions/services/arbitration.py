@@ -38,6 +38,8 @@ from competitions.services.errors import (
     NotArbitrated,
     SeedCommitmentBroken,
 )
+from competitions.services.memory_games import meetings_store
+from competitions.services.memory_records import record_breaks_store
 from competitions.services.round_input import pool_entries, pool_round_input, round_input_compute
 from competitions.services.setup import draws_log
 from competitions.signals import pool_round_published
@@ -441,9 +443,10 @@ def pool_round_publish(
     A conditional update (``arbitrated`` → ``published``) that must touch exactly one row:
     publishing twice returns the published round; publishing before arbitration raises
     :class:`NotArbitrated`. The round is published when all its pool rounds are. In the same
-    transaction, :data:`pool_round_published` is sent (the results emails' hook: their outbox
-    rows are committed with the publication or not at all) — unless ``announce`` is false: a
-    history built after the fact (the demo's past weeks) tells nobody.
+    transaction, its games go into the league's memory with the records they break (issue 25:
+    never before publication), then :data:`pool_round_published` is sent (the results emails'
+    hook: their outbox rows are committed with the publication or not at all) — unless
+    ``announce`` is false: a history built after the fact (the demo's past weeks) tells nobody.
     """
     now = timezone.now()
     published = PoolRound.objects.filter(
@@ -455,6 +458,9 @@ def pool_round_publish(
             return pool_round
         raise NotArbitrated()
     round_status_refresh(pool_round.round, now)
+    # The memory's games and the records they break: at publication only, never before.
+    meetings_store(pool_rounds=[pool_round])
+    record_breaks_store(pool_round=pool_round)
     audit_record(actor=by, action="pool_round_publish", obj=pool_round, payload={})
     public_version_bump()
     if announce:

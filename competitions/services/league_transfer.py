@@ -53,6 +53,17 @@ roles), their API tokens, and Django's admin log; carried before the league's mo
 LEFT_OUT = {
     "league.publicversion": "the cache's version on this server; the import moves the new "
     "server's own, so nothing cached before the import is served after it",
+    **dict.fromkeys(
+        (
+            "competitions.meeting",
+            "competitions.seasonline",
+            "competitions.alltimeline",
+            "competitions.leaguerecord",
+            "competitions.recordbreak",
+        ),
+        "the league's memory, worked out from the archives and the published results: the "
+        "import rebuilds it (memory_rebuild), so a file from before the memory loads the same",
+    ),
 }
 """Models of :data:`LEAGUE_APPS` a move does not carry, with the reason. Django's sessions, the
 sign-in lockouts (axes), content types and permissions are per server too."""

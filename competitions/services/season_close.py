@@ -29,6 +29,7 @@ from competitions.models import (
     Stage,
 )
 from competitions.selectors.standings import pool_standings, wg_group_standings
+from competitions.services.memory import season_memory_store
 from competitions.services.season_plan import season_plan_store
 from competitions.services.verify import season_plan_seed
 from engine import Decided, MatchResult, StandingRow
@@ -260,6 +261,7 @@ def season_close(*, season: Season, by: User | None) -> SeasonArchive | None:
             rows += _group_rows(archive, pool, holders)
     FinalRow.objects.bulk_create(rows)
     CupHonour.objects.bulk_create(_honours(archive, cups, holders))
+    season_memory_store(archive=archive)  # the memory pages' rows (issue 25)
     season.status = Season.Status.FINISHED
     season.save(update_fields=["status"])
     audit_record(

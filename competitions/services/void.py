@@ -25,6 +25,7 @@ from competitions.selectors.results import next_round_draw_seed
 from competitions.services.arbitration import round_status_refresh
 from competitions.services.entries import stock_move
 from competitions.services.errors import NotArbitrated, VoidAfterReplacement, VoidRefused
+from competitions.services.memory_games import meetings_forget
 from competitions.signals import pool_round_voided
 from league.models import Entry
 from league.public_cache import public_version_bump
@@ -240,6 +241,7 @@ def pool_round_void(*, pool_round: PoolRound, by: User | None, reason: str) -> P
             if not sanction.barred_from_promotion
             else still_barred,
         )
+    meetings_forget(pool_round=pool_round)  # its games and records broken were public (issue 25)
     OnrSanction.objects.filter(pk__in=[s.pk for s in sanctions]).delete()
     FixtureResult.objects.filter(pk__in=[r.pk for r in fixture_results]).delete()
     TeamResult.objects.filter(pool_round=pool_round).delete()
