@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from competitions.selectors.memory import ALL_TIME_ORDERS
+from competitions.charts import elevator_chart
+from competitions.selectors.memory import ALL_TIME_ORDERS, TeamSeason
 from tests.competitions.memory_league import History
 from tests.competitions.memory_pages_league import history_for_module
 
@@ -198,3 +199,39 @@ def test_the_seasons_page_links_the_all_time_tables(
     history: History, open_as: Callable[..., Client]
 ) -> None:
     assert 'href="/all-time/"' in page(open_as, "/seasons/")
+
+
+def season_line(number: int, tier: int, division: str, rank: int | None) -> TeamSeason:
+    return TeamSeason(
+        season_number=number, season_name=f"Season {number}", division_slug=division.lower(),
+        division_name=division, tier=tier, rank=rank, table_points=None, games=0, wins=0,
+        draws=0, losses=0, goals_for=0, goals_against=0, points=0, coach_name="",
+        replaced=rank is None, replacement=False, withdrawn=False, onr_count=0,
+        elite_champion=False, kdh_stage="", kdh_place=None, wg_group="", wg_group_rank=None,
+        wg_stage="", wg_place=None, moved=None,
+    )  # fmt: skip
+
+
+def test_the_elevator_chart_climbs_from_d3_and_leaves_a_gap_where_the_team_was_replaced() -> None:
+    chart = elevator_chart(
+        history=[
+            season_line(1, 3, "D3B", 2),
+            season_line(2, 2, "D2A", None),
+            season_line(3, 1, "Elite", 12),
+        ],
+        team="Ibis",
+    )
+    assert chart is not None
+    # Three tiers on the axis, the Elite's first place on top; two points, season 2 a gap.
+    assert re.findall(r'<desc class="value">([^<]+)</desc>', chart.svg) == [
+        "D3B, place 2",
+        "Elite, place 12",
+    ]
+    labels = re.findall(r"<text[^>]*>(Elite|D2|D3)</text>", chart.svg)
+    assert sorted(set(labels)) == ["D2", "D3", "Elite"]
+    assert chart.rows == (
+        ("Season 1", ("D3B", "2")),
+        ("Season 2", ("D2A", "—")),
+        ("Season 3", ("Elite", "12")),
+    )
+    assert elevator_chart(history=[], team="Ibis") is None
