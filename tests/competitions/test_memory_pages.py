@@ -235,3 +235,28 @@ def test_the_elevator_chart_climbs_from_d3_and_leaves_a_gap_where_the_team_was_r
         ("Season 3", ("Elite", "12")),
     )
     assert elevator_chart(history=[], team="Ibis") is None
+
+
+def test_a_running_season_s_rounds_arbitrated_or_published_change_nothing_on_these_pages(
+    history: History, open_as: Callable[..., Client]
+) -> None:
+    """The pages read closed seasons only: season 3's round, arbitrated (and a record-breaking
+    12–0 with it), then published, moves no figure until season 3 is closed."""
+    before = {
+        path: page(open_as, path)
+        for path in ("/all-time/", "/all-time/?scope=elite", "/coaches/camille/")
+    }
+    api_before = open_as(None).get("/api/all-time/").json()
+    history.season_open(3, {"elite": ("aigles", "boucs", "castors", "dauphins")})
+    pool_round = history.schedule(3, "elite", 1, [("castors", "aigles"), ("boucs", "dauphins")])
+    games = [("castors", "aigles", 12, 0, "regulation", "castors")]
+    games.append(("boucs", "dauphins", 1, 0, "regulation", "boucs"))
+    history.arbitrate(pool_round, games)
+    for path, html in before.items():
+        assert table_rows(page(open_as, path)) == table_rows(html), path
+    assert "12" not in page(open_as, "/teams/castors/").split('id="history-title"')[1]
+    history.publish(pool_round)
+    assert table_rows(page(open_as, "/all-time/")) == table_rows(before["/all-time/"])
+    assert open_as(None).get("/api/all-time/").json() == api_before
+    castors = page(open_as, "/teams/castors/")
+    assert re.findall(r'<tr data-season="(\d+)">', castors) == ["2", "1"]
