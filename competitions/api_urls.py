@@ -3,7 +3,7 @@
 from django.urls import path
 
 import matrixhockey.converters  # noqa: F401  (registers <num:…>)
-from competitions.api import public, referee
+from competitions.api import history, public, referee
 from competitions.api.results import ResultsView
 
 urlpatterns = [
@@ -15,6 +15,10 @@ urlpatterns = [
     path("standings/<slug:pool>/", public.StandingsView.as_view(), name="api-standings"),
     path("infos/<slug:competition>/<slug:pool>/", public.InfosView.as_view(), name="api-infos"),
     path("matrices/<slug:competition>/", public.MatrixView.as_view(), name="api-matrix"),
+    # The league's memory (issue 25): what the season closes stored.
+    path("all-time/", history.AllTimeView.as_view(), name="api-all-time"),
+    path("teams/<slug:slug>/history/", history.TeamHistoryView.as_view(), name="api-team-history"),
+    path("coaches/<str:username>/", history.CoachCareerView.as_view(), name="api-coach"),
     # A coach's picks: always the caller's own team (no team in the URL).
     path("picks/<slug:competition>/<num:round>/", public.PicksView.as_view(), name="api-picks"),
     path(

@@ -17,6 +17,7 @@ as a table, which the page shows in a ``<details>`` for screen readers and where
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
@@ -29,6 +30,8 @@ from pygal.style import Style
 
 from competitions.models import Competition
 from competitions.selectors.charts import PoolPlaces, RoundGoals, StocksPoint
+from competitions.selectors.memory import TeamSeason
+from league.models import DIVISION_SIZE, Division
 from matrixhockey.french import to_name
 
 _ids = itertools.count(1)
@@ -176,7 +179,7 @@ def _chart(
     title: str,
     description: str,
     x_labels: list[str],
-    series: list[tuple[str, list[int]]],
+    series: list[tuple[str, Sequence[object]]],
     columns: tuple[str, ...],
     rows: tuple[tuple[str, tuple[str, ...]], ...],
     highlight: int | None = None,
@@ -307,5 +310,83 @@ def stocks_chart(*, points: tuple[StocksPoint, ...], team: str) -> Chart | None:
         y_title=_("Left"),
         range=(0, max(top, 1)),
         y_labels=list(range(0, max(top, 1) + 1)),
+        x_label_rotation=0,
+    )
+
+
+def _tier_name(tier: int) -> str:
+    """A tier as the elevator chart's axis names it: the Elite, D2, D3 (the league's names)."""
+    return str(Division.Tier.ELITE.label) if tier == Division.Tier.ELITE else f"D{tier}"
+
+
+def _level(season: TeamSeason) -> int | None:
+    """Where a season's place stands in the whole league, 1 the Elite's first: the places of
+    a tier come after every place of the tier above (R22: twelve a division)."""
+    if season.rank is None:
+        return None
+    return (season.tier - 1) * DIVISION_SIZE + season.rank
+
+
+def _place_words(season: TeamSeason) -> str:
+    if season.rank is None:
+        return _("%(division)s, replaced") % {"division": season.division_name}
+    return _("%(division)s, place %(place)d") % {
+        "division": season.division_name,
+        "place": season.rank,
+    }
+
+
+def _words(words: str) -> Callable[[object], str]:
+    """A point's own words for pygal's value formatter (its ``<desc class="value">``)."""
+    return lambda _value: words
+
+
+def elevator_chart(*, history: list[TeamSeason], team: str) -> Chart | None:
+    """« The elevator »: ``team``'s division and place at each closed season's close, the
+    Elite's first at the top; a season it was replaced in (R14) leaves a gap. ``None`` before
+    its first closed season."""
+    if not history:
+        return None
+    tiers = sorted({season.tier for season in history})
+    top = (tiers[0] - 1) * DIVISION_SIZE + 1
+    bottom = tiers[-1] * DIVISION_SIZE
+    return _chart(
+        pygal.Line,
+        key="elevator",
+        title=_("Division and place season by season — %(team)s") % {"team": team},
+        description=_(
+            "One point per closed season: the division %(team)s played in and its place at the "
+            "close, the Elite's first at the top, each division below the one above."
+        )
+        % {"team": team},
+        x_labels=[str(season.season_number) for season in history],
+        series=[
+            (
+                team,
+                [
+                    {"value": level, "formatter": _words(_place_words(season))}
+                    if (level := _level(season)) is not None
+                    else None
+                    for season in history
+                ],
+            )
+        ],
+        columns=(_("Season"), _("Division"), _("Place")),
+        rows=tuple(
+            (
+                season.season_name,
+                (season.division_name, "—" if season.rank is None else str(season.rank)),
+            )
+            for season in history
+        ),
+        inverse_y_axis=True,
+        range=(top, bottom),
+        y_labels=[
+            {"label": _tier_name(tier), "value": (tier - 1) * DIVISION_SIZE + 1}
+            for tier in range(tiers[0], tiers[-1] + 1)
+        ],
+        x_title=_("Season"),
+        y_title=_("Division"),
+        show_legend=False,
         x_label_rotation=0,
     )

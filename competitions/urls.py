@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 
 import matrixhockey.converters  # noqa: F401  (registers <num:…>)
-from competitions.views import feeds, home, matrices, picks, seasons, teams
+from competitions.views import feeds, home, matrices, memory, picks, seasons, teams
 from competitions.views import public as views
 
 urlpatterns = [
@@ -30,6 +30,8 @@ urlpatterns = [
     path("seasons/teams/<slug:slug>/", seasons.season_team, name="season_team"),
     path("teams/<slug:slug>/", teams.team, name="team"),
     path("wg/race/", teams.wg_race, name="wg_race"),
+    path("all-time/", memory.all_time, name="all_time"),
+    path("coaches/<str:username>/", memory.coach, name="coach"),
     path("picks/", picks.picks, name="picks"),
     path("picks/<str:competition>/<num:number>/", picks.pick_send, name="pick_send"),
     path("matrices/", matrices.matrices, name="matrices"),

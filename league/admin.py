@@ -273,8 +273,9 @@ admin.site.register(User, AuditedUserAdmin)
 
 @admin.register(Profile)
 class ProfileAdmin(CheckedAutocomplete, AuditedAdmin):
-    list_display = ["user", "language"]
-    list_filter = ["language"]
+    # Issue 25: staff see here whose coach's page is hidden (the page itself is a 404 to them).
+    list_display = ["user", "language", "career_public"]
+    list_filter = ["language", "career_public"]
     search_fields = ["user__username", "user__email"]
     autocomplete_fields = ["user"]
 

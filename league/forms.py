@@ -15,7 +15,8 @@ from league.models import Language, Profile
 
 
 class ProfileForm(forms.ModelForm):
-    """« My account »: the language of the coach's emails and pages."""
+    """« My account »: the language of the coach's emails and pages, and whether their coach's
+    page is public (issue 25)."""
 
     language = forms.ChoiceField(
         label=_("Language of your emails and pages"),
@@ -23,9 +24,18 @@ class ProfileForm(forms.ModelForm):
         widget=forms.RadioSelect,
     )
 
+    career_public = forms.BooleanField(
+        label=_("My coach's page is public"),
+        required=False,
+        help_text=_(
+            "Everyone may read the teams and seasons you coached, your promotions, titles and "
+            "records. Unticked, only you see the page, and your name leads nowhere."
+        ),
+    )
+
     class Meta:
         model = Profile
-        fields = ["language"]
+        fields = ["language", "career_public"]
 
 
 class ApiTokenForm(forms.Form):

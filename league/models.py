@@ -475,17 +475,16 @@ class AuditLog(AppendOnlyModel):
 
 
 class Profile(models.Model):
-    """A person's own settings: the language of their emails and pages."""
+    """A person's own settings: the language of their emails and pages; their coach's page."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("user"),
-        on_delete=models.CASCADE,
-        related_name="profile",
+        settings.AUTH_USER_MODEL, models.CASCADE, verbose_name=_("user"), related_name="profile"
     )
     language = models.CharField(
         _("language"), max_length=8, choices=Language.choices, default=Language.FRENCH
     )
+    # Issue 25: a coach's career is public unless they opt out in « My account ».
+    career_public = models.BooleanField(_("public coach's page"), default=True)
 
     class Meta:
         verbose_name = _("profile")

@@ -80,12 +80,17 @@ class SignOutView(SitePathRedirectMixin, LogoutView):
 
 @login_required
 def account(request: SignedInRequest) -> HttpResponse:
-    """« My account »: who the person is, their team, the language of their emails."""
+    """« My account »: who the person is, their team, the language of their emails, whether
+    their coach's page is public (and a link to it)."""
     profile = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
     form = ProfileForm(request.POST or None, instance=profile)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        with translation.override(form.instance.language):
+        services.profile_settings_set(
+            user=request.user,
+            language=form.cleaned_data["language"],
+            career_public=form.cleaned_data["career_public"],
+        )
+        with translation.override(form.cleaned_data["language"]):
             messages.success(request, _("Saved. Your emails and pages are in this language now."))
         return _speak(redirect("account"), request.user)
     return _account_page(request, form)

@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from competitions.charts import goals_chart, stocks_chart
 from competitions.models import Round
 from competitions.selectors.charts import stocks_over_season, team_goals
-from competitions.selectors.seasons import team_honours
 from competitions.selectors.teams import coach_ledger, team_entry, team_season
 from competitions.selectors.wg_race import wg_race as wg_race_of
 from competitions.services.season_plan import season_plan_wg_draws
+from competitions.views.memory import team_memory
 from league.forms import DeputyForm
 from league.models import Entry, Season, Team
 from league.public_cache import (
@@ -71,16 +71,14 @@ def _team_public(team: Team, asked: Season | None) -> TeamPublic:
         "season": season,
         "asked": asked,
         "season_query": season_query(entry.season) if entry else "",
-        # The current division's table is read once, for the season's place and the history.
-        "honours": team_honours(
-            team=team, tables={season.pool.pk: season.table} if season and season.pool else None
-        ),
         "goals_chart": goals_chart(
             goals=team_goals(games=season.championship_games), team=team.name
         )
         if season
         else None,
         "slots": {"coach": slot("coach")},
+        # Issue 25: every closed season in full (up to the one asked for), the elevator chart.
+        **team_memory(team=team, asked=asked),
     }
     return TeamPublic(
         page=public_parts_render("teams/team.html", context),

@@ -6,6 +6,7 @@ from league.services.accounts import (
     api_token_revoke,
     password_reset_request,
     profile_language_set,
+    profile_settings_set,
 )
 from league.services.audit import (
     audit_record,
@@ -51,6 +52,7 @@ __all__ = [
     "news_emailed_mark",
     "password_reset_request",
     "profile_language_set",
+    "profile_settings_set",
     "season_create",
     "season_make_current",
     "team_create",

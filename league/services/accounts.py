@@ -1,5 +1,5 @@
 """People's own access: API tokens (obtained, revoked, renewed), a forgotten password's link,
-the language they are spoken to in."""
+the language they are spoken to in, whether their coach's page is public."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from league.models import Language, Profile
+from league.public_cache import public_version_bump
 from league.signals import password_reset_requested
 
 
@@ -56,4 +57,19 @@ def profile_language_set(*, user: User, language: str) -> Profile:
     profile, _created = Profile.objects.update_or_create(
         user=user, defaults={"language": Language(language).value}
     )
+    return profile
+
+
+@transaction.atomic
+def profile_settings_set(*, user: User, language: str, career_public: bool) -> Profile:
+    """« My account »: ``user``'s language, and whether their coach's page is public (issue 25).
+    A change of the page's openness retires every cached public page and read: their name is
+    linked to it, or no longer, wherever a page shows it."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    moved = profile.career_public != career_public
+    profile.language = Language(language).value
+    profile.career_public = career_public
+    profile.save(update_fields=["language", "career_public"])
+    if moved:
+        public_version_bump()
     return profile
