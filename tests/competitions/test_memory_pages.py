@@ -82,10 +82,6 @@ def test_the_elite_s_table_counts_only_the_elite_s_seasons(
     assert table_rows(page(open_as, "/all-time/?scope=d3")) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the memory's order=name sorts by the database's collation: « Élans » after « Hiboux »",
-)
 def test_the_name_order_is_alphabetical_accents_aside(
     history: History, open_as: Callable[..., Client]
 ) -> None:
