@@ -12,13 +12,17 @@ lines past the palette's seven are dashed.
 Each chart is a :class:`Chart`: the SVG (``role="img"``, a ``<title>`` and a ``<desc>`` it is
 labelled by, a ``viewBox`` and no fixed size, so it fills its box on a phone) and the same numbers
 as a table, which the page shows in a ``<details>`` for screen readers and where SVG fails.
+
+An SVG scales as a picture: its text grows with its width. A chart meant to fill a wide card (the
+places chart, under the standings) is therefore drawn twice, for a phone and for a wider screen,
+each with its own legend columns, and ``charts.css`` shows the one that fits the screen.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 import pygal
@@ -65,21 +69,31 @@ class Chart:
     """The table's rows: a heading and its values, the numbers drawn."""
     highlighted: str = ""
     """The row of the reader's own team, if any (its heading)."""
+    wide_svg: SafeString = field(default_factory=lambda: mark_safe(""))
+    """The same chart drawn for a wide screen (class ``chart-wide``), empty when it has one
+    drawing only; ``charts.css`` shows it from a tablet's width on, ``svg`` below."""
 
 
-LEGEND_WIDTH = 320
-"""The width the places chart's legend has under its plot (the chart's 400 less its axis)."""
+WIDTH = 400
+"""A chart's width as drawn for a phone (its viewBox's, scaled to the screen)."""
+WIDE_WIDTH = 860
+"""The places chart's width as drawn for a wider screen: on a card from a tablet's (about 700
+px) to a desktop's (about 1090 px, the page's 72rem less its margins), its 14 px type shows at
+11 to 18 px."""
+AXIS_WIDTH = 80
+"""What a chart's y axis and its title take of its width: the plot, and the legend under it,
+have the rest."""
 
 
-def legend_columns(names: list[str], *, most: int = 3) -> int:
-    """As many legend columns under a chart as its longest name leaves room for (at most
-    ``most``): pygal cuts nothing (``truncate_legend=-1``), so a name wider than its column
-    would run over the next one. A character counts as pygal counts it, 0.6 of the font size,
-    more than system-ui's average: a name is given room to spare."""
+def legend_columns(names: list[str], *, width: int = WIDTH, most: int = 3) -> int:
+    """As many legend columns under a chart ``width`` wide as its longest name leaves room for
+    (at most ``most``): pygal cuts nothing (``truncate_legend=-1``), so a name wider than its
+    column would run over the next one. A character counts as pygal counts it, 0.6 of the font
+    size, more than system-ui's average: a name is given room to spare."""
     character = 0.6 * STYLE.legend_font_size
     swatch = 12 + 5 + 10  # pygal's box, its gap to the name, a gap to the next column
     longest = max((len(name) for name in names), default=0) * character + swatch
-    return max(1, min(most, int(LEGEND_WIDTH // longest)))
+    return max(1, min(most, int((width - AXIS_WIDTH) // longest)))
 
 
 def _config(**options: object) -> dict[str, object]:
@@ -90,7 +104,7 @@ def _config(**options: object) -> dict[str, object]:
         "css": [],
         "no_prefix": True,
         "explicit_size": False,
-        "width": 400,
+        "width": WIDTH,
         "height": 360,
         "legend_at_bottom": True,
         "legend_at_bottom_columns": 2,
@@ -149,9 +163,12 @@ def _svg(
     title: str,
     description: str,
     highlight: int | None = None,
+    *,
+    wide: bool = False,
 ) -> SafeString:
     """``chart``'s SVG for an HTML page: stripped (:func:`_strip`), labelled by its title and
-    description, the ``highlight``-th series marked (:func:`_mark`)."""
+    description, the ``highlight``-th series marked (:func:`_mark`); ``wide``, the drawing for
+    a wide screen (class ``chart-wide``)."""
     tree = chart.render_tree()
     _strip(tree)
     for old in [child for child in tree if _name(child) in ("title", "desc")]:
@@ -159,7 +176,7 @@ def _svg(
     namespace = tree.tag[: -len(_name(tree))]
     ident = f"chart-{key}-{next(_ids)}"
     tree.set("id", ident)
-    tree.set("class", f"pygal-chart chart-{key}")
+    tree.set("class", f"pygal-chart chart-{key}{' chart-wide' if wide else ''}")
     tree.set("role", "img")
     tree.set("aria-labelledby", f"{ident}-title {ident}-desc")
     for index, (tag, text) in enumerate((("title", title), ("desc", description))):
@@ -183,24 +200,36 @@ def _chart(
     columns: tuple[str, ...],
     rows: tuple[tuple[str, tuple[str, ...]], ...],
     highlight: int | None = None,
+    wide: dict[str, object] | None = None,
     **options: object,
 ) -> Chart:
     """A :class:`Chart` of ``kind`` (``pygal.Line``, ``pygal.Bar``) with the house's settings
     (:func:`_config`, ``options`` on top), one line or set of bars per named series, its SVG made
     for the page (:func:`_svg`) and the same numbers as a table. The ``highlight``-th series is
-    the reader's team: marked in the SVG, and the table's row of that index highlighted."""
-    chart = kind(**_config(**options))
-    chart.x_labels = x_labels
-    for name, values in series:
-        chart.add(name, values)
+    the reader's team: marked in the SVG, and the table's row of that index highlighted. With
+    ``wide`` (the options that differ: its width, its height, its legend's columns), the same
+    chart drawn for a wide screen too."""
+
+    def drawn(**settings: object) -> pygal.graph.graph.Graph:
+        chart = kind(**_config(**settings))
+        chart.x_labels = x_labels
+        for name, values in series:
+            chart.add(name, values)
+        return chart
+
+    wide_svg = mark_safe("")
+    if wide is not None:
+        wide_chart = drawn(**{**options, **wide})
+        wide_svg = _svg(wide_chart, key, title, description, highlight, wide=True)
     return Chart(
         key=key,
         title=title,
         description=description,
-        svg=_svg(chart, key, title, description, highlight),
+        svg=_svg(drawn(**options), key, title, description, highlight),
         columns=columns,
         rows=rows,
         highlighted=rows[highlight][0] if highlight is not None else "",
+        wide_svg=wide_svg,
     )
 
 
@@ -213,8 +242,9 @@ def places_chart(
     if not places.rounds:
         return None
     teams = len(places.series)
-    columns = legend_columns([series.name for series in places.series])
-    rows = -(-teams // columns)
+    names = [series.name for series in places.series]
+    columns = legend_columns(names)
+    wide_columns = legend_columns(names, width=WIDE_WIDTH, most=4)
     return _chart(
         pygal.Line,
         key="places",
@@ -240,7 +270,12 @@ def places_chart(
         y_title=_("Place"),
         legend_at_bottom_columns=columns,
         # The plot keeps its height whatever the rows of the legend under it (21 px each).
-        height=396 + 21 * rows,
+        height=396 + 21 * -(-teams // columns),
+        wide={
+            "width": WIDE_WIDTH,
+            "height": 400 + 21 * -(-teams // wide_columns),
+            "legend_at_bottom_columns": wide_columns,
+        },
     )
 
 

@@ -64,7 +64,7 @@ def pause_message(pause: Pause, *, username: str) -> str:
     """What ``pause`` refuses and until when, in the league's time (``TIME_ZONE``)."""
     values = {
         "username": username,
-        "until": date_format(timezone.localtime(pause.until), "l j F, H:i"),
+        "until": date_format(timezone.localtime(pause.until), "DATETIME_FORMAT"),
         "zone": settings.TIME_ZONE,
     }
     if pause.scope is PauseScope.ADDRESS:

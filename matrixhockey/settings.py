@@ -439,6 +439,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "Europe/Paris"
 USE_TZ = True
+# One shape for a date and a moment per language (matrixhockey/formats/).
+FORMAT_MODULE_PATH = ["matrixhockey.formats"]
 
 # --- Static files -----------------------------------------------------------------------------
 

@@ -12,14 +12,19 @@
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
-  /* A moment in the page's language, in time zone tz: French writes the first of the month
-     « 1er » (« vendredi 1er janvier »), as the server does. */
-  function dateText(when, options, tz) {
-    var french = /^fr\b/.test(lang || "");
-    var format = new Intl.DateTimeFormat(lang, Object.assign({ timeZone: tz }, options));
-    return format.formatToParts(when).map(function (part) {
-      return french && part.type === "day" && part.value === "1" ? "1er" : part.value;
-    }).join("");
+  /* A moment in the site's one shape (matrixhockey/formats/): « Friday 27 November 2026, 17:00 »,
+     « vendredi 27 novembre 2026, 17:00 », in the page's language and the zone tz. Built from
+     Intl's parts, since each language's own order and punctuation differ from the site's.
+     French writes the first of the month « 1er », as the server does. */
+  function moment(date, tz) {
+    var parts = {};
+    new Intl.DateTimeFormat(lang, {
+      weekday: "long", day: "numeric", month: "long", year: "numeric",
+      hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: tz
+    }).formatToParts(date).forEach(function (part) { parts[part.type] = part.value; });
+    var day = /^fr\b/.test(lang || "") && parts.day === "1" ? "1er" : parts.day;
+    return parts.weekday + " " + day + " " + parts.month + " " + parts.year + ", "
+      + parts.hour + ":" + parts.minute;
   }
 
   function remaining(ms) {
@@ -35,42 +40,30 @@
     return parts.join(" ");
   }
 
+  /* The visitor's own time under a deadline (its [data-local] part), when their zone's moment
+     differs from the league's (leagueZone). */
+  function showLocal(holder, deadline, leagueZone) {
+    var local = holder.querySelector("[data-local]");
+    if (!local || !window.Intl) return;
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && moment(deadline, zone) !== moment(deadline, leagueZone || "Europe/Paris")) {
+      local.querySelector("[data-local-text]").textContent = moment(deadline, zone) + " (" + zone + ")";
+      local.hidden = false;
+    }
+  }
+
   /* The server wrote the league's time; add the visitor's own time when it differs. */
   var countdowns = Array.prototype.slice.call(document.querySelectorAll("[data-countdown]"));
   countdowns.forEach(function (box) {
-    var deadline = new Date(box.getAttribute("data-deadline"));
-    box._deadline = deadline;
-    var local = box.querySelector("[data-local]");
-    if (!local || !window.Intl) return;
-    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    box._deadline = new Date(box.getAttribute("data-deadline"));
     var league = box.closest("[data-zone]");
-    var format = function (tz) {
-      return dateText(deadline, {
-        weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit"
-      }, tz);
-    };
-    if (zone && format(zone) !== format(league ? league.getAttribute("data-zone") : "Europe/Paris")) {
-      local.querySelector("[data-local-text]").textContent = format(zone) + " (" + zone + ")";
-      local.hidden = false;
-    }
+    showLocal(box, box._deadline, league && league.getAttribute("data-zone"));
   });
 
   /* A deadline without a countdown (a table's row, [data-local-time]): the visitor's own time
      beside the league's, when they differ. */
   Array.prototype.forEach.call(document.querySelectorAll("[data-local-time]"), function (cell) {
-    var local = cell.querySelector("[data-local]");
-    if (!local || !window.Intl) return;
-    var deadline = new Date(cell.getAttribute("data-deadline"));
-    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    var format = function (tz) {
-      return dateText(deadline, {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
-      }, tz);
-    };
-    if (zone && format(zone) !== format(cell.getAttribute("data-zone") || "Europe/Paris")) {
-      local.querySelector("[data-local-text]").textContent = format(zone) + " (" + zone + ")";
-      local.hidden = false;
-    }
+    showLocal(cell, new Date(cell.getAttribute("data-deadline")), cell.getAttribute("data-zone"));
   });
 
   function tick() {

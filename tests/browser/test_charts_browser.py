@@ -9,7 +9,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from competitions import services
 from league.models import Division, Season, Team
-from tests.browser.conftest import Launch, screenshot
+from tests.browser.conftest import Launch, overflowing, screenshot
 from tests.competitions.desk_league import desk_build
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,7 +51,7 @@ def test_the_charts_draw_without_a_csp_violation_and_fit_the_screen(
         page.goto(f"{live_server.url}{path}")
         for key in keys:
             figure = page.locator(f'figure[data-chart="{key}"]')
-            chart = figure.locator("svg")
+            chart = figure.locator("svg:visible")
             expect(chart).to_be_visible()
             expect(
                 page.get_by_role("img", name=figure.locator("figcaption").inner_text())
@@ -111,7 +111,7 @@ def test_the_places_legend_shows_every_name_whole_apart_and_the_dashed_lines_das
 
     page = browser(locale="en-GB", phone=phone)
     page.goto(f"{live_server.url}/standings/elite/")
-    chart = page.locator('figure[data-chart="places"] svg')
+    chart = page.locator('figure[data-chart="places"] svg:visible')
     expect(chart).to_be_visible()
     svg = chart.bounding_box()
     assert svg is not None
@@ -133,3 +133,42 @@ def test_the_places_legend_shows_every_name_whole_apart_and_the_dashed_lines_das
     assert all(entry["fill"] != "none" for entry in legend[:7])
     assert all(entry["fill"] == "none" and entry["dashes"] != "none" for entry in legend[7:])
     screenshot(page, f"charts-legend-{'phone' if phone else 'desktop'}")
+
+
+FILL = """(svg) => {
+  const card = svg.closest(".chart-card");
+  const style = getComputedStyle(card);
+  const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const legend = svg.querySelector(".legends .legend text");
+  return {width: svg.getBoundingClientRect().width, inner,
+          legendPx: parseFloat(getComputedStyle(legend).fontSize) * scale};
+}"""
+
+
+@pytest.mark.parametrize("width", [1920, 390])
+def test_the_places_chart_fills_its_card_with_a_readable_legend_on_a_desktop_and_a_phone(
+    browser: Launch,
+    live_server: LiveServer,
+    season: Season,
+    divisions: dict[str, Division],
+    width: int,
+) -> None:
+    desk = desk_build(season=season, divisions=divisions)
+    teams = Team.objects.filter(entries__season=season, entries__division__slug="elite")
+    for team, name in zip(teams.order_by("slug"), LONG_NAMES, strict=True):
+        Team.objects.filter(pk=team.pk).update(name=name)
+    desk.league.send_all("elite", 1)
+    pool_round = services.pool_round_arbitrate(pool_round=desk.pool_round(1), by=desk.referee)
+    services.pool_round_publish(pool_round=pool_round, by=desk.referee)
+
+    page = browser(locale="en-GB", phone=width < 640)
+    page.set_viewport_size({"width": width, "height": 1080 if width > 640 else 844})
+    page.goto(f"{live_server.url}/standings/elite/")
+    chart = page.locator('figure[data-chart="places"] svg:visible')
+    expect(chart).to_have_count(1)
+    seen = chart.evaluate(FILL)
+    assert seen["width"] >= 0.9 * seen["inner"], seen
+    assert 11 <= seen["legendPx"] <= 20, seen  # the legend's 14 px, scaled, stays readable
+    assert overflowing(page) == []
+    screenshot(page, f"charts-places-{width}", full_page=True)

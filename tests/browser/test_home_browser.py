@@ -64,7 +64,7 @@ def test_the_week_at_a_glance_fits_and_shows_the_countdown_in_the_visitor_s_time
     local = box.locator("[data-local]")
     expect(local).to_be_visible()
     there = deadline.astimezone(ZoneInfo(NEW_YORK))
-    expect(local).to_contain_text(f"{there:%B} {there.day} at {there:%I:%M %p} ({NEW_YORK})")
+    expect(local).to_contain_text(f"{there:%A} {there.day} {there:%B %Y, %H:%M} ({NEW_YORK})")
     expect(box.locator("time")).to_contain_text("17:00")
     shown = countdown.text_content() or ""
     page.clock.run_for(61_000)

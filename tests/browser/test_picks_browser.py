@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -136,12 +137,31 @@ def test_the_deadline_counts_down_and_shows_the_visitor_s_own_time(
     local = box.locator("[data-local]")
     expect(local).to_be_visible()
     tokyo = league.this_week.deadline.astimezone(ZoneInfo("Asia/Tokyo"))
-    expect(local).to_contain_text(f"{tokyo:%B} {tokyo.day} at {tokyo:%I:%M %p} (Asia/Tokyo)")
+    expect(local).to_contain_text(f"{tokyo:%A} {tokyo.day} {tokyo:%B %Y, %H:%M} (Asia/Tokyo)")
     days, hours, minutes = map(int, re.findall(r"\d+", countdown.text_content() or ""))
     left = league.this_week.deadline - timezone.now()
     assert abs((days * 1440 + hours * 60 + minutes) - left.total_seconds() / 60) < 2
     page.clock.run_for(61_000)
     expect(countdown).not_to_have_text(f"{days}\u00a0d {hours:02d}\u00a0h {minutes:02d}\u00a0min")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_visitor_s_own_time_is_written_in_the_site_s_shape_of_a_moment(
+    browser: Launch, live_server: LiveServer, league: OpenLeague, language: str
+) -> None:
+    # The script writes the visitor's time as the server writes the league's
+    # (matrixhockey/formats/): « Friday 27 November 2026, 17:00 », « vendredi 27 novembre… ».
+    page = browser(locale=LOCALES[language], timezone_id="Asia/Tokyo")
+    sign_in(page, live_server, language)
+    box = page.locator("section:has(#week-3) [data-countdown]")
+    tokyo = timezone.localtime(league.this_week.deadline, ZoneInfo("Asia/Tokyo"))
+    paris = timezone.localtime(league.this_week.deadline, ZoneInfo("Europe/Paris"))
+    with translation.override(language):
+        there = date_format(tokyo, "DATETIME_FORMAT")
+        here = date_format(paris, "DATETIME_FORMAT")
+    assert re.fullmatch(r"\w+ \d{1,2} \w+ \d{4}, \d\d:\d\d", there), there
+    expect(box.locator("[data-local-text]")).to_have_text(f"{there} (Asia/Tokyo)")
+    expect(box.locator("time").first).to_have_text(here)
 
 
 def test_the_week_s_forms_close_when_its_deadline_passes_on_screen(

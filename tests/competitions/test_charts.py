@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from competitions import services
+from competitions import charts, services
 from competitions.models import Fixture, PoolRound, StockMovement
 from competitions.selectors import pool_standings
 from competitions.selectors.charts import pool_places
@@ -138,6 +138,29 @@ def test_the_reader_s_team_is_the_highlighted_line(desk: Desk, open_as: Callable
     assert [legends(other)[i] for i in highlighted(other)] == [
         Team.objects.get(slug="elite-02").name
     ]
+
+
+def test_the_places_chart_is_drawn_for_a_phone_and_for_a_wide_screen_alike(
+    desk: Desk, open_as: Callable
+) -> None:
+    # A wide card gets a drawing of its own (an SVG's text grows with its width), showing the
+    # same lines, names and highlighted team.
+    publish(desk, 1)
+    html = open_as(desk.coach).get(STANDINGS).content.decode()
+    phone = svg_of(html, "places")
+    found = re.search(
+        r'<svg [^>]*class="pygal-chart chart-places chart-wide[ "].*?</svg>', html, re.S
+    )
+    assert found is not None
+    wide = ElementTree.fromstring(found.group(0))
+    assert "chart-wide" not in classes(phone)
+    assert (phone.get("viewBox") or "").split()[2] == str(charts.WIDTH)
+    assert (wide.get("viewBox") or "").split()[2] == str(charts.WIDE_WIDTH)
+    assert legends(wide) == legends(phone)
+    assert [values(serie) for serie in series(wide)] == [values(serie) for serie in series(phone)]
+    assert highlighted(wide) == highlighted(phone) != []
+    assert wide.get("id") != phone.get("id")
+    assert html.count('<figure class="chart has-wide" data-chart="places">') == 1
 
 
 def test_the_team_page_draws_its_goals_for_and_against_per_published_round(

@@ -117,12 +117,12 @@ def test_a_deadline_moved_while_the_season_runs_is_recorded_emailed_fed_and_show
     by_address = {message.to[0]: message for message in mail.outbox}
     english = by_address[coach.email]
     assert english.subject == "Deadline moved — Championship, round 3"
-    assert "Former deadline: March 20, 2026, 5 p.m. (Europe/Paris)" in english.body
-    assert "New deadline: March 22, 2026, 8:30 p.m. (Europe/Paris)" in english.body
+    assert "Former deadline: Friday 20 March 2026, 17:00 (Europe/Paris)" in english.body
+    assert "New deadline: Sunday 22 March 2026, 20:30 (Europe/Paris)" in english.body
     for french in (by_address[other_coach.email], by_address[deputy.email]):
         assert french.subject == "Date limite déplacée — Championnat, journée 3"
-        assert "Ancienne date limite : 20 mars 2026 17:00 (Europe/Paris)" in french.body
-        assert "Nouvelle date limite : 22 mars 2026 20:30 (Europe/Paris)" in french.body
+        assert "Ancienne date limite : vendredi 20 mars 2026, 17:00 (Europe/Paris)" in french.body
+        assert "Nouvelle date limite : dimanche 22 mars 2026, 20:30 (Europe/Paris)" in french.body
 
     # The home page says so, in either language, for a week.
     visitor = Client(headers={"accept-language": "en"})

@@ -425,4 +425,4 @@ def test_every_coach_hears_of_the_start_in_their_language(started: Started, db: 
     assert "Elite" in french.body_text and "code 12" in french.body_text
     assert "(+) : 2" in french.body_text and "(#) : 2" in french.body_text
     assert "vendredi" in french.body_text and "10 décembre 2027" in french.body_text
-    assert "Friday" in english.body_text and "Dec. 10, 2027" in english.body_text
+    assert "Friday" in english.body_text and "Friday 10 December 2027, 17:00" in english.body_text

@@ -752,7 +752,9 @@ def test_every_coach_of_season_two_got_the_announcement_in_their_language(
         if language == "fr":
             assert "vendredi" in email.body_text and "27 novembre 2026" in email.body_text
         else:
-            assert "Friday" in email.body_text and "Nov. 27, 2026" in email.body_text
+            assert (
+                "Friday" in email.body_text and "Friday 27 November 2026, 17:00" in email.body_text
+            )
     assert len(run.english) > 30  # both languages are really there
     # Delivered by the worker, as every email is.
     assert {email.status for email in emails.values()} == {OutboundEmail.Status.SENT}

@@ -350,8 +350,8 @@ def test_a_replayed_round_says_so_on_its_results_and_team_pages_once_published_a
         assert "a matrix value was wrong" not in page(client, results_url(pool_round), language)
     competitions.pool_round_publish(pool_round=pool_round, by=referee)
 
-    english = "Voided on March 12, 2026, 10:30 p.m., replayed: a matrix value was wrong"
-    french = "Annulée le 12 mars 2026 22:30, rejouée : a matrix value was wrong"
+    english = "Voided on Thursday 12 March 2026, 22:30, replayed: a matrix value was wrong"
+    french = "Annulée le jeudi 12 mars 2026, 22:30, rejouée : a matrix value was wrong"
     for url in (results_url(pool_round), team):
         assert english in page(client, url, "en")
         assert french in page(client, url, "fr")
@@ -376,10 +376,10 @@ def test_a_replayed_round_says_so_on_its_week_page_and_in_the_results_api(
     body = client.get(api).json()
     assert body["voided_at"] == "2026-03-12T22:30:00+01:00"
     assert body["void_reason"] == "a matrix value was wrong"
-    assert "Voided on March 12, 2026, 10:30 p.m., replayed: a matrix value was wrong" in page(
+    assert "Voided on Thursday 12 March 2026, 22:30, replayed: a matrix value was wrong" in page(
         client, week, "en"
     )
-    assert "Annulée le 12 mars 2026 22:30, rejouée : a matrix value was wrong" in page(
+    assert "Annulée le jeudi 12 mars 2026, 22:30, rejouée : a matrix value was wrong" in page(
         client, week, "fr"
     )
 

@@ -305,7 +305,7 @@ def test_the_week_s_emails_are_written_as_ids_and_rendered_in_the_reader_s_langu
     by_template = {row.template: row for row in sent}
     assert {row.status for row in by_template.values()} == {"sent"}
     assert {row.language for row in by_template.values()} == {"en"}
-    assert "Friday March 20, 2026, 5 p.m. (Europe/Paris)" in by_template["weekly"].body_text
+    assert "Friday 20 March 2026, 17:00 (Europe/Paris)" in by_template["weekly"].body_text
     assert "  - Round 3, Championship\n" in by_template["reminder"].body_text
     assert by_template["watchdog"].subject.startswith("Not arbitrated 48 hours after its deadline")
     assert "List-Unsubscribe" in by_template["weekly"].headers

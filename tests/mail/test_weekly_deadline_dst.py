@@ -134,4 +134,4 @@ def test_the_weekly_email_after_the_change_shows_the_deadline_at_17_00(
     # Wednesday 28 October 08:00 in Paris (winter time) is 07:00 UTC.
     assert weekly_emails_send(now=datetime(2026, 10, 28, 7, 0, tzinfo=UTC)) == 1
     [email] = rendered(template="weekly")
-    assert "vendredi 30 octobre 2026 17:00 (Europe/Paris)" in email.body_text
+    assert "vendredi 30 octobre 2026, 17:00 (Europe/Paris)" in email.body_text

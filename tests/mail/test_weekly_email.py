@@ -123,11 +123,11 @@ def test_it_gives_the_week_its_rounds_and_their_deadline_in_paris_time(
     [email] = emails_to("snow-coach@example.org", "weekly")
     assert email.language == "en"
     # Friday 20 March 2026 17:00 in Paris is 16:00 UTC (winter time).
-    assert email.subject == "Week 3: picks by Friday 17:00"
+    assert email.subject == "Week 3: picks by Friday 20 March 2026, 17:00"
     text = email.body_text
     assert "Week 3 of the season" in text
     assert (
-        "== Championship · round 3 ==\nDeadline: Friday March 20, 2026, 5 p.m. (Europe/Paris)"
+        "== Championship · round 3 ==\nDeadline: Friday 20 March 2026, 17:00 (Europe/Paris)"
     ) in text
     assert "4 p.m." not in text
     # Snowmen are not in the KDH: their sheet has their own rounds only.
@@ -165,8 +165,8 @@ def test_a_french_coach_gets_it_in_french(week: WeekLeague) -> None:
     assert email.body_text.startswith("Bonjour sleigh-coach,")
     assert "== Championnat · journée 3 ==\n" in email.body_text
     assert "== Coupe KDH · journée 2" in email.body_text
-    assert "Date limite : vendredi 20 mars 2026 17:00 (Europe/Paris)" in email.body_text
-    assert "vendredi 17:00" in email.subject
+    assert "Date limite : vendredi 20 mars 2026, 17:00 (Europe/Paris)" in email.body_text
+    assert "vendredi 20 mars 2026, 17:00" in email.subject
 
 
 def test_each_coach_gets_their_own_one_click_link(week: WeekLeague) -> None:

@@ -121,11 +121,14 @@ def test_it_speaks_the_coach_s_language(week: WeekLeague) -> None:
     [english] = emails_to("snow-coach@example.org", "reminder")
     assert (french.language, english.language) == ("fr", "en")
     assert french.body_text.startswith("Bonjour igloo-coach,")
-    assert "vendredi 20 mars 2026 17:00 (Europe/Paris)" in french.body_text
-    assert "vendredi 17:00" in french.subject
+    assert "vendredi 20 mars 2026, 17:00 (Europe/Paris)" in french.body_text
+    assert "vendredi 20 mars 2026, 17:00" in french.subject
     assert english.body_text.startswith("Hello snow-coach,")
-    assert "Friday March 20, 2026, 5 p.m. (Europe/Paris)" in english.body_text
-    assert english.subject == "Last reminder: picks missing for Snowmen (deadline Friday 17:00)"
+    assert "Friday 20 March 2026, 17:00 (Europe/Paris)" in english.body_text
+    assert (
+        english.subject
+        == "Last reminder: picks missing for Snowmen (deadline Friday 20 March 2026, 17:00)"
+    )
 
 
 def test_its_one_click_link_signs_the_coach_in(week: WeekLeague, client: Client) -> None:

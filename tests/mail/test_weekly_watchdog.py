@@ -66,10 +66,10 @@ def test_each_recipient_reads_it_in_their_language(pending: PoolRound) -> None:
     [english] = rendered(template="watchdog", to=["admin@example.org"])
     assert (french.language, english.language) == ("fr", "en")
     assert french.body_text.startswith("Bonjour referee,")
-    assert "vendredi 20 mars 2026 17:00 (Europe/Paris)" in french.body_text
+    assert "vendredi 20 mars 2026, 17:00 (Europe/Paris)" in french.body_text
     assert english.body_text.startswith("Hello admin,")
     assert english.subject == "Not arbitrated 48 hours after its deadline: Elite, round 3"
-    assert "Friday March 20, 2026, 5 p.m. (Europe/Paris)" in english.body_text
+    assert "Friday 20 March 2026, 17:00 (Europe/Paris)" in english.body_text
     assert "48 hours after its deadline" in english.body_text
     # The admin gets the admin's page, the referee the referee's.
     assert f"/admin/competitions/poolround/{pending.pk}/change/" in english.body_text
