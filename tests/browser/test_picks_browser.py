@@ -10,11 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from competitions.models import Pick, Pool
+from matrixhockey.french import date_format
 from tests.browser.conftest import Launch, mail_sent, screenshot
 from tests.competitions.open_rounds import OpenLeague, coaches_open_league, picks_sent
 from tests.conftest import ResultRecorder

@@ -74,7 +74,7 @@ FIRST = datetime(2027, 1, 1, 16, 0, tzinfo=UTC)  # 17:00 in Paris
 @pytest.mark.parametrize(
     ("format", "french_text", "english_text"),
     [
-        ("DATE_FORMAT", "1er janvier 2027", "Jan. 1, 2027"),
+        ("DATE_FORMAT", "vendredi 1er janvier 2027", "Friday 1 January 2027"),
         ("l j F Y, H:i", "vendredi 1er janvier 2027, 17:00", "Friday 1 January 2027, 17:00"),
         ("D j M", "ven 1er Jan", "Fri 1 Jan"),
         (r"\j j", "j 1er", "j 1"),
@@ -114,9 +114,9 @@ def test_an_email_dated_the_first_of_the_month_says_1er() -> None:
         language="fr",
         time_zone="Europe/Paris",
     )
-    assert "1er janvier 2027 17:00" in text
-    assert "1er janvier 2027 17:00" in html
-    assert "8 janvier 2027 17:00" in text
+    assert "vendredi 1er janvier 2027, 17:00" in text
+    assert "vendredi 1er janvier 2027, 17:00" in html
+    assert "vendredi 8 janvier 2027, 17:00" in text
 
 
 def test_a_time_and_a_value_that_is_no_date_are_as_django_writes_them() -> None:
