@@ -52,3 +52,33 @@ def peers_history(
         made.schedule(running, "elite", 2, [(game[0], game[1]) for game in games]), games
     )
     return Peers(history=made, running=running, published=published, secret=secret)
+
+
+def peers_more(peers: Peers) -> int:
+    """Two more seasons on ``peers``' history: its running season played to the end (its secret
+    round published) and closed, the next played and closed, then one more running with its
+    Elite week 1 published — the Aigles' 9-0 over the Boucs breaks « most goals in a game »
+    and « biggest win », whatever the seasons before. Returns that running season's number."""
+    made, number = peers.history, peers.running
+    made.publish(peers.secret)
+    made.play(number, "elite", 3, RUNNING_SEASON["elite"][2])  # type: ignore[index]
+    for round in (2, 3):
+        made.play(number, "d2a", round, RUNNING_SEASON["d2a"][round - 1])  # type: ignore[index]
+    made.play(number, "kdh", 7, [RUNNING_SEASON["kdh"]])  # type: ignore[list-item]
+    made.play(number, "wg", 8, RUNNING_SEASON["wg"])  # type: ignore[arg-type]
+    made.close(number)
+    made.season_open(number + 1, SEASON_1["divisions"])  # type: ignore[arg-type]
+    made.play_season(number + 1, SEASON_1)
+    made.close(number + 1)
+    running = number + 2
+    made.season_open(running, RUNNING_SEASON["divisions"])  # type: ignore[arg-type]
+    made.play(
+        running,
+        "elite",
+        1,
+        [
+            ("aigles", "boucs", 9, 0, "regulation", "aigles"),
+            ("dauphins", "hiboux", 0, 0, "draw", None),
+        ],
+    )
+    return running
