@@ -49,7 +49,8 @@ OVERLAPS = """() => {
           const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
           const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
           if (w > 1 && h > 1) {
-            found.push(`${a.textContent.trim().slice(0, 25)} × ${b.textContent.trim().slice(0, 25)}`);
+            const words = (e) => e.textContent.trim().slice(0, 25);
+            found.push(`${words(a)} × ${words(b)}`);
           }
         }
       }
