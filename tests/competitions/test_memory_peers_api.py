@@ -106,7 +106,7 @@ def test_bad_input_is_a_400_or_a_404_never_a_500(peers: Peers, client: Client) -
 def test_the_answers_speak_the_callers_language(peers: Peers) -> None:
     french = Client(headers={"accept-language": "fr"})
     names = {row["kind"]: row["name"] for row in french.get("/api/records/").json()}
-    assert names["win_run"] == "plus longue série de victoires"
+    assert names["win_run"] == "la plus longue série de victoires"
     same = french.get("/api/head-to-head/aigles/aigles/").json()
     assert same["detail"].startswith("Une équipe ne se joue pas elle-même")
 

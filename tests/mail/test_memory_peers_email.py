@@ -72,7 +72,7 @@ def test_the_results_email_names_the_records_its_round_broke_and_none_before(
     assert "/records/" in english.body_text
     assert "Des records battus :" in french.body_text
     assert (
-        "Plus de buts dans un match : Boucs, 7 buts (7-1 contre Hiboux) · avant : 6 buts (Hiboux)"
+        "Le plus de buts en un match : Boucs, 7 buts (7-1 contre Hiboux) · avant : 6 buts (Hiboux)"
         in french.body_text
     )
     assert "data-record-breaks" in french.body_html and "?season=2#game-" in french.body_html
