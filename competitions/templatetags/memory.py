@@ -45,8 +45,9 @@ def record_value(kind: str, value: int | None) -> str:
 
 @register.filter
 def game_at(places: dict[int, Placed], fixture_id: int | None) -> Placed | None:
-    """The place of game ``fixture_id`` among a view's ``places`` (``None``: no game)."""
-    return None if fixture_id is None else places.get(fixture_id)
+    """The place of game ``fixture_id`` among a view's ``places`` (``None``: no game, or a page
+    that links no game, without ``places``)."""
+    return places.get(fixture_id) if places and fixture_id is not None else None
 
 
 @register.filter

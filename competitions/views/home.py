@@ -35,7 +35,6 @@ from competitions.selectors.glance import (
     week_glance,
 )
 from competitions.selectors.memory import record_breaks
-from competitions.selectors.memory_links import game_places
 from competitions.selectors.people import request_person
 from competitions.views.picks import countdown_labels
 from league.models import Season, Team
@@ -177,7 +176,8 @@ def _public(request: HttpRequest) -> HomePublic:
 def _week(glance: WeekGlance, season: Season) -> dict[str, object]:
     """The week at a glance, everyone's part."""
     words = _Words()
-    # Issue 25: the records the latest published week broke (published rounds only).
+    # Issue 25: the records the latest published week broke (published rounds only); the
+    # records page links their games.
     broken = (
         record_breaks(season=season, week=glance.results_week)
         if glance.results_week is not None
@@ -185,7 +185,6 @@ def _week(glance: WeekGlance, season: Season) -> dict[str, object]:
     )
     return {
         "record_breaks": broken,
-        "record_places": game_places(fixture_ids=(row.holder.fixture_id for row in broken)),
         "glance": glance,
         "zone": ZoneInfo(season.time_zone),
         "next_rounds": [words.title(round) for round in glance.next_rounds],
