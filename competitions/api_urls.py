@@ -3,7 +3,7 @@
 from django.urls import path
 
 import matrixhockey.converters  # noqa: F401  (registers <num:…>)
-from competitions.api import history, public, referee
+from competitions.api import history, memory, public, referee
 from competitions.api.results import ResultsView
 
 urlpatterns = [
@@ -26,6 +26,14 @@ urlpatterns = [
         ResultsView.as_view(),
         name="api-results",
     ),
+    # The league's memory (issue 25).
+    path(
+        "head-to-head/<slug:team_a>/<slug:team_b>/",
+        memory.HeadToHeadView.as_view(),
+        name="api-head-to-head",
+    ),
+    path("records/", memory.RecordsView.as_view(), name="api-records"),
+    path("records/breaks/", memory.RecordBreaksView.as_view(), name="api-record-breaks"),
     # The referees: arbitrate a pool's round, then publish it.
     path(
         "arbitrations/<slug:competition>/<slug:pool>/<num:round>/",

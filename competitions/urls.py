@@ -6,7 +6,17 @@ from __future__ import annotations
 from django.urls import path
 
 import matrixhockey.converters  # noqa: F401  (registers <num:…>)
-from competitions.views import feeds, home, matrices, memory, picks, seasons, teams
+from competitions.views import (
+    feeds,
+    head_to_head,
+    home,
+    matrices,
+    memory,
+    picks,
+    records,
+    seasons,
+    teams,
+)
 from competitions.views import public as views
 
 urlpatterns = [
@@ -32,6 +42,13 @@ urlpatterns = [
     path("wg/race/", teams.wg_race, name="wg_race"),
     path("all-time/", memory.all_time, name="all_time"),
     path("coaches/<str:username>/", memory.coach, name="coach"),
+    path("head-to-head/", head_to_head.head_to_head_pick, name="head_to_head_pick"),
+    path(
+        "head-to-head/<slug:team_a>/<slug:team_b>/",
+        head_to_head.head_to_head,
+        name="head_to_head",
+    ),
+    path("records/", records.records_page, name="records"),
     path("picks/", picks.picks, name="picks"),
     path("picks/<str:competition>/<num:number>/", picks.pick_send, name="pick_send"),
     path("matrices/", matrices.matrices, name="matrices"),

@@ -10,6 +10,7 @@ season's announcement and an invitation; the others by what they are about (``em
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -22,6 +23,8 @@ from django.utils import timezone
 
 from competitions.models import Pick, PoolRound, Round, TeamResult, VerificationFailure
 from competitions.selectors import PoolRoundResults, pool_round_results, round_entries_playing
+from competitions.selectors.memory import RecordBroken, record_breaks
+from competitions.selectors.memory_links import game_path, game_places
 from competitions.services.picks import StalePick
 from league.links import password_link
 from league.models import Entry, Season, Team
@@ -147,10 +150,12 @@ def email_results_published(*, pool_round: PoolRound) -> list[OutboundEmail]:
 def results_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
     """A results email, when sent: to its coach in their language, their own game first with
     how its goals were made (R3), links to the results page (seed and draws, R23) and the
-    standings. The pool round's results are read once for all its emails in one run. Nobody
+    standings, and the records the round broke (issue 25). The pool round's results and its
+    records broken are read once for all its emails in one run. Nobody
     when the round was voided since (a new publication writes its own)."""
     pool_round_id, published_at = email.context["pool_round"], email.context["published_at"]
     key = ("results", pool_round_id, published_at)
+    breaks_key = ("record_breaks", pool_round_id, published_at)
     if key not in memo:
         found = PoolRound.objects.select_related("pool", "round__season").filter(pk=pool_round_id)
         pool_round = found.first()
@@ -165,7 +170,11 @@ def results_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
             if current and pool_round is not None
             else None
         )
+        memo[breaks_key] = (
+            _round_record_breaks(pool_round) if current and pool_round is not None else None
+        )
     results = memo[key]
+    broken = memo[breaks_key]
     coach = email.user
     if not isinstance(results, PoolRoundResults) or coach is None:
         return None
@@ -190,9 +199,35 @@ def results_rendering(email: OutboundEmail, memo: Memo) -> Rendering | None:
             "other_games": others,
             "results_url": site_url(reverse("results_pool_round", args=where)),
             "standings_url": site_url(reverse("standings", args=[pool.slug])),
+            "record_breaks": broken,
+            "records_url": site_url(reverse("records")),
         },
         unsubscribe=unsubscribe_url(user=coach, kind=EmailKind.RESULTS),
     )
+
+
+@dataclass(frozen=True)
+class RoundRecordBreak:
+    """A record a published pool round broke, for its results email (issue 25), with the
+    address of the game that broke it (its explanation on the results page)."""
+
+    row: RecordBroken
+    game_url: str
+
+
+def _round_record_breaks(pool_round: PoolRound) -> list[RoundRecordBreak]:
+    """The records ``pool_round`` broke (its publication stored them; none before it)."""
+    broken = record_breaks(season=pool_round.round.season, pool_round=pool_round)
+    places = game_places(fixture_ids=(row.holder.fixture_id for row in broken))
+    return [
+        RoundRecordBreak(
+            row=row,
+            game_url=site_url(game_path(places[row.holder.fixture_id]))
+            if row.holder.fixture_id in places
+            else "",
+        )
+        for row in broken
+    ]
 
 
 def emails_season_started(*, season: Season) -> list[OutboundEmail]:

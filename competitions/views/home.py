@@ -34,6 +34,7 @@ from competitions.selectors.glance import (
     coach_week,
     week_glance,
 )
+from competitions.selectors.memory import record_breaks
 from competitions.selectors.people import request_person
 from competitions.views.picks import countdown_labels
 from league.models import Season, Team
@@ -175,7 +176,15 @@ def _public(request: HttpRequest) -> HomePublic:
 def _week(glance: WeekGlance, season: Season) -> dict[str, object]:
     """The week at a glance, everyone's part."""
     words = _Words()
+    # Issue 25: the records the latest published week broke (published rounds only); the
+    # records page links their games.
+    broken = (
+        record_breaks(season=season, week=glance.results_week)
+        if glance.results_week is not None
+        else []
+    )
     return {
+        "record_breaks": broken,
         "glance": glance,
         "zone": ZoneInfo(season.time_zone),
         "next_rounds": [words.title(round) for round in glance.next_rounds],

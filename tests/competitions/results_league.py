@@ -153,10 +153,14 @@ def rules_week(*, season: Season, pool: Pool, round: Round, referee: AbstractBas
 
 def game_lines(html: str) -> list[str]:
     """The games of a results page as text, one line each (tags dropped, spaces collapsed;
-    the explanation each game opens on left out: :func:`game_explanations` reads it)."""
-    items = re.findall(r'<li class="game[^"]*">(.*?)</li>', html, flags=re.DOTALL)
+    the explanation each game opens on left out: :func:`game_explanations` reads it; and its
+    head-to-head link)."""
+    items = re.findall(r'<li [^>]*class="game[^"]*"[^>]*>(.*?)</li>', html, flags=re.DOTALL)
     items = [
-        re.sub(r'<details class="explain">.*?</details>', "", i, flags=re.DOTALL) for i in items
+        re.sub(
+            r'<details class="explain">.*?</details>|<a class="h2h".*?</a>', "", i, flags=re.DOTALL
+        )
+        for i in items
     ]
     return [" ".join(unescape(re.sub(r"<[^>]+>", "", item)).split()) for item in items]
 
