@@ -1,16 +1,59 @@
 """Closed seasons as ``season_close`` recorded them: the archive, its championship's final
 tables (with the withdrawals since, R24) and its cups' honours; which season a command means.
+
+The season pages read a closed season from here rather than from its results (a few stored rows
+a season, whatever the number of seasons: ``docs/ARCHITECTURE.md``, « The archive and the
+league's memory »).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from competitions.models import Competition, CupHonour, FinalRow, SeasonArchive
-from league.models import Season
+from league.models import Division, Entry, Season
 
 
 def season_archive(*, season: Season) -> SeasonArchive | None:
     """``season``'s archive, or ``None`` while it is not closed."""
     return SeasonArchive.objects.filter(season=season).first()
+
+
+def seasons_closed(*, seasons: Iterable[Season]) -> set[int]:
+    """The ids of ``seasons`` that have an archive (closed by ``season_close``): one query."""
+    return set(
+        SeasonArchive.objects.filter(season__in=list(seasons)).values_list("season_id", flat=True)
+    )
+
+
+def elite_champions_closed(*, season_ids: Iterable[int]) -> dict[int, Entry]:
+    """The Elite's champion of each closed season of ``season_ids``, by season id: the first of
+    its final table (R9) once a game was played — one query, a row a season."""
+    champions: dict[int, Entry] = {}
+    for row in (
+        FinalRow.objects.filter(
+            archive__season_id__in=list(season_ids),
+            pool__competition=Competition.CHAMPIONSHIP,
+            pool__division__tier=Division.Tier.ELITE,
+            rank=1,
+            played__gt=0,
+        )
+        .select_related("archive", "entry__team", "entry__division")
+        .order_by("archive__season_id", "pool__division__group", "pool_id")
+    ):
+        champions.setdefault(row.archive.season_id, row.entry)
+    return champions
+
+
+def cup_winners_closed(*, season_ids: Iterable[int]) -> dict[tuple[int, str], Entry]:
+    """The cups' winners of the closed seasons of ``season_ids``, by (season id, competition):
+    one query, two rows a season at most."""
+    return {
+        (honour.archive.season_id, honour.competition): honour.entry
+        for honour in CupHonour.objects.filter(
+            archive__season_id__in=list(season_ids), place=1
+        ).select_related("archive", "entry__team", "entry__division")
+    }
 
 
 def season_find(*, number: int | None = None) -> Season | None:
