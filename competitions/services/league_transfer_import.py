@@ -11,7 +11,7 @@ into an empty one, after ``migrate``.
 Then one transaction of INSERTs only (the append-only histories and the published results'
 guard refuse UPDATE and DELETE), each row under its id; the foreign keys, deferred, are checked
 at the commit. The id sequences are set after the rows, the league's memory (issue 25) is built
-from them, and the cache of public reads moves on.
+from them when the file did not carry it, and the cache of public reads moves on.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from competitions.services.league_transfer import (
     link_table,
     natural,
 )
-from competitions.services.memory import memory_rebuild
+from competitions.services.memory import memory_missing, memory_rebuild
 from competitions.services.season_transfer import SeasonFileInvalid, SeasonImportRefused
 from league.public_cache import public_version_bump
 from matrixhockey.db import id_sequences_reset
@@ -275,7 +275,8 @@ def league_import(*, data: Any) -> int:
     try:
         with transaction.atomic():
             _write(reader)
-            memory_rebuild()  # the memory is not carried: worked out here from what was
+            if memory_missing():  # a file written before the memory existed (issue 25)
+                memory_rebuild()
             public_version_bump()
     except DatabaseError as error:
         raise SeasonFileInvalid(

@@ -13,6 +13,7 @@ scope, dummy teams aside (R14: a dummy is never a team of the all-time tables).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
@@ -119,12 +120,16 @@ def _cup_stages(season: Season) -> dict[tuple[int, str], str]:
     return {key: stage for key, (_number, stage) in last.items()}
 
 
-def season_lines_store(*, archive: SeasonArchive) -> list[SeasonLine]:
+def season_lines_store(
+    *, archive: SeasonArchive, coaches: Mapping[int, tuple[int | None, str]] | None = None
+) -> list[SeasonLine]:
     """Every team's line of ``archive``'s season (dummies too), stored anew: its division and
     final rank (none when replaced, R14), its own figures, its cup runs, its ONRs and its coach
-    at the close."""
+    at the close — the team's coach now, or ``coaches``' (by team id: the coach a line stored
+    before said, which a rebuild keeps)."""
     season = archive.season
     SeasonLine.objects.filter(season=season).delete()
+    coaches = coaches or {}
     entries = list(Entry.objects.filter(season=season).select_related("team__coach", "division"))
     rows = {
         (row.entry_id, row.pool.competition): row
@@ -143,6 +148,8 @@ def season_lines_store(*, archive: SeasonArchive) -> list[SeasonLine]:
         final = rows.get((entry.pk, Competition.CHAMPIONSHIP))
         group = rows.get((entry.pk, Competition.WG))
         coach = entry.team.coach
+        now = (None, "") if coach is None else (coach.pk, coach_name(coach))
+        coach_id, name = coaches.get(entry.team_id, now)
         rank = None if final is None else final.rank
         lines.append(
             SeasonLine(
@@ -150,8 +157,8 @@ def season_lines_store(*, archive: SeasonArchive) -> list[SeasonLine]:
                 season=season,
                 team=entry.team,
                 entry=entry,
-                coach=coach,
-                coach_name="" if coach is None else coach_name(coach),
+                coach_id=coach_id,
+                coach_name=name,
                 division=entry.division,
                 tier=entry.division.tier,
                 rank=rank,
@@ -224,7 +231,14 @@ def _records_store(archive: SeasonArchive) -> None:
 def memory_rebuild() -> dict[str, int]:
     """Rebuild the whole memory from the archives and the published results, season by season
     as the closes and publications would have kept it (the same data gives the same rows).
-    Returns how many rows of each kind it stored."""
+    The coach of a team's season is the one its line said, when there was one (a close keeps
+    it; nothing else does); else the team's coach now. Returns how many rows of each kind it
+    stored."""
+    coaches: dict[int, dict[int, tuple[int | None, str]]] = defaultdict(dict)
+    for season_id, team_id, coach_id, name in SeasonLine.objects.values_list(
+        "season_id", "team_id", "coach_id", "coach_name"
+    ):
+        coaches[season_id][team_id] = (coach_id, name)
     for model in (RecordBreak, LeagueRecord, AllTimeLine, SeasonLine, Meeting):
         model.objects.all().delete()
     for season in Season.objects.exclude(status=Season.Status.PREPARING).order_by("number"):
@@ -234,7 +248,7 @@ def memory_rebuild() -> dict[str, int]:
         meetings_store(pool_rounds=list(published))
         archive = SeasonArchive.objects.filter(season=season).select_related("season").first()
         if archive is not None:
-            season_lines_store(archive=archive)
+            season_lines_store(archive=archive, coaches=coaches[season.pk])
         season_game_breaks_replay(season=season)
         if archive is not None:
             _records_store(archive)
@@ -242,3 +256,13 @@ def memory_rebuild() -> dict[str, int]:
         model._meta.model_name or "": model.objects.count()
         for model in (Meeting, SeasonLine, AllTimeLine, LeagueRecord, RecordBreak)
     }
+
+
+def memory_missing() -> bool:
+    """Whether published results or closed seasons have no memory yet (a league imported from
+    a file written before the memory existed)."""
+    published = PoolRound.objects.filter(status=PoolRound.Status.PUBLISHED).exists()
+    closed = SeasonArchive.objects.exists()
+    return (published and not Meeting.objects.exists()) or (
+        closed and not SeasonLine.objects.exists()
+    )

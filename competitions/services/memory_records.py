@@ -13,7 +13,7 @@ to reach it first, at most :data:`HOLDERS_KEPT` of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from django.contrib.auth.models import User
@@ -37,6 +37,16 @@ from league.models import Season, Team
 
 HOLDERS_KEPT = 10
 """Holders kept for a shared record (the first to reach it first)."""
+ONCE_A_TEAM = (
+    RecordKind.WIN_RUN,
+    RecordKind.UNBEATEN_RUN,
+    RecordKind.SEASONS_WITHOUT_ONR,
+    RecordKind.ELITE_TITLES,
+    RecordKind.KDH_TITLES,
+    RecordKind.WG_TITLES,
+)
+"""Records a team holds once, from the first time it reached the value (a run, a count); a
+game's or a season's record may be held by one team in several games or seasons."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +65,14 @@ class Mark:
     goals_for: int | None = None
     goals_against: int | None = None
 
+    @property
+    def counts(self) -> bool:
+        """Whether it can hold a record: a « most » record starts above 0."""
+        return self.kind in LOWER_IS_BETTER or self.value > 0
+
     def beats(self, other: Mark | None) -> bool:
         if other is None:
-            return True
+            return self.counts
         if self.kind in LOWER_IS_BETTER:
             return self.value < other.value
         return self.value > other.value
@@ -133,34 +148,29 @@ def game_marks(game: Game, runs: dict[int, Runs], dummies: set[int]) -> list[Mar
     ):
         if team in dummies:
             continue
-        facts = {
-            "team_id": team,
-            "season_id": game.season_id,
-            "order": game.order,
-            "fixture_id": game.fixture_id,
-            "opponent_id": opponent,
-            "goals_for": scored,
-            "goals_against": conceded,
-        }
-        marks.append(Mark(RecordKind.GAME_GOALS, scored, **facts))  # type: ignore[arg-type]
+        scored_mark = Mark(
+            RecordKind.GAME_GOALS,
+            scored,
+            team,
+            game.season_id,
+            game.order,
+            fixture_id=game.fixture_id,
+            opponent_id=opponent,
+            goals_for=scored,
+            goals_against=conceded,
+        )
+        marks.append(scored_mark)
         if game.winner == team and scored > conceded:
-            marks.append(Mark(RecordKind.BIGGEST_WIN, scored - conceded, **facts))  # type: ignore[arg-type]
+            marks.append(replace(scored_mark, kind=RecordKind.BIGGEST_WIN, value=scored - conceded))
         if game.competition == Competition.CHAMPIONSHIP:
             going = runs.setdefault(team, Runs())
             _run_on(going, game, team)
-            if going.wins:
-                marks.append(
-                    Mark(RecordKind.WIN_RUN, going.wins, since_season_id=going.wins_since, **facts)  # type: ignore[arg-type]
-                )
-            if going.unbeaten:
-                marks.append(
-                    Mark(
-                        RecordKind.UNBEATEN_RUN,
-                        going.unbeaten,
-                        since_season_id=going.unbeaten_since,
-                        **facts,  # type: ignore[arg-type]
-                    )
-                )
+            for kind, run, since in (
+                (RecordKind.WIN_RUN, going.wins, going.wins_since),
+                (RecordKind.UNBEATEN_RUN, going.unbeaten, going.unbeaten_since),
+            ):
+                if run:
+                    marks.append(replace(scored_mark, kind=kind, value=run, since_season_id=since))
     return marks
 
 
@@ -188,26 +198,29 @@ def line_marks(lines: Iterable[SeasonLine], dummies: set[int]) -> Iterator[Mark]
         full[line.season_id] = max(full.get(line.season_id, 0), line.games)
     counts: dict[tuple[int, RecordKind], int] = {}
     for line in lines:
-        facts = {
-            "team_id": line.team_id,
-            "season_id": line.season_id,
-            "order": (line.season.number,),
-        }
+        season = Mark(
+            RecordKind.SEASON_GOALS,
+            line.goals_for,
+            line.team_id,
+            line.season_id,
+            (line.season.number,),
+        )
+        played = line.games > 0 or line.rank is not None  # as the all-time lines count it
         if line.games:
-            yield Mark(RecordKind.SEASON_GOALS, line.goals_for, **facts)  # type: ignore[arg-type]
-            yield Mark(RecordKind.SEASON_POINTS, line.points, **facts)  # type: ignore[arg-type]
-            yield Mark(RecordKind.EXTRA_GOALS, line.extra_goals_scored, **facts)  # type: ignore[arg-type]
+            yield season
+            yield replace(season, kind=RecordKind.SEASON_POINTS, value=line.points)
+            yield replace(season, kind=RecordKind.EXTRA_GOALS, value=line.extra_goals_scored)
         if line.games and line.games == full[line.season_id]:
-            yield Mark(RecordKind.FEWEST_AGAINST, line.goals_against, **facts)  # type: ignore[arg-type]
+            yield replace(season, kind=RecordKind.FEWEST_AGAINST, value=line.goals_against)
         for kind, counted in (
-            (RecordKind.SEASONS_WITHOUT_ONR, line.onr_count == 0 and line.games > 0),
+            (RecordKind.SEASONS_WITHOUT_ONR, line.onr_count == 0 and played),
             (RecordKind.ELITE_TITLES, line.elite_champion),
             (RecordKind.KDH_TITLES, line.kdh_place == 1),
             (RecordKind.WG_TITLES, line.wg_place == 1),
         ):
             if counted:
                 counts[line.team_id, kind] = counts.get((line.team_id, kind), 0) + 1
-                yield Mark(kind, counts[line.team_id, kind], **facts)  # type: ignore[arg-type]
+                yield replace(season, kind=kind, value=counts[line.team_id, kind])
 
 
 def best_marks(marks: Iterable[Mark]) -> dict[RecordKind, list[Mark]]:
@@ -215,6 +228,8 @@ def best_marks(marks: Iterable[Mark]) -> dict[RecordKind, list[Mark]]:
     a run or a count), at most :data:`HOLDERS_KEPT`."""
     best: dict[RecordKind, list[Mark]] = {}
     for mark in marks:
+        if not mark.counts:
+            continue
         held = best.get(mark.kind)
         if not held or mark.beats(held[0]):
             best[mark.kind] = [mark]
@@ -222,7 +237,7 @@ def best_marks(marks: Iterable[Mark]) -> dict[RecordKind, list[Mark]]:
             held.append(mark)
     for kind, held in best.items():
         held.sort(key=lambda mark: mark.order)
-        if kind not in (RecordKind.GAME_GOALS, RecordKind.BIGGEST_WIN):
+        if kind in ONCE_A_TEAM:
             first: dict[int, Mark] = {}
             for mark in held:
                 first.setdefault(mark.team_id, mark)
