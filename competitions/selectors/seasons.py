@@ -488,9 +488,20 @@ def _stage(value: str) -> Stage | None:
     return Stage(value) if value else None
 
 
-def _honour_closed(entry: Entry, line: SeasonLine, move: str) -> Honour:
-    """A closed season's honour from the team's season line (the close's): its final rank (none
-    when replaced, R14) and how far it went in each cup."""
+@dataclass(frozen=True)
+class _Closed:
+    """What a closed season's honour reads from the team's season line (the close's)."""
+
+    rank: int | None
+    kdh_place: int | None
+    kdh_stage: str
+    wg_place: int | None
+    wg_stage: str
+
+
+def _honour_closed(entry: Entry, line: _Closed, move: str) -> Honour:
+    """A closed season's honour from the team's season line: its final rank (none when
+    replaced, R14) and how far it went in each cup."""
     return Honour(
         season=entry.season,
         entry=entry,
@@ -514,10 +525,17 @@ def team_honours(
     rounds already read (by pool id; the team page's current one), not computed again."""
     entries = list(
         Entry.objects.filter(team=team)
-        .select_related("season", "division", "team", "season_line")
+        .select_related("season", "division")
         .order_by("-season__number")
     )
-    lines = {entry.pk: line for entry in entries if (line := getattr(entry, "season_line", None))}
+    for entry in entries:
+        entry.team = team  # every entry is the team's: not read again
+    lines = {
+        entry_id: _Closed(rank, kdh_place, kdh_stage, wg_place, wg_stage)
+        for entry_id, rank, kdh_place, kdh_stage, wg_place, wg_stage in SeasonLine.objects.filter(
+            team=team
+        ).values_list("entry_id", "rank", "kdh_place", "kdh_stage", "wg_place", "wg_stage")
+    }
     running = [entry for entry in entries if entry.pk not in lines]
     numbers = set(
         Season.objects.filter(
