@@ -2,8 +2,7 @@
 tables (with the withdrawals since, R24) and its cups' honours; which season a command means.
 
 The season pages read a closed season from here rather than from its results (a few stored rows
-a season, whatever the number of seasons: ``docs/ARCHITECTURE.md``, « The archive and the
-league's memory »).
+a season, whatever the number of seasons: ``docs/ARCHITECTURE.md``, « The league's memory »).
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from competitions.models import Competition, CupHonour, FinalRow, SeasonArchive
-from league.models import Division, Entry, Season
+from league.models import Division, Season
 
 
 def season_archive(*, season: Season) -> SeasonArchive | None:
@@ -26,34 +25,33 @@ def seasons_closed(*, seasons: Iterable[Season]) -> set[int]:
     )
 
 
-def elite_champions_closed(*, season_ids: Iterable[int]) -> dict[int, Entry]:
-    """The Elite's champion of each closed season of ``season_ids``, by season id: the first of
-    its final table (R9) once a game was played — one query, a row a season."""
-    champions: dict[int, Entry] = {}
-    for row in (
+ELITE = "elite"
+"""The key of the Elite's champion among :func:`winners_closed`' (the cups' are theirs)."""
+
+
+def winners_closed(*, season_ids: Iterable[int]) -> dict[tuple[int, str], int]:
+    """Who won what in the closed seasons of ``season_ids``: by (season id, :data:`ELITE` or
+    a cup), the winner's entry id — the first of the Elite's final table (R9) once a game was
+    played, each cup's place 1. Two queries of a few values a season."""
+    season_ids = list(season_ids)
+    winners: dict[tuple[int, str], int] = {}
+    for season_id, entry_id in (
         FinalRow.objects.filter(
-            archive__season_id__in=list(season_ids),
+            archive__season_id__in=season_ids,
             pool__competition=Competition.CHAMPIONSHIP,
             pool__division__tier=Division.Tier.ELITE,
             rank=1,
             played__gt=0,
         )
-        .select_related("archive", "entry__team", "entry__division")
         .order_by("archive__season_id", "pool__division__group", "pool_id")
+        .values_list("archive__season_id", "entry_id")
     ):
-        champions.setdefault(row.archive.season_id, row.entry)
-    return champions
-
-
-def cup_winners_closed(*, season_ids: Iterable[int]) -> dict[tuple[int, str], Entry]:
-    """The cups' winners of the closed seasons of ``season_ids``, by (season id, competition):
-    one query, two rows a season at most."""
-    return {
-        (honour.archive.season_id, honour.competition): honour.entry
-        for honour in CupHonour.objects.filter(
-            archive__season_id__in=list(season_ids), place=1
-        ).select_related("archive", "entry__team", "entry__division")
-    }
+        winners.setdefault((season_id, ELITE), entry_id)
+    for season_id, competition, entry_id in CupHonour.objects.filter(
+        archive__season_id__in=season_ids, place=1
+    ).values_list("archive__season_id", "competition", "entry_id"):
+        winners[season_id, competition] = entry_id
+    return winners
 
 
 def season_find(*, number: int | None = None) -> Season | None:

@@ -31,11 +31,11 @@ from competitions.models import (
     Stage,
 )
 from competitions.selectors.archive import (
+    ELITE,
     championship_final_rows,
     cup_honours,
-    cup_winners_closed,
-    elite_champions_closed,
     seasons_closed,
+    winners_closed,
 )
 from competitions.selectors.standings import (
     StandingRow,
@@ -273,7 +273,7 @@ def _places_closed(honours: Iterable[CupHonour]) -> dict[str, list[CupPlace]]:
 
 def _record_closed(season: Season, archive: SeasonArchive, pools: list[Pool]) -> SeasonRecord:
     """A closed season's page from its archive: its final tables (R9) and cups' honours (R17,
-    R18), as the close recorded them — three queries, none of its results read."""
+    R18), as the close recorded them — two queries, none of its results read."""
     rows: dict[int, list[FinalRow]] = {}
     for row in championship_final_rows(archive=archive):
         rows.setdefault(row.pool_id, []).append(row)
@@ -337,8 +337,10 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
     from its published results."""
     seasons = list(seasons)
     closed = seasons_closed(seasons=seasons)
-    champions = elite_champions_closed(season_ids=closed)
-    winners = cup_winners_closed(season_ids=closed)
+    won = winners_closed(season_ids=closed)
+    entries = Entry.objects.select_related("team").in_bulk(set(won.values()))
+    winners = {key: entries[entry_id] for key, entry_id in won.items()}
+    champions = {season_id: entry for (season_id, what), entry in winners.items() if what == ELITE}
     running = [season for season in seasons if season.pk not in closed]
     finals: dict[tuple[int, str], list[FixtureResult]] = {}
     if running:
