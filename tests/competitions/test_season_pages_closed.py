@@ -86,9 +86,7 @@ def test_the_season_pages_read_no_result_of_a_closed_season(
     for name, (_, sql) in _measure(3).items():
         if name == "team":
             continue  # the team's page shows the current season's games, from its results
-        assert not [query for query in sql if any(table in query for table in RESULTS_TABLES)], (
-            name
-        )
+        assert not [query for query in sql if any(table in query for table in RESULTS_TABLES)], name
 
 
 def test_a_closed_seasons_pages_show_what_its_published_results_show(
