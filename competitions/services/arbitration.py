@@ -443,9 +443,10 @@ def pool_round_publish(
     A conditional update (``arbitrated`` → ``published``) that must touch exactly one row:
     publishing twice returns the published round; publishing before arbitration raises
     :class:`NotArbitrated`. The round is published when all its pool rounds are. In the same
-    transaction, :data:`pool_round_published` is sent (the results emails' hook: their outbox
-    rows are committed with the publication or not at all) — unless ``announce`` is false: a
-    history built after the fact (the demo's past weeks) tells nobody.
+    transaction, its games go into the league's memory with the records they break (issue 25:
+    never before publication), then :data:`pool_round_published` is sent (the results emails'
+    hook: their outbox rows are committed with the publication or not at all) — unless
+    ``announce`` is false: a history built after the fact (the demo's past weeks) tells nobody.
     """
     now = timezone.now()
     published = PoolRound.objects.filter(

@@ -495,3 +495,42 @@ def test_a_clash_only_the_database_finds_stores_nothing(move: Move, tmp_path: Pa
     error = _import(path)
     assert error.returncode == 2 and "do not fit together" in str(error)
     assert not User.objects.exists() and not Season.objects.exists()
+
+
+MEMORY = (
+    "competitions.meeting",
+    "competitions.seasonline",
+    "competitions.alltimeline",
+    "competitions.leaguerecord",
+    "competitions.recordbreak",
+)
+"""The league's memory (issue 25): carried by the file, built by the import when missing."""
+
+
+def _memory_rows() -> dict[str, list[tuple[object, ...]]]:
+    kept = {}
+    for label in MEMORY:
+        model = apps.get_model(label)
+        fields = [
+            f.attname for f in model._meta.concrete_fields if f.attname not in ("id", "created_at")
+        ]
+        kept[label] = sorted(model.objects.values_list(*fields), key=lambda row: str(row))
+    return kept
+
+
+def test_a_file_from_before_the_memory_loads_with_the_memory_built(
+    move: Move, tmp_path: Path
+) -> None:
+    carried = _memory_rows()
+    assert carried["competitions.seasonline"] and carried["competitions.leaguerecord"]
+    data = json.loads(move.text)
+    data["models"] = [block for block in data["models"] if block["model"] not in MEMORY]
+    path = tmp_path / "before-the-memory.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
+    content_types_reread()
+    _command("season_import", str(path))
+    content_types_reread()
+    assert _memory_rows() == carried  # built anew under other ids, the same rows

@@ -75,10 +75,11 @@ def dominique(history: History) -> User:
     return User.objects.get(username="dominique")
 
 
+FIGURES = "seasons games wins draws losses extra_time_losses goals_for goals_against points"
+
+
 def _figures(row: object) -> tuple[object, ...]:
-    names = ("seasons", "games", "wins", "draws", "losses", "extra_time_losses")
-    names += ("goals_for", "goals_against", "points")
-    return tuple(getattr(row, name) for name in names)
+    return tuple(getattr(row, name) for name in FIGURES.split())
 
 
 def test_the_all_time_table_adds_up_every_team_s_own_championship_games(history: History) -> None:

@@ -11,10 +11,12 @@ after them).
 from __future__ import annotations
 
 from collections.abc import Callable
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -185,8 +187,10 @@ def test_the_memory_rebuilt_from_the_archives_is_the_memory_kept_on_the_way(
     assert kept["RecordBreak"] and kept["LeagueRecord"] and kept["AllTimeLine"]
     memory_rebuild()
     assert _memory() == kept
-    memory_rebuild()  # idempotent
+    out = StringIO()
+    call_command("memory_rebuild", stdout=out)  # idempotent
     assert _memory() == kept
+    assert f"meeting: {len(kept['Meeting'])}" in out.getvalue()
 
 
 def _reads(made: History, coach: User) -> dict[str, int]:

@@ -35,6 +35,7 @@ def test_a_published_round_s_games_are_stored_with_the_goals_from_extra_goals(
     }
     assert not Meeting.objects.exclude(away_extra_goals=0).exists()
     meeting = Meeting.objects.get(home__name="Freezing Ass")
+    assert meeting.winner is not None
     assert (meeting.week, meeting.stage, meeting.decided, meeting.winner.name) == (
         1, "regular", "regulation", "Freezing Ass",
     )  # fmt: skip

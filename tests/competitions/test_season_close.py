@@ -21,19 +21,24 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import Sum
 
 from competitions.models import (
+    AllTimeLine,
     Competition,
     CupHonour,
     FinalRow,
     Fixture,
     FixtureResult,
+    Meeting,
     Pool,
     PoolMember,
     PoolRound,
     Round,
     SeasonArchive,
+    SeasonLine,
     Stage,
+    TeamResult,
 )
 from competitions.selectors.seasons import kdh_final_places, season_record, wg_final_places
 from competitions.services import season_rounds_create
@@ -132,6 +137,40 @@ def test_closing_records_each_divisions_final_table_counted_from_the_published_g
     # R14: the Yétis hold D3C's 07's place and record; the replaced team has no row.
     d3c = {row.entry.team.slug for row in by_pool["d3c"]}
     assert "les-yetis" in d3c and "d3c-team-07" not in d3c
+
+
+def test_closing_keeps_every_team_s_season_line_for_the_league_s_memory(
+    played: PlayedSeason,
+) -> None:
+    archive = season_close(season=played.season, by=played.admin)
+    lines = {
+        line.team.slug: line
+        for line in SeasonLine.objects.filter(season=played.season).select_related("team")
+    }
+    assert len(lines) == Entry.objects.filter(season=played.season).count()
+    championship = FinalRow.objects.filter(archive=archive, pool__competition="championship")
+    for row in championship.select_related("entry__team"):
+        assert lines[row.entry.team.slug].rank == row.rank
+        assert lines[row.entry.team.slug].final_row_id == row.pk
+    # R14: the replaced team keeps the games it played, the Yétis count their own; together
+    # they played the place's eleven.
+    replaced, yetis = lines["d3c-team-07"], lines["les-yetis"]
+    assert (replaced.rank, replaced.replaced, yetis.replacement) == (None, True, True)
+    assert replaced.games + yetis.games == 11 and replaced.games >= 3
+    meetings = Meeting.objects.filter(season=played.season)
+    assert (
+        sum(line.games for line in lines.values())
+        == 2 * meetings.filter(competition="championship").count()
+    )
+    # The goals turned from extra goals, read from the explanations: never more than played.
+    scored = sum(line.extra_goals_scored for line in lines.values())
+    used = TeamResult.objects.filter(pool_round__round__season=played.season).aggregate(
+        used=Sum("extra_goals_used")
+    )["used"]
+    assert 0 < scored <= used
+    assert AllTimeLine.objects.filter(scope="all").count() == len(
+        [line for line in lines.values() if not line.team.is_dummy]
+    )
 
 
 def test_closing_records_the_wg_group_tables(played: PlayedSeason) -> None:
