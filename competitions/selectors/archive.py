@@ -31,11 +31,11 @@ ELITE = "elite"
 
 def winners_closed(*, season_ids: Iterable[int]) -> dict[tuple[int, str], int]:
     """Who won what in the closed seasons of ``season_ids``: by (season id, :data:`ELITE` or
-    a cup), the winner's entry id — the first of the Elite's final table (R9) once a game was
+    a cup), the winner's team id — the first of the Elite's final table (R9) once a game was
     played, each cup's place 1. Two queries of a few values a season."""
     season_ids = list(season_ids)
     winners: dict[tuple[int, str], int] = {}
-    for season_id, entry_id in (
+    for season_id, team_id in (
         FinalRow.objects.filter(
             archive__season_id__in=season_ids,
             pool__competition=Competition.CHAMPIONSHIP,
@@ -44,13 +44,13 @@ def winners_closed(*, season_ids: Iterable[int]) -> dict[tuple[int, str], int]:
             played__gt=0,
         )
         .order_by("archive__season_id", "pool__division__group", "pool_id")
-        .values_list("archive__season_id", "entry_id")
+        .values_list("archive__season_id", "entry__team_id")
     ):
-        winners.setdefault((season_id, ELITE), entry_id)
-    for season_id, competition, entry_id in CupHonour.objects.filter(
+        winners.setdefault((season_id, ELITE), team_id)
+    for season_id, competition, team_id in CupHonour.objects.filter(
         archive__season_id__in=season_ids, place=1
-    ).values_list("archive__season_id", "competition", "entry_id"):
-        winners[season_id, competition] = entry_id
+    ).values_list("archive__season_id", "competition", "entry__team_id"):
+        winners[season_id, competition] = team_id
     return winners
 
 

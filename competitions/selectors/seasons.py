@@ -294,10 +294,10 @@ class SeasonWinners:
     """A season's line in the roll of honour: who won what, as far as it is published."""
 
     season: Season
-    elite_champion: Entry | None
+    elite_champion: Team | None
     """Once the Elite's every round is published."""
-    kdh_winner: Entry | None
-    wg_winner: Entry | None
+    kdh_winner: Team | None
+    wg_winner: Team | None
     status: str = ""
     """The season's status in words (worded once for every line)."""
 
@@ -338,13 +338,15 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
     seasons = list(seasons)
     closed = seasons_closed(seasons=seasons)
     won = winners_closed(season_ids=closed)
-    entries = Entry.objects.select_related("team").in_bulk(set(won.values()))
-    winners = {key: entries[entry_id] for key, entry_id in won.items()}
-    champions = {season_id: entry for (season_id, what), entry in winners.items() if what == ELITE}
+    teams = Team.objects.in_bulk(set(won.values()))  # a team that won often is read once
+    winners = {key: teams[team_id] for key, team_id in won.items()}
+    champions = {season_id: team for (season_id, what), team in winners.items() if what == ELITE}
     running = [season for season in seasons if season.pk not in closed]
     finals: dict[tuple[int, str], list[FixtureResult]] = {}
     if running:
-        champions |= _elite_champions(running)
+        champions |= {
+            season_id: entry.team for season_id, entry in _elite_champions(running).items()
+        }
         finals = _finals(running)
     statuses = {value: str(label) for value, label in Season.Status.choices}
     lines = []
@@ -355,8 +357,8 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
         else:
             kdh = _cup_places(finals, season.pk, Competition.KDH)
             wg = _cup_places(finals, season.pk, Competition.WG)
-            kdh_winner = next((p.entry for p in kdh if p.place == 1), None)
-            wg_winner = next((p.entry for p in wg if p.place == 1), None)
+            kdh_winner = next((p.entry.team for p in kdh if p.place == 1), None)
+            wg_winner = next((p.entry.team for p in wg if p.place == 1), None)
         lines.append(
             SeasonWinners(
                 season=season,
