@@ -21,7 +21,9 @@ def season_archive(*, season: Season) -> SeasonArchive | None:
 def seasons_closed(*, seasons: Iterable[Season]) -> set[int]:
     """The ids of ``seasons`` that have an archive (closed by ``season_close``): one query."""
     return set(
-        SeasonArchive.objects.filter(season__in=list(seasons)).values_list("season_id", flat=True)
+        SeasonArchive.objects.filter(season_id__in=[season.pk for season in seasons]).values_list(
+            "season_id", flat=True
+        )
     )
 
 

@@ -10,8 +10,9 @@ reversed once for every row (a season's page is ``/seasons/<n>/``, a team's hono
 
 from __future__ import annotations
 
+from html import escape
+
 from django import template
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from competitions.selectors.seasons import SeasonWinners
@@ -19,32 +20,26 @@ from league.models import Team
 
 register = template.Library()
 
-NOBODY = mark_safe('<span class="muted">—</span>')
+NOBODY = '<span class="muted">—</span>'
 
 
-def _winner(team: Team | None, seasons_url: str) -> SafeString:
+def _winner(team: Team | None, seasons_url: str) -> str:
     if team is None:
         return NOBODY
-    return format_html('<a href="{}teams/{}/">{}</a>', seasons_url, team.slug, team.name)
+    return f'<a href="{seasons_url}teams/{escape(team.slug)}/">{escape(team.name)}</a>'
 
 
 @register.simple_tag
 def roll_of_honour_row(line: SeasonWinners, seasons_url: str, current: str) -> SafeString:
+    # The standard library's escape, as Django's (which wraps it for lazy strings): every text
+    # of the row is escaped here once, the row marked safe.
     season = line.season
-    badge = (
-        format_html(' <span class="badge badge-now">{}</span>', current)
-        if season.is_current
-        else ""
-    )
-    return format_html(
-        '<tr>\n      <th scope="row"><a href="{}{}/">{}</a>{}</th>\n      <td>{}</td>\n'
-        "      <td>{}</td>\n      <td>{}</td>\n      <td>{}</td>\n    </tr>",
-        seasons_url,
-        season.number,
-        season,
-        badge,
-        line.status,
-        _winner(line.elite_champion, seasons_url),
-        _winner(line.kdh_winner, seasons_url),
-        _winner(line.wg_winner, seasons_url),
+    url = escape(seasons_url)
+    badge = f' <span class="badge badge-now">{escape(current)}</span>' if season.is_current else ""
+    return mark_safe(  # every value above is escaped
+        f'<tr>\n      <th scope="row"><a href="{url}{season.number}/">{escape(str(season))}</a>'
+        f"{badge}</th>\n      <td>{escape(line.status)}</td>\n"
+        f"      <td>{_winner(line.elite_champion, url)}</td>\n"
+        f"      <td>{_winner(line.kdh_winner, url)}</td>\n"
+        f"      <td>{_winner(line.wg_winner, url)}</td>\n    </tr>"
     )
