@@ -1,5 +1,6 @@
 """What the in-process benchmarks share: their own PostgreSQL database, made afresh, and a
-query counter (``bench_arbitration.py``, ``bench_publish.py``, ``bench_screens.py``)."""
+query counter (``bench_arbitration.py``, ``bench_memory.py``, ``bench_publish.py``,
+``bench_screens.py``)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ def database_url(name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
 
 
-def database_create(url: str) -> None:
-    """Drop the bench's database if it is there and create it empty."""
+def database_create(url: str, template: str | None = None) -> None:
+    """Drop the bench's database if it is there and create it empty (a copy of the database
+    ``template``, nobody connected to it, when given: a migrated one, say)."""
     parts = urlsplit(url)
     connection = psycopg2.connect(
         dbname="postgres",
@@ -33,7 +35,12 @@ def database_create(url: str) -> None:
     name = sql.Identifier(parts.path.lstrip("/"))
     with connection.cursor() as cursor:
         cursor.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-        cursor.execute(sql.SQL("CREATE DATABASE {}").format(name))
+        if template is None:
+            cursor.execute(sql.SQL("CREATE DATABASE {}").format(name))
+        else:
+            cursor.execute(
+                sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(name, sql.Identifier(template))
+            )
     connection.close()
 
 

@@ -1,10 +1,13 @@
 """A season as the archives show it: its divisions' tables and champions, the cups' winners (KDH
 winner and finalist, WG first to fourth), and a team's honours across seasons.
 
-Everything here is worked out from *published* results through the standings and results reads,
-so it serves any season, past or current, and shows nothing of a round not yet published. It is
-the one place that says who won what: when seasons are closed with a stored record of their
-final tables and winners, these functions are the ones to point at it.
+A closed season is read from what its close stored (``season_close``): the final tables and cup
+honours of its archive (:mod:`competitions.selectors.archive`), a team's season line
+(``SeasonLine``, the league's memory). A few rows a season, so a page costs the same queries
+whatever the number of seasons and reads only the seasons it shows. A season not closed (the
+running one, or one finished before closes were recorded) is worked out from its *published*
+results through the standings and results reads, and shows nothing of a round not yet
+published. This is the one place that says who won what.
 """
 
 from __future__ import annotations
@@ -17,11 +20,22 @@ from django.db.models import Count, Q
 from competitions.models import (
     CUPS,
     Competition,
+    CupHonour,
+    FinalRow,
     Fixture,
     FixtureResult,
     Pool,
     PoolRound,
+    SeasonArchive,
+    SeasonLine,
     Stage,
+)
+from competitions.selectors.archive import (
+    ELITE,
+    championship_final_rows,
+    cup_honours,
+    seasons_closed,
+    winners_closed,
 )
 from competitions.selectors.standings import (
     StandingRow,
@@ -188,13 +202,17 @@ def _complete_pools(seasons: Iterable[Season]) -> set[int]:
 
 def season_record(*, season: Season) -> SeasonRecord:
     """``season``'s divisions (tables over the published rounds, Elite first) and its cups'
-    winners, as far as they are published — from a constant number of queries."""
-    complete = _complete_pools([season])
+    winners, as far as they are published — from a constant number of queries; a closed
+    season's from its archive."""
+    archive = SeasonArchive.objects.filter(season=season).first()
     pools = list(
         Pool.objects.filter(season=season, competition=Competition.CHAMPIONSHIP)
         .select_related("division")
         .order_by("division__tier", "division__group")
     )
+    if archive is not None:
+        return _record_closed(season, archive, pools)
+    complete = _complete_pools([season])
     tables = pools_standings(pools=pools)
     lines = tables_lines(tables=[(pool, tables[pool.pk]) for pool in pools])
     finals = _finals([season])
@@ -209,25 +227,84 @@ def season_record(*, season: Season) -> SeasonRecord:
     )
 
 
+def _final_line(row: FinalRow) -> TableLine:
+    """A row of a final table as the season's page shows it (its rank, team and points)."""
+    standing = StandingRow(
+        team=row.entry.team.slug,
+        rank=row.rank,
+        points=row.points,
+        played=row.played,
+        wins=row.wins,
+        regulation_wins=row.regulation_wins,
+        draws=row.draws,
+        extra_time_losses=row.extra_time_losses,
+        losses=row.losses,
+        goals_for=row.goals_for,
+        goals_against=row.goals_against,
+    )
+    return TableLine(row=standing, entry=row.entry, barred=row.promotion_barred)
+
+
+def _final_lines(rows: list[FinalRow]) -> list[TableLine]:
+    lines = [_final_line(row) for row in rows]
+    if lines and not any(line.row.played for line in lines):
+        # A table of nothing played ranks nobody: its teams in code order, as before the close.
+        return [
+            TableLine(row=line.row, entry=line.entry, barred=line.barred, unranked=True)
+            for line in sorted(lines, key=lambda line: (line.entry.code, line.row.team))
+        ]
+    return lines
+
+
+def _places_closed(honours: Iterable[CupHonour]) -> dict[str, list[CupPlace]]:
+    """The cups' places at the close, by competition; none for a cup whose final named no winner
+    (both teams ONR, R15), as :func:`_cup_places` reads the results."""
+    places: dict[str, list[CupPlace]] = {}
+    for honour in honours:
+        places.setdefault(honour.competition, []).append(
+            CupPlace(place=honour.place, entry=honour.entry)
+        )
+    return {
+        competition: sorted(cup, key=lambda cup_place: cup_place.place)
+        for competition, cup in places.items()
+        if any(cup_place.place == 1 for cup_place in cup)
+    }
+
+
+def _record_closed(season: Season, archive: SeasonArchive, pools: list[Pool]) -> SeasonRecord:
+    """A closed season's page from its archive: its final tables (R9) and cups' honours (R17,
+    R18), as the close recorded them — two queries, none of its results read."""
+    rows: dict[int, list[FinalRow]] = {}
+    for row in championship_final_rows(archive=archive):
+        rows.setdefault(row.pool_id, []).append(row)
+    places = _places_closed(cup_honours(archive=archive))
+    return SeasonRecord(
+        season=season,
+        divisions=[
+            DivisionRecord(pool=pool, lines=_final_lines(rows.get(pool.pk, [])), complete=True)
+            for pool in pools
+        ],
+        kdh=places.get(Competition.KDH, []),
+        wg=places.get(Competition.WG, []),
+    )
+
+
 @dataclass(frozen=True)
 class SeasonWinners:
     """A season's line in the roll of honour: who won what, as far as it is published."""
 
     season: Season
-    elite_champion: Entry | None
+    elite_champion: Team | None
     """Once the Elite's every round is published."""
-    kdh_winner: Entry | None
-    wg_winner: Entry | None
+    kdh_winner: Team | None
+    wg_winner: Team | None
     status: str = ""
     """The season's status in words (worded once for every line)."""
 
 
-def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
-    """The roll of honour: for each of ``seasons``, the Elite's champion (once its every round
-    is published) and the cups' winners — from a constant number of queries whatever the
-    number of seasons."""
-    seasons = list(seasons)
-    finals = _finals(seasons)
+def _elite_champions(seasons: list[Season]) -> dict[int, Entry]:
+    """The Elite's champion of each of ``seasons`` whose Elite has every round published, from
+    its table over the published rounds (R9), by season id."""
     complete = _complete_pools(seasons)
     elites = [
         pool
@@ -242,26 +319,52 @@ def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
     for pool, rows in zip(elites, pools_standings(pools=elites).values(), strict=True):
         if rows and rows[0].played > 0:
             firsts.setdefault(pool.season_id, rows[0].team)
-    champions: dict[int, Entry] = {}
-    if firsts:
-        champions = {
-            entry.season_id: entry
-            for entry in Entry.objects.filter(
-                season_id__in=firsts, team__slug__in=set(firsts.values())
-            ).select_related("team", "division")
-            if firsts[entry.season_id] == entry.team.slug
+    if not firsts:
+        return {}
+    return {
+        entry.season_id: entry
+        for entry in Entry.objects.filter(
+            season_id__in=firsts, team__slug__in=set(firsts.values())
+        ).select_related("team", "division")
+        if firsts[entry.season_id] == entry.team.slug
+    }
+
+
+def seasons_winners(*, seasons: Iterable[Season]) -> list[SeasonWinners]:
+    """The roll of honour: for each of ``seasons``, the Elite's champion (once its every round
+    is published) and the cups' winners — from a constant number of queries whatever the
+    number of seasons: a closed season's from its archive (a row a winner), a season not closed
+    from its published results."""
+    seasons = list(seasons)
+    closed = seasons_closed(seasons=seasons)
+    won = winners_closed(season_ids=closed)
+    teams = Team.objects.in_bulk(set(won.values()))  # a team that won often is read once
+    winners = {key: teams[team_id] for key, team_id in won.items()}
+    champions = {season_id: team for (season_id, what), team in winners.items() if what == ELITE}
+    running = [season for season in seasons if season.pk not in closed]
+    finals: dict[tuple[int, str], list[FixtureResult]] = {}
+    if running:
+        champions |= {
+            season_id: entry.team for season_id, entry in _elite_champions(running).items()
         }
+        finals = _finals(running)
     statuses = {value: str(label) for value, label in Season.Status.choices}
     lines = []
     for season in seasons:
-        kdh = _cup_places(finals, season.pk, Competition.KDH)
-        wg = _cup_places(finals, season.pk, Competition.WG)
+        if season.pk in closed:
+            kdh_winner = winners.get((season.pk, Competition.KDH))
+            wg_winner = winners.get((season.pk, Competition.WG))
+        else:
+            kdh = _cup_places(finals, season.pk, Competition.KDH)
+            wg = _cup_places(finals, season.pk, Competition.WG)
+            kdh_winner = next((p.entry.team for p in kdh if p.place == 1), None)
+            wg_winner = next((p.entry.team for p in wg if p.place == 1), None)
         lines.append(
             SeasonWinners(
                 season=season,
                 elite_champion=champions.get(season.pk),
-                kdh_winner=next((p.entry for p in kdh if p.place == 1), None),
-                wg_winner=next((p.entry for p in wg if p.place == 1), None),
+                kdh_winner=kdh_winner,
+                wg_winner=wg_winner,
                 status=statuses.get(season.status, season.status),
             )
         )
@@ -385,26 +488,75 @@ def _cup(
     return place, None if place is not None else furthest.get((entry.pk, competition))
 
 
+def _stage(value: str) -> Stage | None:
+    return Stage(value) if value else None
+
+
+@dataclass(frozen=True)
+class _Closed:
+    """What a closed season's honour reads from the team's season line (the close's)."""
+
+    rank: int | None
+    kdh_place: int | None
+    kdh_stage: str
+    wg_place: int | None
+    wg_stage: str
+
+
+def _honour_closed(entry: Entry, line: _Closed, move: str) -> Honour:
+    """A closed season's honour from the team's season line: its final rank (none when
+    replaced, R14) and how far it went in each cup."""
+    return Honour(
+        season=entry.season,
+        entry=entry,
+        place=line.rank,
+        final=True,
+        move=move,
+        kdh_place=line.kdh_place,
+        kdh_stage=None if line.kdh_place is not None else _stage(line.kdh_stage),
+        wg_place=line.wg_place,
+        wg_stage=None if line.wg_place is not None else _stage(line.wg_stage),
+    )
+
+
 def team_honours(
     *, team: Team, tables: Mapping[int, list[StandingRow]] | None = None
 ) -> list[Honour]:
     """``team``'s seasons, newest first: division and place, the move to the next season, and
-    how far it went in each cup — from published results only, in a constant number of
-    queries whatever the number of seasons. ``tables``: division tables over the published
+    how far it went in each cup — in a constant number of queries whatever the number of
+    seasons: a closed season's from the team's season line (``season_close``), a season not
+    closed from its published results only. ``tables``: division tables over the published
     rounds already read (by pool id; the team page's current one), not computed again."""
     entries = list(
         Entry.objects.filter(team=team)
-        .select_related("season", "division", "team")
+        .select_related("season", "division")
         .order_by("-season__number")
     )
-    numbers = set(Season.objects.values_list("number", flat=True))
+    for entry in entries:
+        entry.team = team  # every entry is the team's: not read again
+    lines = {
+        entry_id: _Closed(rank, kdh_place, kdh_stage, wg_place, wg_stage)
+        for entry_id, rank, kdh_place, kdh_stage, wg_place, wg_stage in SeasonLine.objects.filter(
+            team=team
+        ).values_list("entry_id", "rank", "kdh_place", "kdh_stage", "wg_place", "wg_stage")
+    }
+    running = [entry for entry in entries if entry.pk not in lines]
+    numbers = set(
+        Season.objects.filter(
+            number__in={entry.season.number + 1 for entry in entries}
+        ).values_list("number", flat=True)
+    )
     by_season = {entry.season.number: entry for entry in entries}
-    places = _places(entries, team, tables or {}) if entries else {}
-    finals = _finals({entry.season for entry in entries}) if entries else {}
-    furthest = _furthest_stages(entries) if entries else {}
+    places = _places(running, team, tables or {}) if running else {}
+    finals = _finals({entry.season for entry in running}) if running else {}
+    furthest = _furthest_stages(running) if running else {}
     honours = []
     for entry in entries:
         number = entry.season.number
+        move = _move(entry, by_season.get(number + 1), number + 1 in numbers)
+        if entry.pk in lines:
+            honours.append(_honour_closed(entry, lines[entry.pk], move))
+            continue
         place, final = places[entry.pk]
         kdh = _cup_places(finals, entry.season_id, Competition.KDH)
         wg = _cup_places(finals, entry.season_id, Competition.WG)
@@ -416,7 +568,7 @@ def team_honours(
                 entry=entry,
                 place=place,
                 final=final,
-                move=_move(entry, by_season.get(number + 1), number + 1 in numbers),
+                move=move,
                 kdh_place=kdh_place,
                 kdh_stage=kdh_stage,
                 wg_place=wg_place,

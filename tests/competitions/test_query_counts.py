@@ -101,7 +101,8 @@ PAGES: dict[str, Page] = {
     # The seasons and their honours.
     "seasons": Page(lambda week: "/seasons/", 8),
     "season": Page(lambda week: "/seasons/1/", 12),
-    "season team": Page(lambda week: "/seasons/teams/{team}/", 10),
+    # A team's honours: its entries, then its season lines (every closed season's, issue 25).
+    "season team": Page(lambda week: "/seasons/teams/{team}/", 11),
     "api seasons": Page(lambda week: "/api/seasons/", 3),
     "api season current": Page(lambda week: "/api/seasons/current/", 4),
     "api season": Page(lambda week: "/api/seasons/1/", 4),
@@ -115,8 +116,9 @@ PAGES: dict[str, Page] = {
     "picks": Page(lambda week: "/picks/", 22, who="coach"),
     # A team's page (its coach also reads the ledger there), the WG race; its division's table
     # read once, for the season's place and the history; its cup runs' games to come: the
-    # unpublished cup rounds, their public pairings (two) and whether the WG's semis are drawn.
-    "team": Page(lambda week: "/teams/{team}/", 20),
+    # unpublished cup rounds, their public pairings (two) and whether the WG's semis are drawn;
+    # its history's closed seasons from its season lines (issue 25).
+    "team": Page(lambda week: "/teams/{team}/", 21),
     "team for its coach": Page(lambda week: "/teams/{team}/", 30, who="coach"),
     "team, kept": Page(lambda week: "/teams/{team}/", 0, kept=True),
     "team for its coach, kept": Page(lambda week: "/teams/{team}/", 11, who="coach", kept=True),
