@@ -120,7 +120,7 @@ class TeamHistorySerializer(serializers.Serializer):
     seasons = TeamSeasonSerializer(many=True, help_text=gettext_lazy("Oldest first."))
 
 
-class RecordHolderSerializer(serializers.Serializer):
+class CareerRecordHolderSerializer(serializers.Serializer):
     team = TeamNameSerializer()
     value = serializers.IntegerField()
     season = serializers.IntegerField(source="season_number")
@@ -136,7 +136,7 @@ class CareerRecordSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=RecordKind.choices)
     name = serializers.CharField(source="label", help_text=gettext_lazy("The record in words."))
     value = serializers.IntegerField()
-    holders = RecordHolderSerializer(many=True)
+    holders = CareerRecordHolderSerializer(many=True)
 
 
 class CoachSeasonSerializer(serializers.Serializer):

@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions.api.history import TeamNameSerializer
 from competitions.api.public import SEASON, SLUG_PATTERN
 from competitions.models import Competition, Decided, RecordKind, Stage
 from competitions.selectors.memory import (
@@ -41,18 +42,13 @@ from league.season_lookup import season_asked_api
 from league.selectors import team_find
 
 
-class TeamNameSerializer(serializers.Serializer):
-    slug = serializers.CharField()
-    name = serializers.CharField()
-
-
 class GameLinksSerializer(serializers.Serializer):
     """Where a published game is explained: its round's results page (opened at the game) and
     the same results in the API."""
 
     fixture = serializers.IntegerField(help_text="The game's id (its anchor: #game-{fixture}).")
     season = serializers.IntegerField()
-    competition = serializers.ChoiceField(choices=Competition.values)
+    competition = serializers.ChoiceField(choices=Competition.choices)
     pool = serializers.CharField()
     round = serializers.IntegerField()
     page = serializers.CharField(help_text="The results page's path, at the game's explanation.")
@@ -79,7 +75,7 @@ def _team(team: TeamName | None) -> dict[str, str] | None:
 class MeetingSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     week = serializers.IntegerField()
-    competition = serializers.ChoiceField(choices=Competition.values)
+    competition = serializers.ChoiceField(choices=Competition.choices)
     round = serializers.IntegerField()
     stage = serializers.ChoiceField(
         choices=["", *Stage.values], help_text="A cup round's stage; empty in the championship."
@@ -204,7 +200,7 @@ def _holder(holder: RecordHolder, places: dict[int, GamePlace]) -> dict[str, Any
 
 
 class RecordSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=RecordKind.values)
+    kind = serializers.ChoiceField(choices=RecordKind.choices)
     name = serializers.CharField(help_text="The record's name, in the answer's language.")
     value = serializers.IntegerField(allow_null=True, help_text="null while nobody holds it.")
     holders = RecordHolderSerializer(many=True, help_text="Ties share a record.")
@@ -236,7 +232,7 @@ class RecordsView(PublicRead, APIView):
 
 
 class RecordBrokenSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=RecordKind.values)
+    kind = serializers.ChoiceField(choices=RecordKind.choices)
     name = serializers.CharField(help_text="The record's name, in the answer's language.")
     holder = RecordHolderSerializer()
     week = serializers.IntegerField(
