@@ -8,10 +8,12 @@ of queries whatever the number of seasons) and render.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -117,42 +119,52 @@ def coach(request: HttpRequest, username: str) -> HttpResponse:
 
 @dataclass(frozen=True)
 class HistoryRow:
-    """A closed season on a team page: its figures, its coach's user name when their page is
-    public (the name is linked then), its cup runs in words."""
+    """A closed season on a team page: its figures, its coach's page when it is public (the
+    name is linked then), its cup runs in words."""
 
     season: TeamSeason
-    coach_username: str | None
+    coach_url: str | None
     kdh: str
     wg: str
 
 
-def _cup_words(place: int | None, stage: str, group: str = "") -> str:
-    """A cup run: the place won (R17: KDH 1–2; R18: WG 1–4), else the last round played."""
-    if place is not None:
-        return {
-            1: pgettext("a cup run", "winner"),
-            2: pgettext("a cup run", "finalist"),
-            3: pgettext("a cup run", "third"),
-            4: pgettext("a cup run", "fourth"),
-        }[place]
-    if stage == Stage.GROUP and group:
-        return _("group %(group)s") % {"group": group}
-    return str(Stage(stage).label) if stage else ""
+def _cup_words() -> Callable[[int | None, str, str], str]:
+    """A cup run in words: the place won (R17: KDH 1–2; R18: WG 1–4), else the last round
+    played. The words are translated once for every row of a page."""
+    places = {
+        1: pgettext("a cup run", "winner"),
+        2: pgettext("a cup run", "finalist"),
+        3: pgettext("a cup run", "third"),
+        4: pgettext("a cup run", "fourth"),
+    }
+    group_words = _("group %(group)s")
+    stages = {stage.value: str(stage.label) for stage in Stage}
+
+    def words(place: int | None, stage: str, group: str = "") -> str:
+        if place is not None:
+            return places[place]
+        if stage == Stage.GROUP and group:
+            return group_words % {"group": group}
+        return stages[stage] if stage else ""
+
+    return words
 
 
 def team_memory(*, team: Team, asked: Season | None) -> dict[str, object]:
     """What a team page shows of its history (``teams/_memory.html``): every closed season up
     to the one asked for (``?season=N``), newest first, and the « elevator » chart. Two
-    queries."""
+    queries; each coach's address is reversed once."""
     until = asked.number if asked else None
     history = team_history(team=team, until=until)
     coaches = team_coaches(team=team, until=until)
+    pages = {name: reverse("coach", args=[name]) for name in set(coaches.values())}
+    cup_words = _cup_words()
     rows = [
         HistoryRow(
             season=season,
-            coach_username=coaches.get(season.season_number),
-            kdh=_cup_words(season.kdh_place, season.kdh_stage),
-            wg=_cup_words(season.wg_place, season.wg_stage, season.wg_group),
+            coach_url=pages.get(coaches.get(season.season_number, "")),
+            kdh=cup_words(season.kdh_place, season.kdh_stage, ""),
+            wg=cup_words(season.wg_place, season.wg_stage, season.wg_group),
         )
         for season in reversed(history)
     ]

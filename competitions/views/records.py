@@ -16,6 +16,10 @@ from competitions.selectors.memory_links import game_places
 from league.public_cache import public_page
 from league.selectors import season_current
 
+HOLDERS_IN_FULL = 3
+"""A record's holders shown with their game or season (``memory/records.html`` slices the
+same); the others sharing it are named."""
+
 
 @public_page
 def records_page(request: HttpRequest) -> HttpResponse:
@@ -25,7 +29,7 @@ def records_page(request: HttpRequest) -> HttpResponse:
     season = season_current()
     broken = record_breaks(season=season) if season is not None else []
     fixtures = chain(
-        (holder.fixture_id for line in lines for holder in line.holders),
+        (holder.fixture_id for line in lines for holder in line.holders[:HOLDERS_IN_FULL]),
         (row.holder.fixture_id for row in broken),
     )
     context = {

@@ -92,6 +92,23 @@ def test_an_arbitrated_unpublished_round_shows_on_no_page(peers: Peers, client: 
     assert "Most goals in a game: Boucs, 7 goals (7-1 against Hiboux)" in home
 
 
+def test_a_record_shared_by_many_shows_three_in_full_and_names_the_others(
+    peers: Peers, client: Client
+) -> None:
+    """A record tied by every team of a division (seasons without an ONR, say) does not make
+    the page as long as the league: the first three to reach it in full, the others named."""
+    html = client.get("/records/").content.decode()
+    shared = [line for line in records() if len(line.holders) > 3]
+    assert shared, "the history has no record shared by more than three teams"
+    for line in shared:
+        section = html[html.index(f'data-record="{line.kind}"') :]
+        section = section[: section.index("</section>")]
+        in_full = re.findall(r'<li data-holder="([^"]+)"', section)
+        assert in_full == [holder.team.slug for holder in line.holders[:3]]
+        assert f'data-others="{len(line.holders) - 3}"' in section
+        assert f"Shared with {len(line.holders) - 3} more team" in section
+
+
 def test_the_records_page_shows_every_record_of_the_selector_with_its_holders(
     peers: Peers, client: Client
 ) -> None:
