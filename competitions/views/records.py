@@ -16,9 +16,10 @@ from competitions.selectors.memory_links import game_places
 from league.public_cache import public_page
 from league.selectors import season_current
 
-HOLDERS_IN_FULL = 3
-"""A record's holders shown with their game or season (``memory/records.html`` slices the
-same); the others sharing it are named."""
+HOLDERS_IN_FULL = 1
+"""A record's holders shown with their game or season: the first to reach it
+(``memory/records.html`` slices the same); those who equalled it are named. The page stays as
+long whether a record is held by one team or shared by many."""
 
 
 @public_page
