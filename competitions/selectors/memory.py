@@ -361,8 +361,10 @@ def records() -> list[RecordLine]:
     """Every record (:class:`RecordKind`, in its order) with its holders: the closed seasons'
     (ties share a record), or this season's best break when one beat them. Two queries."""
     held: dict[str, list[RecordHolder]] = {kind: [] for kind in RecordKind.values}
-    for record in _facts(LeagueRecord.objects.all()).order_by("kind", "position"):
-        held[record.kind].append(_holder(record, this_season=False))
+    # Read as values, not rows: a record shared by ten teams costs ten small tuples.
+    closed = LeagueRecord.objects.order_by("kind", "position").values_list("kind", *_HOLDER_FACTS)
+    for kind, *facts in closed:
+        held[kind].append(_holder_of(*facts))
     broken = RecordBreak.objects.filter(season__status=Season.Status.RUNNING)
     for kind, best in _best_breaks(_facts(broken).order_by("id")).items():
         held[kind] = [_holder(best, this_season=True)]
@@ -394,6 +396,49 @@ def _best_breaks(breaks: Iterable[RecordBreak]) -> dict[str, RecordBreak]:
         ):
             best[row.kind] = row
     return best
+
+
+_HOLDER_FACTS = (
+    "team__slug",
+    "team__name",
+    "value",
+    "season__number",
+    "since_season__number",
+    "fixture_id",
+    "opponent__slug",
+    "opponent__name",
+    "goals_for",
+    "goals_against",
+    "coach_name",
+)
+"""A closed seasons' record holder's facts, in :func:`_holder_of`'s order."""
+
+
+def _holder_of(
+    slug: str,
+    name: str,
+    value: int,
+    season: int,
+    since_season: int | None,
+    fixture_id: int | None,
+    opponent_slug: str | None,
+    opponent_name: str | None,
+    goals_for: int | None,
+    goals_against: int | None,
+    coach_name: str,
+) -> RecordHolder:
+    return RecordHolder(
+        team=TeamName(slug, name),
+        value=value,
+        season_number=season,
+        since_season_number=since_season,
+        fixture_id=fixture_id,
+        opponent=None if opponent_slug is None else TeamName(opponent_slug, opponent_name or ""),
+        goals_for=goals_for,
+        goals_against=goals_against,
+        coach_name=coach_name,
+        this_season=False,
+    )
 
 
 def _holder(record: LeagueRecord | RecordBreak, *, this_season: bool) -> RecordHolder:
