@@ -102,7 +102,9 @@ class TeamSeasonSerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField()
     onr_count = serializers.IntegerField()
     elite_champion = serializers.BooleanField()
-    kdh_stage = serializers.CharField(help_text=gettext_lazy("The last KDH round played, or ''."))
+    kdh_stage = serializers.CharField(
+        help_text=gettext_lazy("The last KDH round played; empty when none.")
+    )
     kdh_place = serializers.IntegerField(allow_null=True)
     wg_group = serializers.CharField()
     wg_group_rank = serializers.IntegerField(allow_null=True)

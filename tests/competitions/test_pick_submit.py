@@ -427,7 +427,7 @@ def test_a_coachs_pick_at_or_after_the_deadline_is_refused(
             received_at=championship_round.deadline + late,
         )
     assert caught.value.code == "deadline"
-    assert "06/03/2026" in caught.value.message or "March 6, 2026" in caught.value.message
+    assert "Friday 6 March 2026, 17:00" in caught.value.message
     assert not Pick.objects.exists()
 
 

@@ -33,13 +33,14 @@ from tests.demo_worlds import DemoWorlds
 
 pytestmark = pytest.mark.django_db
 
-PUBLISH_QUERIES = 15
+PUBLISH_QUERIES = 24
 """The referee's « Publish » request, whatever the number of coaches to email: the session, the
 referee, the season, the pool round and whether they referee it; in the publication's
 transaction (a savepoint here, two of the queries) its conditional update, the pool round read
-again, the round's status, the audit record, the public pages' version, and the results
-emails in three: whether this publication's rows are written already, the coaches who get
-them, the rows."""
+again, the round's status, the audit record, the public pages' version, the league's memory
+(the round's games as meetings and the records they break: nine), and the results emails in
+three: whether this publication's rows are written already, the coaches who get them, the
+rows."""
 
 
 @pytest.fixture
