@@ -107,6 +107,26 @@ def deciding_criterion(better: StandingRow, other: StandingRow) -> str | None:
     return None
 
 
+def tally(teams: Iterable[str], matches: Iterable[MatchResult]) -> list[StandingRow]:
+    """Each of ``teams``' figures on ``matches`` (R9: points, games, wins, draws, losses and
+    goals), unranked (``rank`` 0), in team order.
+
+    >>> from engine.game import Decided, MatchResult
+    >>> [(row.team, row.points, row.extra_time_losses) for row in tally(
+    ...     ["a", "b"], [MatchResult("a", "b", 3, 2, Decided.EXTRA_TIME, "a")])]
+    [('a', 2, 0), ('b', 1, 1)]
+    """
+    # team → [points, played, wins, regulation wins, draws, extra-time losses, losses, for, against]
+    counts: dict[str, list[int]] = {}
+    for team in teams:
+        if not isinstance(team, str) or team in counts:
+            raise InputError("teams", f"team ids must be distinct strings, not {team!r}")
+        counts[team] = [0] * 9
+    for index, match in enumerate(matches):
+        _count(index, match, counts)
+    return [StandingRow(team, 0, *figures) for team, figures in sorted(counts.items())]
+
+
 def standings(
     teams: Iterable[str], matches: Iterable[MatchResult], dice: Dice
 ) -> list[StandingRow]:
@@ -119,20 +139,7 @@ def standings(
     A match's ``winner`` is trusted. A draw has none; so has a cup game between two ONR
     teams (``forfeit``), which both lose.
     """
-    names = list(teams)
-    # team → [points, played, wins, regulation wins, draws, extra-time losses, losses, for, against]
-    tally: dict[str, list[int]] = {}
-    for team in names:
-        if not isinstance(team, str) or team in tally:
-            raise InputError("teams", f"team ids must be distinct strings, not {team!r}")
-        tally[team] = [0] * 9
-    for index, match in enumerate(matches):
-        _count(index, match, tally)
-    rows = [
-        StandingRow(team, 0, *figures)  # ranks are given once ordered
-        for team, figures in sorted(tally.items())
-    ]
-    ordered = _order(rows, dice)
+    ordered = _order(tally(teams, matches), dice)
     return [replace(row, rank=rank) for rank, row in enumerate(ordered, start=1)]
 
 

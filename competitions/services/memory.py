@@ -23,7 +23,6 @@ from competitions.models import (
     AllTimeLine,
     Competition,
     CupHonour,
-    Decided,
     FinalRow,
     Fixture,
     LeagueRecord,
@@ -43,6 +42,9 @@ from competitions.services.memory_records import (
     season_game_breaks_replay,
     season_record_breaks_store,
 )
+from engine.game import Decided as EngineDecided
+from engine.game import MatchResult
+from engine.standings import tally
 from league.models import Entry, Season
 
 FIGURES = (
@@ -71,38 +73,41 @@ def season_meetings_complete(*, season: Season) -> list[Meeting]:
 
 
 def _own_figures(season: Season) -> dict[int, dict[str, int]]:
-    """Each team's own championship figures in ``season`` (R9's points), and its goals from
-    extra goals in every competition, by team id."""
+    """Each team's own championship figures in ``season`` (R9, counted by the engine), and its
+    goals from extra goals in every competition, by team id."""
     figures: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(FIGURES, 0))
     extra: dict[int, int] = defaultdict(int)
+    games: list[MatchResult] = []
     for meeting in Meeting.objects.filter(season=season).only(
         "competition", "home_id", "away_id", "home_goals", "away_goals", "decided", "winner_id",
         "home_extra_goals", "away_extra_goals",
     ):  # fmt: skip
-        sides = (
-            (meeting.home_id, meeting.home_goals, meeting.away_goals, meeting.home_extra_goals),
-            (meeting.away_id, meeting.away_goals, meeting.home_goals, meeting.away_extra_goals),
-        )
-        for team, scored, conceded, from_extra in sides:
-            extra[team] += from_extra
-            if meeting.competition != Competition.CHAMPIONSHIP:
-                continue
-            line = figures[team]
-            line["games"] += 1
-            line["goals_for"] += scored
-            line["goals_against"] += conceded
-            if meeting.winner_id == team:
-                line["wins"] += 1
-                line["regulation_wins"] += meeting.decided == Decided.REGULATION
-                line["points"] += 2
-            elif meeting.decided == Decided.DRAW:
-                line["draws"] += 1
-                line["points"] += 1
-            else:
-                line["losses"] += 1
-                if meeting.decided == Decided.EXTRA_TIME:
-                    line["extra_time_losses"] += 1
-                    line["points"] += 1
+        extra[meeting.home_id] += meeting.home_extra_goals
+        extra[meeting.away_id] += meeting.away_extra_goals
+        if meeting.competition == Competition.CHAMPIONSHIP:
+            games.append(
+                MatchResult(
+                    home=str(meeting.home_id),
+                    away=str(meeting.away_id),
+                    home_goals=meeting.home_goals,
+                    away_goals=meeting.away_goals,
+                    decided=EngineDecided(meeting.decided),
+                    winner=None if meeting.winner_id is None else str(meeting.winner_id),
+                )
+            )
+    teams = {team for game in games for team in (game.home, game.away)}
+    for row in tally(teams, games):
+        figures[int(row.team)] = {
+            "games": row.played,
+            "wins": row.wins,
+            "regulation_wins": row.regulation_wins,
+            "draws": row.draws,
+            "extra_time_losses": row.extra_time_losses,
+            "losses": row.losses,
+            "goals_for": row.goals_for,
+            "goals_against": row.goals_against,
+            "points": row.points,
+        }
     for team, goals in extra.items():
         figures[team]["extra_goals_scored"] = goals
     return figures

@@ -314,3 +314,10 @@ def test_results_show_the_bonus_goal_and_onr(
     args: tuple[object, ...], kwargs: dict[str, bool], shown: str
 ) -> None:
     assert display(*args, **kwargs) == shown  # type: ignore[arg-type]
+
+
+def test_a_parse_error_carries_every_wrong_part_of_the_pick_first_one_first() -> None:
+    with pytest.raises(NotationError) as caught:
+        Pick.parse("FF-(9)(8)")
+    assert [error.part for error in caught.value.errors] == ["FF", "-", "(9)", "(8)"]
+    assert caught.value.errors[0] is caught.value
